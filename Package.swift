@@ -1,0 +1,46 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "weatherd",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "weatherd", targets: ["weatherd"])
+    ],
+    targets: [
+        .target(name: "WeatherDomain", swiftSettings: swiftSettings),
+        .target(name: "EventLog", dependencies: ["WeatherDomain"], swiftSettings: swiftSettings),
+        .target(name: "WeatherService", dependencies: ["WeatherDomain", "EventLog"], swiftSettings: swiftSettings),
+        .target(
+            name: "WeatherTesting",
+            dependencies: ["WeatherDomain", "EventLog", "WeatherService"],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(name: "weatherd", dependencies: ["WeatherService"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "WeatherDomainTests",
+            dependencies: ["WeatherDomain", "WeatherTesting"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "EventLogTests",
+            dependencies: ["EventLog", "WeatherTesting"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WeatherServiceTests",
+            dependencies: ["WeatherService", "WeatherTesting"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["WeatherTesting", "weatherd"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

@@ -1,0 +1,212 @@
+import WeatherDomain
+
+/// Builds and reads log lines byte for byte (DESIGN §3).
+///
+/// A line is `{"seq":…,"ts":"…","type":"…","v":…,"cause":"…"[,"corr":"…"],"data":{…},"chain":"…","crc":"…"}`.
+/// It is assembled as bytes rather than by a generic encoder, so the key order and the bytes the
+/// checksums cover are the same on every platform.
+public enum EnvelopeCodec {
+    /// The length of `,"chain":"xxxxxxxx","crc":"xxxxxxxx"}` that ends every line.
+    static let trailerLength = 37
+    /// The length of `,"crc":"xxxxxxxx"}`.
+    static let crcTrailerLength = 18
+
+    /// Appends one encoded line (with its newline) to `buffer` and returns its chain and crc.
+    public static func encode(
+        seq: Int64, ts: Timestamp, event: NewEvent, previousChain: UInt32, into buffer: inout [UInt8]
+    ) -> (chain: UInt32, crc: UInt32) {
+        let start = buffer.count
+        buffer.append(contentsOf: #"{"seq":"#.utf8)
+        buffer.append(contentsOf: String(seq).utf8)
+        buffer.append(contentsOf: #","ts":""#.utf8)
+        buffer.append(contentsOf: ts.rfc3339Bytes)
+        buffer.append(contentsOf: #"","type":"#.utf8)
+        appendJSONString(event.type, to: &buffer)
+        buffer.append(contentsOf: #","v":"#.utf8)
+        buffer.append(contentsOf: String(event.v).utf8)
+        buffer.append(contentsOf: #","cause":"#.utf8)
+        appendJSONString(event.cause, to: &buffer)
+        if let corr = event.corr {
+            buffer.append(contentsOf: #","corr":"#.utf8)
+            appendJSONString(corr, to: &buffer)
+        }
+        buffer.append(contentsOf: #","data":"#.utf8)
+        buffer.append(contentsOf: event.data)
+        let chain = buffer.withUnsafeBytes { all in
+            CRC32C.checksum(
+                UnsafeRawBufferPointer(rebasing: all[start...]),
+                continuing: CRC32C.checksum(CRC32C.hex(previousChain)))
+        }
+        buffer.append(contentsOf: #","chain":""#.utf8)
+        buffer.append(contentsOf: CRC32C.hex(chain))
+        buffer.append(UInt8(ascii: "\""))
+        let crc = buffer.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+        buffer.append(contentsOf: #","crc":""#.utf8)
+        buffer.append(contentsOf: CRC32C.hex(crc))
+        buffer.append(contentsOf: "\"}\n".utf8)
+        return (chain, crc)
+    }
+
+    /// Whether a line (without its newline) carries a `crc` that matches its bytes.
+    ///
+    /// Used after a damaged line to decide whether any intact line follows it.
+    public static func hasValidCRC(_ line: UnsafeRawBufferPointer) -> Bool {
+        guard line.count > trailerLength, let stated = trailerHex(line, at: line.count - 10) else { return false }
+        return stated == CRC32C.checksum(UnsafeRawBufferPointer(rebasing: line[..<(line.count - crcTrailerLength)]))
+    }
+
+    /// Decodes and checks one line (without its newline) whose predecessor's chain is `previousChain`.
+    public static func decode(
+        _ line: UnsafeRawBufferPointer, previousChain: UInt32
+    ) throws(LineProblem) -> EventEnvelope {
+        let count = line.count
+        guard count > trailerLength + 2, line[0] == UInt8(ascii: "{") else {
+            throw LineProblem(.badJSON, "not a log envelope")
+        }
+        let chainAt = count - trailerLength
+        guard matches(line, at: chainAt, #","chain":""#), matches(line, at: chainAt + 18, #"""#),
+            matches(line, at: count - crcTrailerLength, #","crc":""#),
+            matches(line, at: count - 2, #""}"#), let statedChain = trailerHex(line, at: chainAt + 10),
+            let statedCRC = trailerHex(line, at: count - 10)
+        else { throw LineProblem(.badJSON, "the line does not end in chain and crc fields") }
+        let crc = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: line[..<(count - crcTrailerLength)]))
+        guard crc == statedCRC else { throw LineProblem(.badCRC, "crc mismatch") }
+        var scanner = FieldScanner(line: line, end: chainAt)
+        let seq = try scanner.integerField(#"{"seq":"#)
+        let tsText = try scanner.stringField(#","ts":"#)
+        guard let ts = Timestamp(rfc3339: tsText) else { throw LineProblem(.badJSON, "ts is not an RFC 3339 time") }
+        let type = try scanner.stringField(#","type":"#)
+        let v = try scanner.integerField(#","v":"#)
+        let cause = try scanner.stringField(#","cause":"#)
+        let corr = scanner.peek(#","corr":"#) ? try scanner.stringField(#","corr":"#) : nil
+        let data = try scanner.rest(#","data":"#)
+        guard data.first == UInt8(ascii: "{") else { throw LineProblem(.badJSON, "data is not an object") }
+        let chain = CRC32C.checksum(
+            UnsafeRawBufferPointer(rebasing: line[..<chainAt]), continuing: CRC32C.checksum(CRC32C.hex(previousChain)))
+        guard chain == statedChain else {
+            throw LineProblem(.badChain, "chain mismatch (a line deleted, reordered or spliced?)")
+        }
+        guard seq >= 1, seq < 1 << 53, v >= 0, v <= Int64(Int32.max) else {
+            throw LineProblem(.badJSON, "seq or v out of range")
+        }
+        return EventEnvelope(
+            seq: seq, ts: ts, type: type, v: Int(v), cause: cause, corr: corr, data: Array(data), chain: chain, crc: crc)
+    }
+
+    static func matches(_ line: UnsafeRawBufferPointer, at offset: Int, _ literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard offset >= 0, offset + count <= line.count else { return false }
+        let bytes = literal.utf8Start
+        for index in 0..<count where line[offset + index] != bytes[index] { return false }
+        return true
+    }
+
+    static func trailerHex(_ line: UnsafeRawBufferPointer, at offset: Int) -> UInt32? {
+        guard offset >= 0, offset + 8 <= line.count else { return nil }
+        var value: UInt32 = 0
+        for index in offset..<offset + 8 {
+            let byte = line[index]
+            let digit: UInt32
+            switch byte {
+            case 48...57: digit = UInt32(byte - 48)
+            case 97...102: digit = UInt32(byte - 87)
+            default: return nil
+            }
+            value = value << 4 | digit
+        }
+        return value
+    }
+}
+
+/// Why a log line is not valid.
+public struct LineProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The stable reason, used in `log.recovered` and error messages.
+    public enum Reason: String, Sendable {
+        case noNewline = "no_newline"
+        case badJSON = "bad_json"
+        case badCRC = "bad_crc"
+        case badChain = "bad_chain"
+        case badSeq = "bad_seq"
+    }
+
+    public var reason: Reason
+    public var detail: String
+
+    public init(_ reason: Reason, _ detail: String) {
+        self.reason = reason
+        self.detail = detail
+    }
+
+    public var description: String { detail }
+}
+
+/// Walks the fixed envelope fields of a line from the left.
+private struct FieldScanner {
+    let line: UnsafeRawBufferPointer
+    let end: Int
+    var offset = 0
+
+    init(line: UnsafeRawBufferPointer, end: Int) {
+        self.line = line
+        self.end = end
+    }
+
+    func peek(_ key: StaticString) -> Bool { EnvelopeCodec.matches(line, at: offset, key) }
+
+    mutating func expect(_ key: StaticString) throws(LineProblem) {
+        guard offset + key.utf8CodeUnitCount <= end, EnvelopeCodec.matches(line, at: offset, key) else {
+            throw LineProblem(.badJSON, "expected \(key) at byte \(offset) (envelope keys out of order?)")
+        }
+        offset += key.utf8CodeUnitCount
+    }
+
+    mutating func integerField(_ key: StaticString) throws(LineProblem) -> Int64 {
+        try expect(key)
+        let start = offset
+        var value: Int64 = 0
+        while offset < end, line[offset] >= 48, line[offset] <= 57 {
+            guard offset - start < 16 else { throw LineProblem(.badJSON, "number too long at byte \(start)") }
+            value = value * 10 + Int64(line[offset] - 48)
+            offset += 1
+        }
+        guard offset > start, offset - start == 1 || line[start] != 48 else {
+            throw LineProblem(.badJSON, "expected an integer at byte \(start)")
+        }
+        return value
+    }
+
+    mutating func stringField(_ key: StaticString) throws(LineProblem) -> String {
+        try expect(key)
+        guard offset < end, line[offset] == UInt8(ascii: "\"") else {
+            throw LineProblem(.badJSON, "expected a string at byte \(offset)")
+        }
+        let start = offset
+        var plain = true
+        offset += 1
+        while offset < end, line[offset] != UInt8(ascii: "\"") {
+            let byte = line[offset]
+            if byte == UInt8(ascii: "\\") {
+                plain = false
+                offset += 1
+            } else if byte >= 0x80 || byte < 0x20 {
+                plain = false
+            }
+            offset += 1
+        }
+        guard offset < end else { throw LineProblem(.badJSON, "unterminated string at byte \(start)") }
+        offset += 1
+        let literal = UnsafeRawBufferPointer(rebasing: line[start..<offset])
+        if plain { return String(decoding: literal.dropFirst().dropLast(), as: UTF8.self) }
+        let parsed: JSONValue
+        do { parsed = try JSONValue.parse(literal) } catch {
+            throw LineProblem(.badJSON, "invalid string at byte \(start): \(error)")
+        }
+        guard case .string(let text) = parsed else { throw LineProblem(.badJSON, "invalid string at byte \(start)") }
+        return text
+    }
+
+    mutating func rest(_ key: StaticString) throws(LineProblem) -> UnsafeRawBufferPointer.SubSequence {
+        try expect(key)
+        return line[offset..<end]
+    }
+}

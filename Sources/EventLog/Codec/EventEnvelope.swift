@@ -1,0 +1,72 @@
+import WeatherDomain
+
+/// One committed line of the log, with its fields decoded and its `data` kept as bytes.
+///
+/// `data` stays encoded until someone needs it, so scanning the log (queries, verification,
+/// catch-up) costs no JSON decoding of payloads.
+public struct EventEnvelope: Sendable, Equatable {
+    public var seq: Int64
+    public var ts: Timestamp
+    public var type: String
+    public var v: Int
+    public var cause: String
+    public var corr: String?
+    /// The canonical JSON bytes of the `data` object.
+    public var data: [UInt8]
+    public var chain: UInt32
+    public var crc: UInt32
+
+    public init(
+        seq: Int64, ts: Timestamp, type: String, v: Int, cause: String, corr: String?, data: [UInt8], chain: UInt32,
+        crc: UInt32
+    ) {
+        self.seq = seq
+        self.ts = ts
+        self.type = type
+        self.v = v
+        self.cause = cause
+        self.corr = corr
+        self.data = data
+        self.chain = chain
+        self.crc = crc
+    }
+
+    /// The decoded `data` object.
+    public func decodedData(maxDepth: Int = 64) throws -> JSONValue { try JSONValue.parse(data, maxDepth: maxDepth) }
+
+    /// The envelope's fields as a JSON object (for `events/query` and `events/event`).
+    public func json() throws -> JSONValue {
+        var object: [String: JSONValue] = [
+            "seq": .int(seq), "ts": .string(ts.description), "type": .string(type), "v": .int(Int64(v)),
+            "cause": .string(cause), "data": try decodedData(),
+            "chain": .string(String(decoding: CRC32C.hex(chain), as: UTF8.self)),
+            "crc": .string(String(decoding: CRC32C.hex(crc), as: UTF8.self)),
+        ]
+        if let corr { object["corr"] = .string(corr) }
+        return .object(object)
+    }
+}
+
+/// An event on its way into the log: everything but the fields the writer assigns.
+public struct NewEvent: Sendable, Equatable {
+    public var type: String
+    public var v: Int
+    public var cause: String
+    public var corr: String?
+    /// The canonical JSON bytes of the `data` object.
+    public var data: [UInt8]
+
+    public init(type: String, v: Int, cause: String, corr: String?, data: [UInt8]) {
+        self.type = type
+        self.v = v
+        self.cause = cause
+        self.corr = corr
+        self.data = data
+    }
+
+    /// A domain event with its cause and correlation id.
+    public init(_ event: DomainEvent, cause: String, corr: String?) {
+        let kind = event.kind
+        self.init(type: kind.type, v: kind.version, cause: cause, corr: corr, data: event.data.jsonBytes)
+    }
+}

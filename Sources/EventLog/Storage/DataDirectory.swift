@@ -1,0 +1,111 @@
+import Foundation
+import Synchronization
+import WeatherDomain
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The data dir: created 0700, locked with `flock` on `LOCK`, holding `events.jsonl` (0600).
+public struct DataDirectory: Sendable {
+    /// The directory's path.
+    public let path: String
+
+    public init(path: String) { self.path = path }
+
+    /// The log file's path.
+    public var logPath: String { path + "/events.jsonl" }
+    /// The lock file's path.
+    public var lockPath: String { path + "/LOCK" }
+
+    /// Creates the directory (and its parents) with mode 0700 when missing, fsyncing the parent.
+    public func create() throws(StorageError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw StorageError(operation: "mkdir", path: path, errno: ENOTDIR) }
+            return
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != path { try DataDirectory(path: parent).create() }
+        if mkdir(path, 0o700) != 0, errno != EEXIST { throw StorageError(operation: "mkdir", path: path, errno: errno) }
+        try Self.syncDirectory(parent.isEmpty ? "." : parent)
+    }
+
+    /// Makes a directory's entries (created, renamed files) durable.
+    public static func syncDirectory(_ path: String) throws(StorageError) {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw StorageError(operation: "open", path: path, errno: errno) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw StorageError(operation: "fsync", path: path, errno: errno) }
+    }
+
+    /// Creates the log file (0600) when missing and makes its directory entry durable.
+    public func ensureLog() throws(StorageError) {
+        if access(logPath, F_OK) == 0 { return }
+        let fd = open(logPath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw StorageError(operation: "open", path: logPath, errno: errno) }
+        close(fd)
+        try Self.syncDirectory(path)
+    }
+
+    /// Takes the exclusive lock on the data dir, without waiting.
+    ///
+    /// - Throws: `LockError.held` naming the process that holds it, or `.failed`.
+    public func lock() throws(LockError) -> DirectoryLock {
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .failed(StorageError(operation: "open", path: lockPath, errno: errno)) }
+        if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            var buffer = [UInt8](repeating: 0, count: 32)
+            let count = pread(fd, &buffer, buffer.count, 0)
+            close(fd)
+            guard code == EWOULDBLOCK else {
+                throw .failed(StorageError(operation: "flock", path: lockPath, errno: code))
+            }
+            let holder = count > 0 ? String(decoding: buffer[..<count], as: UTF8.self).trimmingWhitespace : ""
+            throw .held(dataDir: path, holderPid: Int(holder))
+        }
+        // The pid is informational (it names the holder for a second instance); failing to write it is harmless.
+        let pid = Array("\(getpid())\n".utf8)
+        _ = ftruncate(fd, 0)
+        _ = pwrite(fd, pid, pid.count, 0)
+        return DirectoryLock(fd: fd)
+    }
+}
+
+/// The held lock; released when the process exits (or `release` is called).
+public final class DirectoryLock: Sendable {
+    private let fd: Mutex<Int32?>
+
+    init(fd: Int32) { self.fd = Mutex(fd) }
+
+    /// Releases the lock; later calls do nothing.
+    public func release() {
+        if let fd = fd.withLock({ fd in
+            defer { fd = nil }
+            return fd
+        }) {
+            close(fd)
+        }
+    }
+}
+
+/// Why the data dir could not be locked.
+public enum LockError: Error, Sendable, CustomStringConvertible {
+    /// Another process holds the lock.
+    case held(dataDir: String, holderPid: Int?)
+    /// The lock file could not be opened or locked.
+    case failed(StorageError)
+
+    public var description: String {
+        switch self {
+        case .held(let dataDir, let pid?):
+            "data dir \(dataDir) is in use by another weatherd (pid \(pid)); stop it or choose another --data-dir"
+        case .held(let dataDir, nil):
+            "data dir \(dataDir) is in use by another weatherd; stop it or choose another --data-dir"
+        case .failed(let error): "cannot lock the data dir: \(error)"
+        }
+    }
+}

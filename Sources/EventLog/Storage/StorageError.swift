@@ -1,0 +1,28 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A failed file operation: which one, on what, and the `errno` it returned.
+public struct StorageError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The operation, e.g. `write`, `fdatasync`, `open`.
+    public var operation: String
+    /// The file or directory concerned.
+    public var path: String
+    /// The system error number.
+    public var errno: Int32
+
+    public init(operation: String, path: String, errno: Int32) {
+        self.operation = operation
+        self.path = path
+        self.errno = errno
+    }
+
+    /// Whether the disk is full (`ENOSPC` or `EDQUOT`).
+    public var isNoSpace: Bool { errno == ENOSPC || errno == EDQUOT }
+
+    public var description: String {
+        "\(operation) \(path): \(String(cString: strerror(errno))) (errno \(errno))"
+    }
+}

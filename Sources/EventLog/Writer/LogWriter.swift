@@ -1,0 +1,262 @@
+import Dispatch
+import Foundation
+import Synchronization
+import WeatherDomain
+
+/// The single writer of the log, with group commit.
+///
+/// `append` is synchronous and cheap: it assigns seqs in call order and queues the events. A
+/// dedicated thread takes everything queued, encodes it into one buffer, issues one `write` and
+/// (with `--fsync always`) one `fdatasync`, then hands the committed envelopes to `onCommit`
+/// (the bus) and resolves the callers' tickets. Concurrent appends therefore share fsyncs.
+///
+/// A failed write or sync cuts the file back to the end of the last committed batch, fails that
+/// batch and everything queued behind it, and leaves the writer read-only: a failed `fdatasync`
+/// is never retried, because the kernel may already have dropped the data it failed to write.
+public final class LogWriter: Sendable {
+    /// Where the log ends: the next seq to assign, the last line's chain and the file's length.
+    public struct Position: Sendable, Equatable {
+        public var nextSeq: Int64
+        public var lastChain: UInt32
+        public var length: Int64
+
+        public init(nextSeq: Int64, lastChain: UInt32, length: Int64) {
+            self.nextSeq = nextSeq
+            self.lastChain = lastChain
+            self.length = length
+        }
+
+        /// An empty log.
+        public static let empty = Position(nextSeq: 1, lastChain: 0, length: 0)
+    }
+
+    /// What the writer has done so far.
+    public struct Status: Sendable, Equatable {
+        /// The seq of the last committed event (0 when none).
+        public var lastSeq: Int64
+        /// The log's committed length in bytes.
+        public var length: Int64
+        /// Batches written and fsyncs issued.
+        public var batches: Int
+        public var syncs: Int
+        /// Set once an append failed: the service is read-only.
+        public var failure: StorageFailure?
+    }
+
+    private struct Queued {
+        var events: [NewEvent]
+        var firstSeq: Int64
+        var ticket: AppendTicket
+    }
+
+    private struct State {
+        var queue: [Queued] = []
+        var nextSeq: Int64
+        var lastChain: UInt32
+        var status: Status
+        var index: SeqIndex
+        var stopping = false
+        var sleeping = false
+    }
+
+    private let file: any LogFile
+    private let mode: FsyncMode
+    private let now: @Sendable () -> Timestamp
+    private let onCommit: @Sendable ([EventEnvelope]) -> Void
+    private let state: Mutex<State>
+    private let wake = DispatchSemaphore(value: 0)
+
+    /// Creates a writer that appends to `file`, which currently ends at `position`.
+    ///
+    /// - Parameters:
+    ///   - index: the seq → offset index built while the log was read, extended as lines are written.
+    ///   - now: the wall clock for `ts`.
+    ///   - onCommit: called on the writer's thread with each durable batch, before callers are answered.
+    public init(
+        file: any LogFile, position: Position, index: SeqIndex = SeqIndex(), mode: FsyncMode,
+        now: @escaping @Sendable () -> Timestamp, onCommit: @escaping @Sendable ([EventEnvelope]) -> Void
+    ) {
+        self.file = file
+        self.mode = mode
+        self.now = now
+        self.onCommit = onCommit
+        let status = Status(lastSeq: position.nextSeq - 1, length: position.length, batches: 0, syncs: 0, failure: nil)
+        state = Mutex(State(nextSeq: position.nextSeq, lastChain: position.lastChain, status: status, index: index))
+    }
+
+    /// The writer's counters and read-only flag.
+    public var status: Status { state.withLock { $0.status } }
+
+    /// The seq → offset index of the committed log.
+    public var index: SeqIndex { state.withLock { $0.index } }
+
+    /// Queues events for the log; they get consecutive seqs in call order.
+    ///
+    /// - Throws: `StorageFailure` at once when the writer is read-only or stopped.
+    public func append(_ events: [NewEvent]) throws(StorageFailure) -> AppendTicket {
+        precondition(!events.isEmpty, "append needs at least one event")
+        let (ticket, sleeping) = try state.withLock { state throws(StorageFailure) -> (AppendTicket, Bool) in
+            if let failure = state.status.failure { throw failure }
+            if state.stopping {
+                throw StorageFailure(cause: nil, message: "The log is closed because weatherd is shutting down.")
+            }
+            let first = state.nextSeq
+            state.nextSeq += Int64(events.count)
+            let ticket = AppendTicket(seqs: first...(state.nextSeq - 1))
+            state.queue.append(Queued(events: events, firstSeq: first, ticket: ticket))
+            let sleeping = state.sleeping
+            state.sleeping = false
+            return (ticket, sleeping)
+        }
+        if sleeping { wake.signal() }
+        return ticket
+    }
+
+    /// Stops accepting appends; `run` returns once everything queued is written and synced.
+    public func finish() {
+        state.withLock { $0.stopping = true }
+        wake.signal()
+    }
+
+    /// Runs the writer's thread until `finish` (or cancellation) and the queue is drained.
+    public func run() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let thread = Thread { [self] in
+                    loop()
+                    continuation.resume()
+                }
+                thread.name = "weatherd-log-writer"
+                thread.start()
+            }
+        } onCancel: {
+            finish()
+        }
+    }
+
+    private enum Work {
+        case batch([Queued], previousChain: UInt32, length: Int64)
+        case idle
+        case stop
+    }
+
+    private func loop() {
+        var unsynced = false
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(1 << 20)
+        while true {
+            let work = state.withLock { state -> Work in
+                if state.queue.isEmpty {
+                    if state.stopping { return .stop }
+                    state.sleeping = true
+                    return .idle
+                }
+                let queued = state.queue
+                state.queue.removeAll(keepingCapacity: true)
+                return .batch(queued, previousChain: state.lastChain, length: state.status.length)
+            }
+            switch work {
+            case .stop:
+                if unsynced { syncQuietly() }
+                return
+            case .idle:
+                if unsynced, wake.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
+                    syncQuietly()
+                    unsynced = false
+                } else if !unsynced {
+                    wake.wait()
+                }
+            case .batch(let queued, let previousChain, let length):
+                buffer.removeAll(keepingCapacity: true)
+                if commit(queued, previousChain: previousChain, length: length, buffer: &buffer) {
+                    unsynced = mode == .batch
+                } else {
+                    unsynced = false
+                }
+            }
+        }
+    }
+
+    /// Writes one batch; returns whether it committed.
+    private func commit(_ queued: [Queued], previousChain: UInt32, length: Int64, buffer: inout [UInt8]) -> Bool {
+        let ts = now()
+        var chain = previousChain
+        var envelopes: [EventEnvelope] = []
+        var offsets: [(seq: Int64, offset: Int64, previousChain: UInt32)] = []
+        for item in queued {
+            for (position, event) in item.events.enumerated() {
+                let seq = item.firstSeq + Int64(position)
+                if SeqIndex.isIndexed(seq) { offsets.append((seq, length + Int64(buffer.count), chain)) }
+                let (lineChain, crc) = EnvelopeCodec.encode(
+                    seq: seq, ts: ts, event: event, previousChain: chain, into: &buffer)
+                chain = lineChain
+                envelopes.append(
+                    EventEnvelope(
+                        seq: seq, ts: ts, type: event.type, v: event.v, cause: event.cause, corr: event.corr,
+                        data: event.data, chain: lineChain, crc: crc))
+            }
+        }
+        var failure: StorageError?
+        buffer.withUnsafeBytes { bytes in
+            do throws(StorageError) {
+                try file.append(bytes)
+                if mode == .always { try file.sync() }
+            } catch {
+                failure = error
+            }
+        }
+        if let failure {
+            fail(queued, error: failure, length: length)
+            return false
+        }
+        let newLength = length + Int64(buffer.count)
+        state.withLock { state in
+            state.lastChain = chain
+            state.status.length = newLength
+            state.status.lastSeq = envelopes.last?.seq ?? state.status.lastSeq
+            state.status.batches += 1
+            if mode == .always { state.status.syncs += 1 }
+            for entry in offsets {
+                state.index.record(seq: entry.seq, offset: entry.offset, previousChain: entry.previousChain)
+            }
+        }
+        onCommit(envelopes)
+        var start = 0
+        for item in queued {
+            let end = start + item.events.count
+            item.ticket.resolve(.success(Array(envelopes[start..<end])))
+            start = end
+        }
+        return true
+    }
+
+    private func fail(_ queued: [Queued], error: StorageError, length: Int64) {
+        var message = "The event log could not be written (\(error)); weatherd is read-only until it is restarted"
+        message += error.isNoSpace ? " with free disk space." : "."
+        do {
+            try file.truncate(to: length)
+        } catch {
+            message += " Cutting the log back also failed (\(error)); the next start will repair it."
+        }
+        let failure = StorageFailure(cause: error, message: message)
+        let rest = state.withLock { state -> [Queued] in
+            state.status.failure = failure
+            state.nextSeq = state.status.lastSeq + 1
+            let rest = state.queue
+            state.queue.removeAll()
+            return rest
+        }
+        for item in queued + rest { item.ticket.resolve(.failure(failure)) }
+    }
+
+    /// A sync in batch mode: a failure there turns the writer read-only like a failed append.
+    private func syncQuietly() {
+        do throws(StorageError) {
+            try file.sync()
+            state.withLock { $0.status.syncs += 1 }
+        } catch {
+            let length = state.withLock { $0.status.length }
+            fail([], error: error, length: length)
+        }
+    }
+}

@@ -1,0 +1,80 @@
+/// Every event weatherd writes, as a value with its type and schema version.
+///
+/// The log stores `type`, `v` and `data`; `EventCatalog` turns them back into a `DomainEvent`,
+/// upcasting older versions first. Adding a case never changes the meaning of an existing one.
+public enum DomainEvent: Sendable, Equatable {
+    case serviceStarted(ServiceStarted)
+    case serviceStopped(ServiceStopped)
+    case logRecovered(LogRecovered)
+    case favoriteAdded(Favorite)
+    case favoriteRemoved(Favorite)
+    case favoriteUpdated(FavoriteUpdate)
+    case historyRecorded(HistoryEntry)
+    case historyCleared(count: Int64)
+    case settingsChanged(SettingsChange)
+    case locationChanged(Location)
+
+    /// The event's type name as written in the log.
+    public var type: String { kind.type }
+
+    /// The kind: type and version.
+    public var kind: EventKind {
+        switch self {
+        case .serviceStarted: EventKind("service.started", 1)
+        case .serviceStopped: EventKind("service.stopped", 1)
+        case .logRecovered: EventKind("log.recovered", 1)
+        case .favoriteAdded: EventKind("favorite.added", 1)
+        case .favoriteRemoved: EventKind("favorite.removed", 1)
+        case .favoriteUpdated: EventKind("favorite.updated", 1)
+        case .historyRecorded: EventKind("history.recorded", 1)
+        case .historyCleared: EventKind("history.cleared", 1)
+        case .settingsChanged: EventKind("settings.changed", 1)
+        case .locationChanged: EventKind("location.changed", 1)
+        }
+    }
+
+    /// The payload as written in the log's `data`.
+    public var data: JSONValue {
+        switch self {
+        case .serviceStarted(let payload): payload.json
+        case .serviceStopped(let payload): payload.json
+        case .logRecovered(let payload): payload.json
+        case .favoriteAdded(let favorite), .favoriteRemoved(let favorite): favorite.json
+        case .favoriteUpdated(let update): update.json
+        case .historyRecorded(let entry): entry.json
+        case .historyCleared(let count): .object(["count": .int(count)])
+        case .settingsChanged(let change): change.json
+        case .locationChanged(let location): location.json
+        }
+    }
+
+    /// Decodes a current-version payload; nil for a type or version this build does not know.
+    static func decodeCurrent(_ kind: EventKind, data: JSONValue) throws(FieldError) -> DomainEvent? {
+        switch (kind.type, kind.version) {
+        case ("service.started", 1): return .serviceStarted(try ServiceStarted(json: data))
+        case ("service.stopped", 1): return .serviceStopped(try ServiceStopped(json: data))
+        case ("log.recovered", 1): return .logRecovered(try LogRecovered(json: data))
+        case ("favorite.added", 1): return .favoriteAdded(try Favorite(json: data))
+        case ("favorite.removed", 1): return .favoriteRemoved(try Favorite(json: data))
+        case ("favorite.updated", 1): return .favoriteUpdated(try FavoriteUpdate(json: data))
+        case ("history.recorded", 1): return .historyRecorded(try HistoryEntry(json: data))
+        case ("history.cleared", 1): return .historyCleared(count: try FieldReader(data, path: "data").int("count"))
+        case ("settings.changed", 1): return .settingsChanged(try SettingsChange(json: data))
+        case ("location.changed", 1): return .locationChanged(try Location(json: data))
+        default: return nil
+        }
+    }
+}
+
+/// An event type and schema version, e.g. `favorite.added` v1.
+public struct EventKind: Sendable, Hashable, CustomStringConvertible {
+    public var type: String
+    public var version: Int
+
+    public init(_ type: String, _ version: Int) {
+        self.type = type
+        self.version = version
+    }
+
+    public var description: String { "\(type).v\(version)" }
+}

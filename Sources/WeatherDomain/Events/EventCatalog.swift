@@ -1,0 +1,47 @@
+/// Turns a logged `(type, v, data)` back into a `DomainEvent`, upcasting old versions first.
+///
+/// An upcaster is a pure function from one version's payload to the next version's, keyed by the
+/// old `(type, v)`. A log written by any released version therefore replays in every later one.
+public struct EventCatalog: Sendable {
+    /// Rewrites a payload of one version into the payload of `to`.
+    public struct Upcaster: Sendable {
+        public var to: Int
+        public var transform: @Sendable (JSONValue) throws(FieldError) -> JSONValue
+
+        public init(to: Int, transform: @escaping @Sendable (JSONValue) throws(FieldError) -> JSONValue) {
+            self.to = to
+            self.transform = transform
+        }
+    }
+
+    /// The upcasters by the version they read.
+    public var upcasters: [EventKind: Upcaster]
+
+    public init(upcasters: [EventKind: Upcaster] = [:]) { self.upcasters = upcasters }
+
+    /// The catalog of this build. No event type has had a second version yet.
+    public static let standard = EventCatalog()
+
+    /// The outcome of decoding one logged event.
+    public enum Outcome: Sendable, Equatable {
+        case event(DomainEvent)
+        /// A type or version this build does not know: kept in the log, skipped in state.
+        case unknown(EventKind)
+    }
+
+    /// Decodes a logged event.
+    ///
+    /// - Throws: `FieldError` when a known type's payload does not match its schema.
+    public func decode(type: String, version: Int, data: JSONValue) throws(FieldError) -> Outcome {
+        var kind = EventKind(type, version)
+        var data = data
+        var steps = 0
+        while let upcaster = upcasters[kind], steps < 100 {
+            data = try upcaster.transform(data)
+            kind = EventKind(type, upcaster.to)
+            steps += 1
+        }
+        if let event = try DomainEvent.decodeCurrent(kind, data: data) { return .event(event) }
+        return .unknown(kind)
+    }
+}

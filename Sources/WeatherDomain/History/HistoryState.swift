@@ -1,0 +1,74 @@
+/// A place the user looked up by name.
+public struct HistoryEntry: Sendable, Equatable {
+    public var name: String
+    public var country: String?
+    /// State or region, when the geocoder gave one.
+    public var state: String?
+    public var lat: Double
+    public var lon: Double
+    public var searchedAt: Timestamp
+
+    public init(name: String, country: String?, state: String?, lat: Double, lon: Double, searchedAt: Timestamp) {
+        self.name = name
+        self.country = country
+        self.state = state
+        self.lat = lat
+        self.lon = lon
+        self.searchedAt = searchedAt
+    }
+
+    /// Two entries for the same place (same name and country, case-insensitive) are one entry.
+    var placeKey: String { "\(name.lowercased())|\((country ?? "").lowercased())|\((state ?? "").lowercased())" }
+
+    public var json: JSONValue {
+        var object: [String: JSONValue] = [
+            "name": .string(name), "lat": .double(lat), "lon": .double(lon),
+            "searchedAt": .string(searchedAt.description),
+        ]
+        if let country { object["country"] = .string(country) }
+        if let state { object["state"] = .string(state) }
+        return .object(object)
+    }
+
+    public init(json: JSONValue) throws(FieldError) {
+        let reader = try FieldReader(json, path: "data")
+        self.init(
+            name: try reader.string("name"), country: try reader.optionalString("country"),
+            state: try reader.optionalString("state"), lat: try reader.double("lat"), lon: try reader.double("lon"),
+            searchedAt: try reader.timestamp("searchedAt"))
+    }
+}
+
+/// The search history: the last 20 places looked up, most recent first, each place once.
+public struct HistoryState: StateSlice {
+    /// How many entries are kept.
+    public static let capacity = 20
+
+    /// Entries, most recent first.
+    public private(set) var entries: [HistoryEntry] = []
+
+    public init() {}
+
+    public mutating func apply(_ event: DomainEvent) {
+        switch event {
+        case .historyRecorded(let entry):
+            entries.removeAll { $0.placeKey == entry.placeKey }
+            entries.insert(entry, at: 0)
+            if entries.count > Self.capacity { entries.removeLast(entries.count - Self.capacity) }
+        case .historyCleared:
+            entries.removeAll()
+        default:
+            break
+        }
+    }
+
+    public var json: JSONValue { .object(["entries": .array(entries.map(\.json))]) }
+}
+
+/// Pure decisions about the search history.
+public enum HistoryDecisions {
+    /// Clears the history; no event when it is empty already.
+    public static func clear(_ state: HistoryState) -> [DomainEvent] {
+        state.entries.isEmpty ? [] : [.historyCleared(count: Int64(state.entries.count))]
+    }
+}

@@ -1,0 +1,81 @@
+/// A JSON value: what the RPC front reads and writes and what event payloads are made of.
+///
+/// Integers that fit in `Int64` stay integers (`.int`), so ids and counts round-trip exactly;
+/// every other number is a finite `.double`.
+public enum JSONValue: Sendable, Hashable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    public var stringValue: String? {
+        if case .string(let value) = self { return value }
+        return nil
+    }
+
+    public var boolValue: Bool? {
+        if case .bool(let value) = self { return value }
+        return nil
+    }
+
+    /// The value as an integer: an `.int`, or a `.double` that is integral and fits.
+    public var intValue: Int64? {
+        switch self {
+        case .int(let value): return value
+        case .double(let value):
+            guard value.rounded() == value, value >= -9.223_372_036_854_775e18, value < 9.223_372_036_854_775e18
+            else { return nil }
+            return Int64(value)
+        default: return nil
+        }
+    }
+
+    /// The value as a floating-point number: a `.double` or an `.int`.
+    public var doubleValue: Double? {
+        switch self {
+        case .double(let value): return value
+        case .int(let value): return Double(value)
+        default: return nil
+        }
+    }
+
+    public var arrayValue: [JSONValue]? {
+        if case .array(let value) = self { return value }
+        return nil
+    }
+
+    public var objectValue: [String: JSONValue]? {
+        if case .object(let value) = self { return value }
+        return nil
+    }
+
+    public var isNull: Bool { self == .null }
+
+    /// The member `key` of an object; nil for a missing member or a non-object.
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let members) = self { return members[key] }
+        return nil
+    }
+}
+
+extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
+    public init(nilLiteral: ()) { self = .null }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    public init(integerLiteral value: Int64) { self = .int(value) }
+    public init(floatLiteral value: Double) { self = .double(value) }
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self = .object(Dictionary(elements) { _, last in last })
+    }
+}
+
+extension JSONValue: CustomStringConvertible {
+    public var description: String { jsonString }
+}

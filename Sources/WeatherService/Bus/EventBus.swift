@@ -1,0 +1,148 @@
+import EventLog
+import Synchronization
+
+/// In-process publish/subscribe of committed events, in log order, to every subscriber.
+///
+/// The log writer publishes each durable batch from its thread. Every subscriber has a bounded
+/// buffer; one that falls behind is cut off with a `lagged` marker naming the last seq it was
+/// given, and catches up from the log. So no subscriber misses an event without being told.
+public final class EventBus: Sendable {
+    /// What a subscriber receives.
+    public enum Message: Sendable, Equatable {
+        case event(EventEnvelope)
+        /// The subscriber was cut off; it received every event up to `lastSeq`.
+        case lagged(lastSeq: Int64)
+    }
+
+    private struct State {
+        var subscribers: [UInt64: BusSubscription] = [:]
+        var nextID: UInt64 = 0
+        var lastSeq: Int64
+    }
+
+    private let state: Mutex<State>
+
+    /// Creates a bus whose log ends at `lastSeq`.
+    public init(lastSeq: Int64 = 0) { state = Mutex(State(lastSeq: lastSeq)) }
+
+    /// Subscribes to every event committed after this call.
+    ///
+    /// - Parameter capacity: how many undelivered messages may wait before the subscriber is cut off.
+    /// - Returns: the subscription, and the seq of the last event committed before it began.
+    public func subscribe(capacity: Int = 4096) -> (subscription: BusSubscription, afterSeq: Int64) {
+        state.withLock { state in
+            let id = state.nextID
+            state.nextID += 1
+            let subscription = BusSubscription(id: id, capacity: capacity, lastSeq: state.lastSeq, bus: self)
+            state.subscribers[id] = subscription
+            return (subscription, state.lastSeq)
+        }
+    }
+
+    /// Delivers a committed batch to every subscriber. Called by the log writer, in seq order.
+    public func publish(_ batch: [EventEnvelope]) {
+        guard let last = batch.last else { return }
+        state.withLock { state in
+            state.lastSeq = last.seq
+            for (id, subscriber) in state.subscribers where !subscriber.offer(batch) {
+                state.subscribers[id] = nil
+            }
+        }
+    }
+
+    /// The number of live subscribers.
+    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+
+    func remove(_ id: UInt64) { _ = state.withLock { $0.subscribers.removeValue(forKey: id) } }
+}
+
+/// One subscriber's bounded queue, read as an async sequence.
+public final class BusSubscription: AsyncSequence, AsyncIteratorProtocol, Sendable {
+    public typealias Element = EventBus.Message
+
+    private struct State {
+        var buffer: [EventBus.Message] = []
+        var head = 0
+        var waiter: CheckedContinuation<EventBus.Message?, Never>?
+        var finished = false
+        var lastSeq: Int64
+    }
+
+    private let id: UInt64
+    private let capacity: Int
+    private let state: Mutex<State>
+    private weak let bus: EventBus?
+
+    init(id: UInt64, capacity: Int, lastSeq: Int64, bus: EventBus) {
+        self.id = id
+        self.capacity = Swift.max(1, capacity)
+        self.state = Mutex(State(lastSeq: lastSeq))
+        self.bus = bus
+    }
+
+    /// Queues a batch; returns false when the subscriber is (now) cut off.
+    func offer(_ batch: [EventEnvelope]) -> Bool {
+        let (waiter, message, keep) = state.withLock {
+            state -> (CheckedContinuation<EventBus.Message?, Never>?, EventBus.Message?, Bool) in
+            guard !state.finished else { return (nil, nil, false) }
+            var keep = true
+            if state.buffer.count - state.head + batch.count > capacity {
+                state.buffer.append(.lagged(lastSeq: state.lastSeq))
+                state.finished = true
+                keep = false
+            } else {
+                for envelope in batch { state.buffer.append(.event(envelope)) }
+                state.lastSeq = batch.last?.seq ?? state.lastSeq
+            }
+            guard let waiter = state.waiter else { return (nil, nil, keep) }
+            state.waiter = nil
+            return (waiter, Self.take(&state), keep)
+        }
+        waiter?.resume(returning: message)
+        return keep
+    }
+
+    private static func take(_ state: inout State) -> EventBus.Message? {
+        guard state.head < state.buffer.count else { return nil }
+        let message = state.buffer[state.head]
+        state.head += 1
+        if state.head == state.buffer.count {
+            state.buffer.removeAll(keepingCapacity: true)
+            state.head = 0
+        }
+        return message
+    }
+
+    /// The next message; nil once the subscription is cancelled or its lagged marker was read.
+    public func next() async -> EventBus.Message? {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let ready: (EventBus.Message?)? = state.withLock { state in
+                    if let message = Self.take(&state) { return .some(message) }
+                    if state.finished { return .some(nil) }
+                    state.waiter = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        } onCancel: {
+            cancel()
+        }
+    }
+
+    public func makeAsyncIterator() -> BusSubscription { self }
+
+    /// Ends the subscription; a waiting `next()` returns nil.
+    public func cancel() {
+        let waiter = state.withLock { state -> CheckedContinuation<EventBus.Message?, Never>? in
+            state.finished = true
+            state.buffer.removeAll()
+            state.head = 0
+            let waiter = state.waiter
+            state.waiter = nil
+            return waiter
+        }
+        waiter?.resume(returning: nil)
+        bus?.remove(id)
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A small leveled logger that writes one line per message to standard error.
+///
+/// Standard output carries protocol lines only; everything for humans goes here.
+public struct Logger: Sendable {
+    /// Severity, in increasing order of importance.
+    public enum Level: String, Sendable, CaseIterable, Comparable {
+        case debug, info, warning, error
+
+        var rank: Int { Self.allCases.firstIndex(of: self) ?? 0 }
+
+        public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rank < rhs.rank }
+    }
+
+    /// Messages below this level are dropped.
+    public var level: Level
+    private let sink: @Sendable (String) -> Void
+
+    /// A logger writing to `sink` (standard error by default).
+    public init(level: Level, sink: @escaping @Sendable (String) -> Void = Logger.standardError) {
+        self.level = level
+        self.sink = sink
+    }
+
+    public func log(_ level: Level, _ message: @autoclosure () -> String) {
+        guard level >= self.level else { return }
+        sink("weatherd \(level.rawValue): \(message())")
+    }
+
+    public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
+    public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
+    public func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
+    public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
+
+    /// Writes a line to file descriptor 2 in one `write`.
+    public static let standardError: @Sendable (String) -> Void = { message in
+        var bytes = Array(message.utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = write(2, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0, errno == EINTR { continue }
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import EventLog
+import Foundation
+import WeatherDomain
+
+extension ServiceContext {
+    /// `events/query`, `state/verify` and `service/status`.
+    var logMethods: [String: MethodHandler] {
+        [
+            "events/query": MethodHandler(params: ["afterSeq", "types", "since", "until", "limit", "cursor"]) { call in
+                let query = try EventQuery(call.params)
+                return { try query.run(logPath: dataDirectory.logPath, writer: writer) }
+            },
+            "state/verify": MethodHandler { _ in { try await verify() } },
+            "service/status": MethodHandler { _ in { status() } },
+        ]
+    }
+
+    /// Replays the log into fresh state and compares it, slice by slice, with the live state.
+    func verify() async throws -> JSONValue {
+        var live = WeatherState(commandWindow: info.commandWindow)
+        var seq: Int64 = -1
+        for _ in 0..<100 {
+            let before = writer.status.lastSeq
+            live.favorites = await favorites.read { $0 }
+            live.history = await history.read { $0 }
+            live.settings = await settings.read { $0 }
+            live.location = await location.read { $0 }
+            live.commands = registry.ledger
+            if writer.status.lastSeq == before {
+                seq = before
+                break
+            }
+        }
+        guard seq >= 0 else { throw RPCError.invalidRequest("the log kept changing during verification; try again") }
+        let replayed = try Replay.run(
+            path: dataDirectory.logPath, commandWindow: info.commandWindow, through: seq).state
+        var slices: [String: JSONValue] = [:]
+        var allEqual = true
+        guard case .object(let liveSlices) = live.json, case .object(let replayedSlices) = replayed.json else {
+            throw RPCError.internalError
+        }
+        for (name, liveSlice) in liveSlices {
+            let liveDigest = Digest.fnv1a(liveSlice.jsonBytes)
+            let replayedDigest = Digest.fnv1a((replayedSlices[name] ?? .null).jsonBytes)
+            let equal = liveSlice == replayedSlices[name]
+            allEqual = allEqual && equal
+            slices[name] = .object([
+                "live": .string(liveDigest), "replayed": .string(replayedDigest), "equal": .bool(equal),
+            ])
+        }
+        return .object([
+            "ok": .bool(allEqual), "lastSeq": .int(seq), "slices": .object(slices),
+            "live": .string(Digest.fnv1a(live.json.jsonBytes)),
+            "replayed": .string(Digest.fnv1a(replayed.json.jsonBytes)),
+        ])
+    }
+
+    func status() -> JSONValue {
+        let writerStatus = writer.status
+        let uptime = max(0, clock.now().milliseconds - info.startedAt.milliseconds) / 1000
+        var result: [String: JSONValue] = [
+            "version": .string(info.version), "dataDir": .string(dataDirectory.path),
+            "lastSeq": .int(writerStatus.lastSeq), "logBytes": .int(writerStatus.length),
+            "uptimeSeconds": .int(uptime), "provider": .string(info.provider), "upstreamCalls": .object([:]),
+            "readOnly": .bool(writerStatus.failure != nil), "fsync": .string(info.fsync.rawValue),
+            "batches": .int(Int64(writerStatus.batches)), "syncs": .int(Int64(writerStatus.syncs)),
+            "pid": .int(Int64(ProcessInfo.processInfo.processIdentifier)),
+            "skippedEvents": .object(info.skippedEvents.reduce(into: [:]) { $0[$1.key.description] = .int(Int64($1.value)) }),
+        ]
+        if let failure = writerStatus.failure { result["readOnlyReason"] = .string(failure.message) }
+        return .object(result)
+    }
+}
+
+/// The filters and page of an `events/query`.
+struct EventQuery: Sendable {
+    var afterSeq: Int64
+    var types: Set<String>?
+    var since: Timestamp?
+    var until: Timestamp?
+    var limit: Int
+
+    init(_ params: FieldReader) throws(FieldError) {
+        afterSeq = try params.int("afterSeq", in: 0...(1 << 53)) ?? 0
+        if let cursor = try params.optionalString("cursor") {
+            guard cursor.hasPrefix("s"), let seq = Int64(cursor.dropFirst()), seq >= 0 else {
+                throw FieldError(path: "params.cursor", problem: "is not a cursor events/query returned")
+            }
+            afterSeq = max(afterSeq, seq)
+        }
+        types = try params.optionalStrings("types").map(Set.init)
+        since = try params.optionalTimestamp("since")
+        until = try params.optionalTimestamp("until")
+        limit = Int(try params.int("limit", in: 1...1000) ?? 100)
+    }
+
+    /// Reads the committed log from near `afterSeq` and collects one page of matching events.
+    func run(logPath: String, writer: LogWriter) throws -> JSONValue {
+        let committed = writer.status
+        var events: [JSONValue] = []
+        var bytes = 0
+        var lastScanned = afterSeq
+        var more = false
+        _ = try LogReader.read(path: logPath, start: writer.index.start(after: afterSeq), limit: committed.length) {
+            envelope, _ in
+            guard envelope.seq > afterSeq else { return true }
+            if events.count >= limit {
+                more = true
+                return false
+            }
+            let matches =
+                (types?.contains(envelope.type) ?? true) && (since.map { envelope.ts >= $0 } ?? true)
+                && (until.map { envelope.ts < $0 } ?? true)
+            if matches {
+                let json = try envelope.json()
+                let size = json.jsonBytes.count
+                if !events.isEmpty, bytes + size > Paging.budget {
+                    more = true
+                    return false
+                }
+                events.append(json)
+                bytes += size
+            }
+            lastScanned = envelope.seq
+            return true
+        }
+        var result: [String: JSONValue] = ["events": .array(events), "lastSeq": .int(committed.lastSeq)]
+        if more { result["nextCursor"] = .string("s\(lastScanned)") }
+        return .object(result)
+    }
+}

@@ -1,0 +1,42 @@
+import WeatherDomain
+
+/// Pages a list so no result line grows past what common line readers handle.
+///
+/// A page holds at most `limit` items and about 60 KiB of JSON; `nextCursor` (an opaque string)
+/// is present while more remain. The cursor of an offset-paged list is `o<offset>`.
+enum Paging {
+    /// The byte budget of one page's items.
+    static let budget = 60 * 1024
+
+    /// Reads `limit` (1...max, default `defaultLimit`) and `cursor` from params.
+    static func window(
+        _ params: FieldReader, defaultLimit: Int64, max: Int64 = 1000
+    ) throws(FieldError) -> (limit: Int, offset: Int) {
+        let limit = try params.int("limit", in: 1...max) ?? defaultLimit
+        var offset = 0
+        if let cursor = try params.optionalString("cursor") {
+            guard cursor.hasPrefix("o"), let value = Int(cursor.dropFirst()), value >= 0 else {
+                throw FieldError(path: "params.cursor", problem: "is not a cursor this method returned")
+            }
+            offset = value
+        }
+        return (Int(limit), offset)
+    }
+
+    /// One page of `items` as `{<name>: […], nextCursor?}`.
+    static func page(_ items: [JSONValue], name: String, limit: Int, offset: Int) -> JSONValue {
+        var page: [JSONValue] = []
+        var bytes = 0
+        var index = offset
+        while index < items.count, page.count < limit {
+            let size = items[index].jsonBytes.count
+            if !page.isEmpty, bytes + size > budget { break }
+            page.append(items[index])
+            bytes += size
+            index += 1
+        }
+        var result: [String: JSONValue] = [name: .array(page)]
+        if index < items.count { result["nextCursor"] = .string("o\(index)") }
+        return .object(result)
+    }
+}

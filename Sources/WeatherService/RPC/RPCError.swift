@@ -1,0 +1,99 @@
+import EventLog
+import WeatherDomain
+
+/// An error that reaches the wire: a JSON-RPC code, a stable `kind` and a message that says what to do.
+public protocol WireError: Error, Sendable {
+    var rpcCode: Int { get }
+    var kind: String { get }
+    var message: String { get }
+}
+
+/// A JSON-RPC error object, ready to send.
+public struct RPCError: WireError, Equatable, CustomStringConvertible {
+    public var rpcCode: Int
+    public var kind: String
+    public var message: String
+
+    public init(code: Int, kind: String, message: String) {
+        self.rpcCode = code
+        self.kind = kind
+        self.message = message
+    }
+
+    /// Wraps any wire error.
+    public init(_ error: some WireError) {
+        self.init(code: error.rpcCode, kind: error.kind, message: error.message)
+    }
+
+    public var description: String { "\(rpcCode) \(kind): \(message)" }
+
+    /// The error object: `{"code":…,"message":…,"data":{"kind":…}}`.
+    public var json: JSONValue {
+        .object(["code": .int(Int64(rpcCode)), "message": .string(message), "data": .object(["kind": .string(kind)])])
+    }
+
+    public static func parseError(_ detail: String, kind: String = "parse_error") -> RPCError {
+        RPCError(code: -32700, kind: kind, message: "Parse error: \(detail). Send one JSON value per line, UTF-8.")
+    }
+
+    public static func invalidRequest(_ detail: String, kind: String = "invalid_request") -> RPCError {
+        RPCError(code: -32600, kind: kind, message: "Invalid request: \(detail).")
+    }
+
+    public static func methodNotFound(_ method: String) -> RPCError {
+        RPCError(
+            code: -32601, kind: "method_not_found",
+            message: "Method not found: \(method). See the README for the list of methods.")
+    }
+
+    public static func invalidParams(_ problem: FieldError) -> RPCError {
+        RPCError(code: -32602, kind: "invalid_params", message: "Invalid params: \(problem).")
+    }
+
+    public static func invalidParams(_ detail: String) -> RPCError {
+        RPCError(code: -32602, kind: "invalid_params", message: "Invalid params: \(detail).")
+    }
+
+    public static let internalError = RPCError(
+        code: -32603, kind: "internal_error",
+        message: "Internal error; the details are on weatherd's standard error. Please report it.")
+
+    public static let cancelled = RPCError(code: -32800, kind: "cancelled", message: "Request cancelled.")
+
+    /// The answer to a line over `--max-line-bytes`.
+    public static func lineTooLong(limit: Int) -> RPCError {
+        RPCError(
+            code: -32600, kind: "line_too_long",
+            message: "Invalid request: the line is longer than \(limit) bytes and was skipped; "
+                + "send smaller requests or raise --max-line-bytes.")
+    }
+}
+
+/// The JSON-RPC codes of application errors (1000–1099), one per stable kind.
+public enum ApplicationErrorCode {
+    /// Codes by kind; a kind is never renumbered.
+    public static let codes: [String: Int] = [
+        "not_found": 1000,
+        "no_location": 1001,
+        "already_exists": 1002,
+        "storage_failure": 1003,
+        "offline": 1004,
+        "unauthorized": 1005,
+        "rate_limited": 1006,
+        "timeout": 1007,
+        "upstream_error": 1008,
+        "bad_upstream_response": 1009,
+    ]
+
+    /// The code of a kind; unknown kinds get 1099 so they still fall in the application range.
+    public static func code(for kind: String) -> Int { codes[kind] ?? 1099 }
+}
+
+extension DomainError: WireError {
+    public var rpcCode: Int { ApplicationErrorCode.code(for: kind) }
+}
+
+extension StorageFailure: WireError {
+    public var rpcCode: Int { ApplicationErrorCode.code(for: kind) }
+    public var kind: String { "storage_failure" }
+}

@@ -1,0 +1,254 @@
+import Synchronization
+import WeatherDomain
+
+/// The JSON-RPC 2.0 front: parses lines, validates requests, dispatches them and answers.
+///
+/// `receive` is called once per input line, in arrival order, and returns as soon as the line's
+/// requests have begun (params checked, changes decided and queued); their completions run
+/// concurrently and answer out of order. Every request with an id is answered exactly once.
+public final class RPCServer: Sendable {
+    private let methods: [String: MethodHandler]
+    private let sink: any LineSink
+    private let registry: CommandRegistry
+    private let logger: Logger
+    /// The longest accepted input line.
+    public let maxLineBytes: Int
+    private let inFlight = InFlight()
+
+    /// The deepest nesting accepted in a request.
+    public static let maxDepth = 64
+
+    public init(
+        methods: [String: MethodHandler], sink: any LineSink, registry: CommandRegistry, logger: Logger,
+        maxLineBytes: Int
+    ) {
+        self.methods = methods
+        self.sink = sink
+        self.registry = registry
+        self.logger = logger
+        self.maxLineBytes = maxLineBytes
+    }
+
+    /// Handles one input item; `done` is called once everything it started is answered.
+    public func receive(_ item: LineSplitter.Item, done: @escaping @Sendable () -> Void = {}) async {
+        inFlight.enter()
+        let finish: @Sendable () -> Void = { [inFlight] in
+            inFlight.leave()
+            done()
+        }
+        switch item {
+        case .tooLong:
+            send(errorLine(id: .null, .lineTooLong(limit: maxLineBytes)))
+            finish()
+        case .line(let bytes):
+            await receive(line: bytes, finish: finish)
+        }
+    }
+
+    /// Waits until every request received so far is answered.
+    public func drain() async { await inFlight.drain() }
+
+    private func receive(line: [UInt8], finish: @escaping @Sendable () -> Void) async {
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return finish() }
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(line, maxDepth: Self.maxDepth)
+        } catch {
+            send(errorLine(id: .null, Self.error(for: error)))
+            return finish()
+        }
+        switch value {
+        case .array(let elements):
+            guard !elements.isEmpty else {
+                send(errorLine(id: .null, .invalidRequest("an empty batch")))
+                return finish()
+            }
+            let batch = BatchAnswer(count: elements.count) { [sink] lines in
+                if !lines.isEmpty {
+                    var out: [UInt8] = [UInt8(ascii: "[")]
+                    for (index, line) in lines.enumerated() {
+                        if index > 0 { out.append(UInt8(ascii: ",")) }
+                        out.append(contentsOf: line)
+                    }
+                    out.append(UInt8(ascii: "]"))
+                    sink.send(out)
+                }
+                finish()
+            }
+            for (index, element) in elements.enumerated() {
+                await begin(element) { line in batch.set(index, line) }
+            }
+        default:
+            await begin(value) { [sink] line in
+                if let line { sink.send(line) }
+                finish()
+            }
+        }
+    }
+
+    /// Begins one request and arranges for `deliver` to get its answer line (nil for a notification).
+    private func begin(_ value: JSONValue, deliver: @escaping @Sendable ([UInt8]?) -> Void) async {
+        let request: RPCRequest
+        switch RPCRequest.validate(value) {
+        case .failure(let rejection): return deliver(errorLine(id: rejection.id, rejection.error))
+        case .success(let valid): request = valid
+        }
+        let outcome = await start(request)
+        let method = request.method
+        let run: @Sendable () async -> Result<JSONValue, RPCError> = {
+            switch outcome {
+            case .failure(let error): return .failure(error)
+            case .success(let completion):
+                if Task.isCancelled { return .failure(.cancelled) }
+                return await self.complete(completion, method: method)
+            }
+        }
+        guard let id = request.id else {
+            if case .failure = outcome { return deliver(nil) }
+            Task {
+                _ = await run()
+                deliver(nil)
+            }
+            return
+        }
+        if case .failure(let error) = outcome { return deliver(errorLine(id: id, error)) }
+        inFlight.start(id: id) {
+            switch await run() {
+            case .success(let result): deliver(self.resultLine(id: id, result))
+            case .failure(let error): deliver(self.errorLine(id: id, error))
+            }
+        }
+    }
+
+    /// The first phase: routing, params, `commandId`, and the method's `begin`.
+    private func start(_ request: RPCRequest) async -> Result<Completion, RPCError> {
+        if request.method == "$/cancelRequest" { return cancel(request) }
+        guard let handler = methods[request.method] else { return .failure(.methodNotFound(request.method)) }
+        let params: FieldReader
+        let corr: String?
+        do {
+            if case .array? = request.params { throw FieldError(path: "params", problem: "must be an object") }
+            params = try FieldReader(request.params, path: "params", allowAbsent: true)
+            var allowed = handler.params.union(["_meta"])
+            if handler.changesState { allowed.insert("commandId") }
+            try params.rejectUnknown(allowed)
+            corr = handler.changesState ? try params.nonEmptyString("commandId") : nil
+        } catch let error as FieldError {
+            return .failure(.invalidParams(error))
+        } catch {
+            return .failure(.internalError)
+        }
+        let call = MethodCall(id: request.id, params: params, cause: Self.cause(of: request.id), corr: corr)
+        guard let corr else { return await begin(handler, call) }
+        switch registry.start(corr) {
+        case .done(let result): return .success({ result })
+        case .wait(let outcome): return .success({ try await outcome.value().get() })
+        case .run:
+            let begun = await begin(handler, call)
+            guard case .success(let completion) = begun else {
+                if case .failure(let error) = begun { registry.finish(corr, with: .failure(error)) }
+                return begun
+            }
+            return .success({ [registry] in
+                do {
+                    let result = try await completion()
+                    registry.finish(corr, with: .success(result))
+                    return result
+                } catch {
+                    registry.finish(corr, with: .failure(self.wireError(error, method: "commandId \(corr)")))
+                    throw error
+                }
+            })
+        }
+    }
+
+    private func begin(_ handler: MethodHandler, _ call: MethodCall) async -> Result<Completion, RPCError> {
+        do {
+            return .success(try await handler.begin(call))
+        } catch {
+            return .failure(wireError(error, method: call.cause))
+        }
+    }
+
+    private func complete(_ completion: Completion, method: String) async -> Result<JSONValue, RPCError> {
+        do {
+            return .success(try await completion())
+        } catch {
+            return .failure(wireError(error, method: method))
+        }
+    }
+
+    /// `$/cancelRequest`: cancels the running requests with the given id; answers nothing of its own.
+    private func cancel(_ request: RPCRequest) -> Result<Completion, RPCError> {
+        guard case .object(let params)? = request.params, let id = params["id"] else {
+            return .failure(.invalidParams("params.id is required"))
+        }
+        inFlight.cancel(id: id)
+        return .success({ .null })
+    }
+
+    private func wireError(_ error: any Error, method: String) -> RPCError {
+        switch error {
+        case let error as RPCError: return error
+        case let error as any WireError: return RPCError(error)
+        case let error as FieldError: return .invalidParams(error)
+        case is CancellationError: return .cancelled
+        default:
+            logger.error("\(method) failed: \(error)")
+            return .internalError
+        }
+    }
+
+    static func cause(of id: JSONValue?) -> String {
+        switch id {
+        case .string(let text)?: "rpc:\(text)"
+        case .int(let number)?: "rpc:\(number)"
+        case .double(let number)?: "rpc:\(number)"
+        case .null?: "rpc:null"
+        default: "rpc:-"
+        }
+    }
+
+    static func error(for error: JSONParseError) -> RPCError {
+        switch error.kind {
+        case .tooDeep: .invalidRequest("nesting deeper than \(maxDepth) levels", kind: "too_deep")
+        case .invalidUTF8: .parseError(error.message, kind: "invalid_utf8")
+        case .byteOrderMark: .parseError("a byte order mark starts the line", kind: "byte_order_mark")
+        default: .parseError(error.message)
+        }
+    }
+
+    private func send(_ line: [UInt8]) { sink.send(line) }
+
+    private func resultLine(id: JSONValue, _ result: JSONValue) -> [UInt8] {
+        var line: [UInt8] = []
+        RPCLine.result(id: id, result, into: &line)
+        return line
+    }
+
+    private func errorLine(id: JSONValue, _ error: RPCError) -> [UInt8] {
+        var line: [UInt8] = []
+        RPCLine.error(id: id, error, into: &line)
+        return line
+    }
+}
+
+/// Collects the answers of a batch and sends them together once all are in.
+private final class BatchAnswer: Sendable {
+    private let state: Mutex<(lines: [[UInt8]?], remaining: Int)>
+    private let complete: @Sendable ([[UInt8]]) -> Void
+
+    init(count: Int, complete: @escaping @Sendable ([[UInt8]]) -> Void) {
+        state = Mutex((Array(repeating: nil, count: count), count))
+        self.complete = complete
+    }
+
+    func set(_ index: Int, _ line: [UInt8]?) {
+        let lines = state.withLock { state -> [[UInt8]]? in
+            state.lines[index] = line
+            state.remaining -= 1
+            return state.remaining == 0 ? state.lines.compactMap { $0 } : nil
+        }
+        if let lines { complete(lines) }
+    }
+}

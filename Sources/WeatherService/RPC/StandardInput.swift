@@ -1,0 +1,49 @@
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Reads standard input on a dedicated thread and splits it into lines.
+///
+/// Blocking `read` calls stay off the cooperative thread pool. Before handing on each item the
+/// thread takes a slot from `slots`, which the server returns when the request is answered, so a
+/// client that floods requests is held back at the pipe instead of growing memory.
+public struct StandardInput: Sendable {
+    /// The descriptor to read (0 by default).
+    public let fd: Int32
+    /// The longest accepted line.
+    public let maxLineBytes: Int
+
+    public init(fd: Int32 = 0, maxLineBytes: Int) {
+        self.fd = fd
+        self.maxLineBytes = maxLineBytes
+    }
+
+    /// Starts the reading thread, which yields into `continuation` and finishes it at end of input.
+    public func start(slots: DispatchSemaphore, into continuation: AsyncStream<LineSplitter.Item>.Continuation) {
+        let fd = fd
+        let maxLineBytes = maxLineBytes
+        let thread = Thread {
+            var splitter = LineSplitter(maxLineBytes: maxLineBytes)
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            let emit: (LineSplitter.Item) -> Void = { item in
+                slots.wait()
+                continuation.yield(item)
+            }
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { break }
+                buffer.withUnsafeBytes { splitter.feed(UnsafeRawBufferPointer(rebasing: $0[..<count]), emit) }
+            }
+            splitter.finish(emit)
+            continuation.finish()
+        }
+        thread.name = "weatherd-stdin"
+        thread.start()
+    }
+}

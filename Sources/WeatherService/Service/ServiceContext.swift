@@ -1,0 +1,36 @@
+import EventLog
+import WeatherDomain
+
+/// Everything the methods work with, built once by `WeatherdService` and passed down.
+public struct ServiceContext: Sendable {
+    public let favorites: StateActor<FavoritesState>
+    public let history: StateActor<HistoryState>
+    public let settings: StateActor<SettingsState>
+    public let location: StateActor<LocationState>
+    public let registry: CommandRegistry
+    public let writer: LogWriter
+    public let bus: EventBus
+    public let dataDirectory: DataDirectory
+    public let clock: WallClock
+    public let info: ServiceInfo
+    public let logger: Logger
+}
+
+/// Facts about the running service, for `service/status`.
+public struct ServiceInfo: Sendable {
+    public var version: String
+    public var startedAt: Timestamp
+    public var fsync: FsyncMode
+    public var provider: String
+    /// Events replay skipped because this build does not know their type or version.
+    public var skippedEvents: [EventKind: Int]
+    /// The command window (`--command-window`).
+    public var commandWindow: Int
+}
+
+/// The wall clock, injected so tests control time.
+public struct WallClock: Sendable {
+    public var now: @Sendable () -> Timestamp
+
+    public init(now: @escaping @Sendable () -> Timestamp) { self.now = now }
+}

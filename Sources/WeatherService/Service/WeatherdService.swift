@@ -1,0 +1,178 @@
+import Dispatch
+import EventLog
+import Foundation
+import Synchronization
+import WeatherDomain
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The whole service: opens the data dir, replays the log, serves requests, shuts down cleanly.
+public final class WeatherdService: Sendable {
+    /// weatherd's version.
+    public static let version = "0.1.0"
+
+    public let context: ServiceContext
+    private let configuration: Configuration
+    private let lock: DirectoryLock
+    private let recovered: LogRecovered?
+    private let shutdownReason = Mutex<String?>(nil)
+    private let input = AsyncStream<LineSplitter.Item>.makeStream()
+
+    /// Opens the data dir: lock, create, verify and replay the log, repair a torn tail.
+    ///
+    /// - Throws: `StartupError` with the message to print (the log is untouched unless a tail was repaired).
+    public init(configuration: Configuration, clock: WallClock, logger: Logger) throws(StartupError) {
+        self.configuration = configuration
+        let directory = DataDirectory(path: configuration.dataDirectory)
+        do {
+            try directory.create()
+            lock = try directory.lock()
+            try directory.ensureLog()
+        } catch let error as LockError {
+            throw StartupError(error.description)
+        } catch {
+            throw StartupError("cannot open the data dir \(directory.path): \(error)")
+        }
+        let replay: Replay.Result
+        do {
+            replay = try Replay.run(
+                path: directory.logPath, commandWindow: configuration.commandWindow, logger: logger)
+        } catch {
+            lock.release()
+            throw StartupError("refusing to start: \(error)")
+        }
+        var position = replay.outcome.position
+        if let tail = replay.outcome.tail {
+            do {
+                recovered = try TailRepair.repair(logPath: directory.logPath, tail: tail, now: clock.now())
+            } catch {
+                lock.release()
+                throw StartupError("cannot repair the torn end of \(directory.logPath): \(error)")
+            }
+            position.length = tail.offset
+            logger.warning(
+                "the log ended in a torn line (\(tail.reason.rawValue)); \(tail.length) bytes from offset "
+                    + "\(tail.offset) were moved to \(recovered?.brokenCopy ?? "?")")
+        } else {
+            recovered = nil
+        }
+        let state = replay.state
+        let bus = EventBus(lastSeq: position.nextSeq - 1)
+        let registry = CommandRegistry(ledger: state.commands)
+        let file: PosixLogFile
+        do {
+            file = try PosixLogFile(path: directory.logPath)
+        } catch {
+            lock.release()
+            throw StartupError("cannot open \(directory.logPath) for appending: \(error)")
+        }
+        let writer = LogWriter(
+            file: file, position: position, index: replay.outcome.index, mode: configuration.fsync, now: clock.now
+        ) { batch in
+            registry.record(batch)
+            bus.publish(batch)
+        }
+        let info = ServiceInfo(
+            version: Self.version, startedAt: clock.now(), fsync: configuration.fsync, provider: "none",
+            skippedEvents: state.skippedEvents, commandWindow: configuration.commandWindow)
+        context = ServiceContext(
+            favorites: StateActor(state.favorites, writer: writer), history: StateActor(state.history, writer: writer),
+            settings: StateActor(state.settings, writer: writer), location: StateActor(state.location, writer: writer),
+            registry: registry, writer: writer, bus: bus, dataDirectory: directory, clock: clock, info: info,
+            logger: logger)
+        logger.info(
+            "serving \(directory.path): \(replay.outcome.lines) events replayed, last seq \(position.nextSeq - 1)")
+    }
+
+    /// Releases the data dir's lock (`run` does it itself at the end).
+    public func releaseLock() { lock.release() }
+
+    /// All methods by name.
+    public var methods: [String: MethodHandler] {
+        context.favoritesMethods.merging(context.settingsMethods) { first, _ in first }
+            .merging(context.logMethods) { first, _ in first }
+    }
+
+    /// Asks the service to stop: input ends, in-flight requests finish, `service.stopped` is written.
+    public func shutdown(reason: String) {
+        let first = shutdownReason.withLock { current -> Bool in
+            guard current == nil else { return false }
+            current = reason
+            return true
+        }
+        if first { input.continuation.finish() }
+    }
+
+    /// Serves standard input and output until end of input, a signal or a closed stdout.
+    ///
+    /// - Returns: the process exit code.
+    public func run() async -> Int32 {
+        let output = StandardOutput { [self] in shutdown(reason: "stdout_closed") }
+        let signals = [SIGTERM, SIGINT].map { number -> any DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [self] in shutdown(reason: "signal") }
+            source.resume()
+            return source
+        }
+        defer { signals.forEach { $0.cancel() } }
+        let slots = DispatchSemaphore(value: 1024)
+        StandardInput(maxLineBytes: configuration.maxLineBytes).start(slots: slots, into: input.continuation)
+        let server = RPCServer(
+            methods: methods, sink: output, registry: context.registry, logger: context.logger,
+            maxLineBytes: configuration.maxLineBytes)
+        return await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.context.writer.run() }
+            group.addTask { await output.run() }
+            await serve(server: server, slots: slots)
+            await output.flush()
+            output.finish()
+            context.writer.finish()
+            await group.waitForAll()
+            lock.release()
+            return 0
+        }
+    }
+
+    /// Writes the start-up events, serves every input line, then writes `service.stopped`.
+    func serve(server: RPCServer, slots: DispatchSemaphore) async {
+        var startup: [DomainEvent] = []
+        if let recovered { startup.append(.logRecovered(recovered)) }
+        startup.append(
+            .serviceStarted(
+                ServiceStarted(
+                    version: Self.version, fsync: configuration.fsync.rawValue,
+                    pid: Int64(ProcessInfo.processInfo.processIdentifier))))
+        await appendQuietly(startup, what: "the start-up events")
+        for await item in input.stream {
+            await server.receive(item) { slots.signal() }
+        }
+        shutdown(reason: "eof")
+        await server.drain()
+        let reason = shutdownReason.withLock { $0 } ?? "eof"
+        let uptime = context.clock.now().milliseconds - context.info.startedAt.milliseconds
+        await appendQuietly([.serviceStopped(ServiceStopped(reason: reason, uptimeMs: max(0, uptime)))], what: "service.stopped")
+        context.logger.info("stopped (\(reason))")
+    }
+
+    /// Appends service events; a read-only log is reported on stderr, not fatal.
+    private func appendQuietly(_ events: [DomainEvent], what: String) async {
+        do {
+            let ticket = try context.writer.append(events.map { NewEvent($0, cause: "startup", corr: nil) })
+            _ = try await ticket.committed()
+        } catch {
+            context.logger.error("could not record \(what): \(error)")
+        }
+    }
+}
+
+/// Why the service could not start; the message is printed on stderr and the process exits non-zero.
+public struct StartupError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,41 @@
+import Synchronization
+import WeatherDomain
+import WeatherService
+
+/// A line sink that keeps every line: the RPC front's output in process, a child's stdout end to end.
+public final class CollectingSink: LineSink {
+    private let state = Mutex<[[UInt8]]>([])
+
+    public init() {}
+
+    public func send(_ line: [UInt8]) { state.withLock { $0.append(line) } }
+
+    /// The raw lines so far.
+    public var lines: [[UInt8]] { state.withLock { $0 } }
+
+    /// The lines so far, decoded.
+    public func messages() throws -> [JSONValue] { try lines.map { try JSONValue.parse($0) } }
+
+    /// Waits until at least `count` lines have arrived; false when `timeout` passes first.
+    @discardableResult
+    public func wait(for count: Int, timeout: Duration = .seconds(10)) async -> Bool {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while state.withLock({ $0.count }) < count {
+            if ContinuousClock.now >= deadline { return false }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        return true
+    }
+
+    /// Waits for the response with `id`; nil when `timeout` passes first.
+    public func response(id: JSONValue, timeout: Duration = .seconds(10)) async throws -> JSONValue? {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while true {
+            for message in try messages() where message["id"] == id && message["method"] == nil {
+                return message
+            }
+            if ContinuousClock.now >= deadline { return nil }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+    }
+}

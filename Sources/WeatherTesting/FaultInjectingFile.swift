@@ -1,0 +1,135 @@
+import EventLog
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// An in-memory log file that models the page cache: written bytes are volatile until `sync`.
+///
+/// Faults are planned, not flagged: `failAppend` makes a future append fail with an errno after
+/// writing a given number of its bytes (as a full disk does); `failSync` makes the next sync fail.
+/// `afterPowerLoss` returns what the file would hold after the machine lost power.
+public final class FaultInjectingFile: LogFile {
+    /// A planned append failure.
+    public struct AppendFault: Sendable {
+        /// How many appends succeed before the one that fails.
+        public var after: Int
+        /// How many bytes of the failing append are written before the error.
+        public var partialBytes: Int
+        public var errno: Int32
+
+        public init(after: Int = 0, partialBytes: Int = 0, errno: Int32 = ENOSPC) {
+            self.after = after
+            self.partialBytes = partialBytes
+            self.errno = errno
+        }
+    }
+
+    /// How unsynced bytes are damaged by a power loss.
+    public enum PowerLoss: Sendable, CaseIterable {
+        /// They are gone.
+        case drop
+        /// A prefix of them survives.
+        case truncate
+        /// Their length survives, filled with zeros after a surviving prefix.
+        case zeroFill
+        /// A prefix survives and the rest is random bytes.
+        case garble
+    }
+
+    private struct State {
+        var bytes: [UInt8]
+        var durableLength: Int
+        var appends = 0
+        var syncs = 0
+        var appendFault: AppendFault?
+        var syncFault: Int32?
+    }
+
+    private let state: Mutex<State>
+
+    /// A file holding `initial` bytes, all durable.
+    public init(initial: [UInt8] = []) { state = Mutex(State(bytes: initial, durableLength: initial.count)) }
+
+    /// Plans an append failure.
+    public func failAppend(_ fault: AppendFault) { state.withLock { $0.appendFault = fault } }
+
+    /// Makes the next sync fail with `errno`.
+    public func failSync(errno: Int32 = EIO) { state.withLock { $0.syncFault = errno } }
+
+    /// Every byte written so far, durable or not.
+    public var contents: [UInt8] { state.withLock { $0.bytes } }
+
+    /// The bytes that survive any crash.
+    public var durableContents: [UInt8] { state.withLock { Array($0.bytes[..<$0.durableLength]) } }
+
+    /// How many syncs succeeded.
+    public var syncCount: Int { state.withLock { $0.syncs } }
+
+    /// How many appends were made (successful or not).
+    public var appendCount: Int { state.withLock { $0.appends } }
+
+    public func append(_ bytes: UnsafeRawBufferPointer) throws(StorageError) {
+        let failure: Int32? = state.withLock { state in
+            state.appends += 1
+            if var fault = state.appendFault {
+                if fault.after == 0 {
+                    state.appendFault = nil
+                    state.bytes.append(contentsOf: bytes.prefix(fault.partialBytes))
+                    return fault.errno
+                }
+                fault.after -= 1
+                state.appendFault = fault
+            }
+            state.bytes.append(contentsOf: bytes)
+            return nil
+        }
+        if let failure { throw StorageError(operation: "write", path: "memory", errno: failure) }
+    }
+
+    public func sync() throws(StorageError) {
+        let failure: Int32? = state.withLock { state in
+            if let fault = state.syncFault {
+                state.syncFault = nil
+                return fault
+            }
+            state.durableLength = state.bytes.count
+            state.syncs += 1
+            return nil
+        }
+        if let failure { throw StorageError(operation: "fdatasync", path: "memory", errno: failure) }
+    }
+
+    public func truncate(to length: Int64) throws(StorageError) {
+        state.withLock { state in
+            let length = Int(length)
+            if length < state.bytes.count { state.bytes.removeLast(state.bytes.count - length) }
+            state.durableLength = min(state.durableLength, state.bytes.count)
+        }
+    }
+
+    /// The file as a power loss would leave it, using `random` for the surviving prefix and garbage.
+    public func afterPowerLoss(_ loss: PowerLoss, using random: inout some RandomNumberGenerator) -> [UInt8] {
+        let (bytes, durable) = state.withLock { ($0.bytes, $0.durableLength) }
+        let volatile = bytes.count - durable
+        var out = Array(bytes[..<durable])
+        guard volatile > 0 else { return out }
+        let kept = Int.random(in: 0...volatile, using: &random)
+        switch loss {
+        case .drop:
+            break
+        case .truncate:
+            out.append(contentsOf: bytes[durable..<(durable + kept)])
+        case .zeroFill:
+            out.append(contentsOf: bytes[durable..<(durable + kept)])
+            out.append(contentsOf: [UInt8](repeating: 0, count: volatile - kept))
+        case .garble:
+            out.append(contentsOf: bytes[durable..<(durable + kept)])
+            for _ in kept..<volatile { out.append(UInt8.random(in: 0...255, using: &random)) }
+        }
+        return out
+    }
+}

@@ -1,0 +1,73 @@
+import EventLog
+import Synchronization
+import WeatherDomain
+import WeatherService
+
+/// The service in this process on a temporary data dir: the real methods, RPC front and log writer,
+/// with a collecting sink instead of stdout and a manual clock.
+public final class InProcessWeatherd: Sendable {
+    public let service: WeatherdService
+    public let output = CollectingSink()
+    public let server: RPCServer
+    private let writerTask: Task<Void, Never>
+    private let nextID = Mutex<Int64>(1)
+
+    /// Opens the service on `directory` (replaying whatever log is there).
+    public init(
+        directory: TemporaryDataDirectory, clock: ManualClock = ManualClock(), fsync: FsyncMode = .always,
+        maxLineBytes: Int = 1 << 20, commandWindow: Int = 100_000
+    ) throws {
+        var configuration = Configuration(dataDirectory: directory.path)
+        configuration.fsync = fsync
+        configuration.maxLineBytes = maxLineBytes
+        configuration.commandWindow = commandWindow
+        let service = try WeatherdService(
+            configuration: configuration, clock: clock.wallClock, logger: Logger(level: .error))
+        self.service = service
+        server = RPCServer(
+            methods: service.methods, sink: output, registry: service.context.registry, logger: Logger(level: .error),
+            maxLineBytes: maxLineBytes)
+        writerTask = Task { await service.context.writer.run() }
+    }
+
+    /// Feeds one raw input line, as the stdin reader would.
+    public func receive(_ line: [UInt8]) async {
+        var splitter = LineSplitter(maxLineBytes: server.maxLineBytes)
+        var items: [LineSplitter.Item] = []
+        line.withUnsafeBytes { splitter.feed($0) { items.append($0) } }
+        splitter.finish { items.append($0) }
+        for item in items { await server.receive(item) }
+    }
+
+    /// Sends a request and returns the whole response object.
+    public func call(_ method: String, _ params: JSONValue? = nil) async throws -> JSONValue {
+        let id = nextID.withLock { id in
+            defer { id += 1 }
+            return id
+        }
+        var request: [String: JSONValue] = ["jsonrpc": "2.0", "id": .int(id), "method": .string(method)]
+        if let params { request["params"] = params }
+        await receive(JSONValue.object(request).jsonBytes)
+        guard let response = try await output.response(id: .int(id)) else {
+            throw RunningWeatherdError("no response to \(method)")
+        }
+        return response
+    }
+
+    /// Sends a request and returns its `result`, failing when it is an error.
+    public func result(_ method: String, _ params: JSONValue? = nil) async throws -> JSONValue {
+        let response = try await call(method, params)
+        guard let result = response["result"] else {
+            throw RunningWeatherdError("\(method) failed: \(response.jsonString)")
+        }
+        return result
+    }
+
+    /// Waits for every request, stops the writer and releases the data dir.
+    public func stop() async {
+        await server.drain()
+        service.context.writer.finish()
+        await writerTask.value
+        service.releaseLock()
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Synchronization
+import WeatherDomain
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The real `weatherd` binary, started as a child process and spoken to over pipes.
+public final class RunningWeatherd: Sendable {
+    /// Every stdout line, in order.
+    public let output = CollectingSink()
+    private let process: Process
+    private let stdin: FileHandle
+    /// Every stderr line, in order.
+    public let errors = CollectingSink()
+    private let nextID = Mutex<Int64>(1)
+
+    /// The built `weatherd` next to the running test bundle.
+    public static var binaryPath: String {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("weatherd"),
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent(".build/debug/weatherd"),
+        ]
+        return (candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]).path
+    }
+
+    /// Starts `weatherd` with `arguments` (for example `--data-dir`).
+    public init(arguments: [String], environment: [String: String] = [:]) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binaryPath)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["WEATHERD_DATA_DIR"] = nil
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let input = Pipe()
+        let out = Pipe()
+        let err = Pipe()
+        process.standardInput = input
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        stdin = input.fileHandleForWriting
+        Self.drain(out.fileHandleForReading) { [output] line in output.send(line) }
+        Self.drain(err.fileHandleForReading) { [errors] line in errors.send(line) }
+    }
+
+    /// Reads a pipe to its end on a thread of its own, handing on whole lines.
+    private static func drain(_ handle: FileHandle, _ emit: @escaping @Sendable ([UInt8]) -> Void) {
+        let fd = handle.fileDescriptor
+        let thread = Thread {
+            var pending: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { break }
+                for byte in buffer[..<count] {
+                    if byte == UInt8(ascii: "\n") {
+                        emit(pending)
+                        pending.removeAll(keepingCapacity: true)
+                    } else {
+                        pending.append(byte)
+                    }
+                }
+            }
+            if !pending.isEmpty { emit(pending) }
+        }
+        thread.start()
+    }
+
+    /// Everything written to stderr so far.
+    public var standardError: String { errors.lines.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n") }
+
+    public var pid: Int32 { process.processIdentifier }
+
+    /// Writes raw bytes to stdin.
+    public func write(_ bytes: [UInt8]) throws { try stdin.write(contentsOf: Data(bytes)) }
+
+    /// Writes one line (a newline is added).
+    public func send(line: String) throws { try write(Array((line + "\n").utf8)) }
+
+    /// Sends a request and waits for its response.
+    ///
+    /// - Returns: the whole response object.
+    public func call(_ method: String, _ params: JSONValue? = nil, timeout: Duration = .seconds(20)) async throws
+        -> JSONValue
+    {
+        let id = nextID.withLock { id in
+            defer { id += 1 }
+            return id
+        }
+        var request: [String: JSONValue] = ["jsonrpc": "2.0", "id": .int(id), "method": .string(method)]
+        if let params { request["params"] = params }
+        try send(line: JSONValue.object(request).jsonString)
+        guard let response = try await output.response(id: .int(id), timeout: timeout) else {
+            throw RunningWeatherdError("no response to \(method) within \(timeout); stderr: \(standardError)")
+        }
+        return response
+    }
+
+    /// Closes stdin (end of input).
+    public func closeInput() throws { try stdin.close() }
+
+    /// Sends a signal.
+    public func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    /// Waits for the process to exit and returns its exit status; nil when `timeout` passes first.
+    public func waitForExit(timeout: Duration = .seconds(20)) async -> Int32? {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while process.isRunning {
+            if ContinuousClock.now >= deadline { return nil }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+}
+
+/// A test-helper failure with a message.
+public struct RunningWeatherdError: Error, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) { self.description = description }
+}

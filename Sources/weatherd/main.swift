@@ -1,0 +1,40 @@
+import Foundation
+import WeatherDomain
+import WeatherService
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+signal(SIGPIPE, SIG_IGN)
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.contains("--help") || arguments.contains("-h") {
+    Logger.standardError(Configuration.usage)
+    exit(0)
+}
+if arguments.contains("--version") {
+    Logger.standardError("weatherd \(WeatherdService.version)")
+    exit(0)
+}
+
+let configuration: Configuration
+do {
+    configuration = try Configuration.parse(arguments, environment: ProcessInfo.processInfo.environment)
+} catch {
+    Logger.standardError("weatherd: \(error)\n\n\(Configuration.usage)")
+    exit(2)
+}
+
+let logger = Logger(level: configuration.logLevel)
+let clock = WallClock { Timestamp(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))) }
+let service: WeatherdService
+do {
+    service = try WeatherdService(configuration: configuration, clock: clock, logger: logger)
+} catch {
+    logger.error("\(error)")
+    exit(1)
+}
+exit(await service.run())

@@ -1,0 +1,88 @@
+import EventLog
+import Testing
+import WeatherDomain
+
+@Suite("CRC-32C and the envelope codec")
+struct CodecTests {
+    @Test("CRC-32C has the standard check value")
+    func checkValue() {
+        #expect(CRC32C.checksum(Array("123456789".utf8)) == 0xE306_9283)
+        #expect(String(decoding: CRC32C.hex(0xE306_9283), as: UTF8.self) == "e3069283")
+        #expect(CRC32C.checksum([UInt8]()) == 0)
+    }
+
+    @Test("CRC-32C continues across pieces at any split", arguments: [0, 1, 7, 8, 9, 63, 100])
+    func continuation(split: Int) {
+        let bytes = (0..<100).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        let whole = CRC32C.checksum(bytes)
+        #expect(CRC32C.checksum(bytes[split...], continuing: CRC32C.checksum(bytes[..<split])) == whole)
+    }
+
+    static func line(seq: Int64, corr: String? = nil, previousChain: UInt32 = 0) -> (bytes: [UInt8], chain: UInt32) {
+        var buffer: [UInt8] = []
+        let event = NewEvent(
+            type: "favorite.added", v: 1, cause: "rpc:\"7\"", corr: corr, data: JSONValue.object(["b": 1, "a": "é"]).jsonBytes)
+        let (chain, _) = EnvelopeCodec.encode(
+            seq: seq, ts: Timestamp(milliseconds: 1_795_372_467_123), event: event, previousChain: previousChain,
+            into: &buffer)
+        return (buffer, chain)
+    }
+
+    @Test("a line has the documented key order, sorted data and a newline")
+    func layout() throws {
+        let text = String(decoding: Self.line(seq: 42, corr: "c-19").bytes, as: UTF8.self)
+        #expect(text.hasPrefix(#"{"seq":42,"ts":"2026-11-22T18:34:27.123Z","type":"favorite.added","v":1,"cause":"rpc:\"7\"","corr":"c-19","data":{"a":"é","b":1},"chain":""#))
+        #expect(text.hasSuffix("\"}\n"))
+        #expect(text.filter { $0 == "\n" }.count == 1)
+    }
+
+    @Test("chain and crc follow DESIGN §3 exactly")
+    func checksums() throws {
+        let (bytes, chain) = Self.line(seq: 1, previousChain: 0xDEAD_BEEF)
+        let line = Array(bytes.dropLast())
+        let text = String(decoding: line, as: UTF8.self)
+        let chainAt = try #require(Self.find(Array(#","chain":""#.utf8), in: line))
+        let crcAt = try #require(Self.find(Array(#","crc":""#.utf8), in: line))
+        let expectedChain = CRC32C.checksum(Array("deadbeef".utf8) + line[..<chainAt])
+        #expect(chain == expectedChain)
+        #expect(text.contains(#""chain":"\#(String(decoding: CRC32C.hex(expectedChain), as: UTF8.self))""#))
+        let expectedCRC = CRC32C.checksum(line[..<crcAt])
+        #expect(text.hasSuffix(#""crc":"\#(String(decoding: CRC32C.hex(expectedCRC), as: UTF8.self))"}"#))
+    }
+
+    static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        (0...(haystack.count - needle.count)).first { Array(haystack[$0..<($0 + needle.count)]) == needle }
+    }
+
+    @Test("decode reads back every field and checks the chain")
+    func decode() throws {
+        let (bytes, chain) = Self.line(seq: 9, corr: "c-1", previousChain: 5)
+        let envelope = try bytes.dropLast().withUnsafeBytes { try EnvelopeCodec.decode($0, previousChain: 5) }
+        #expect(envelope.seq == 9)
+        #expect(envelope.cause == "rpc:\"7\"")
+        #expect(envelope.corr == "c-1")
+        #expect(envelope.chain == chain)
+        #expect(try envelope.decodedData() == .object(["a": "é", "b": 1]))
+        #expect(throws: LineProblem.self) {
+            try bytes.dropLast().withUnsafeBytes { try EnvelopeCodec.decode($0, previousChain: 6) }
+        }
+    }
+
+    @Test("any single changed byte fails the line")
+    func flips() {
+        let line = Array(Self.line(seq: 3).bytes.dropLast())
+        for index in line.indices {
+            var damaged = line
+            damaged[index] ^= 0x01
+            let decoded = damaged.withUnsafeBytes { raw -> Bool in
+                do {
+                    _ = try EnvelopeCodec.decode(raw, previousChain: 0)
+                    return true
+                } catch {
+                    return false
+                }
+            }
+            #expect(!decoded, "flipping byte \(index) went unnoticed")
+        }
+    }
+}

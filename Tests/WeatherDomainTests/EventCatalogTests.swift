@@ -1,0 +1,67 @@
+import Testing
+import WeatherDomain
+
+@Suite("Event catalog")
+struct EventCatalogTests {
+    static let t0 = Timestamp(milliseconds: 1_795_348_800_000)
+    static let favorite = Favorite(id: "fav-7", name: "Zürich", country: "CH", lat: 47.37, lon: 8.54, addedAt: t0, notify: false)
+
+    static let samples: [DomainEvent] = [
+        .serviceStarted(ServiceStarted(version: "0.1.0", fsync: "always", pid: 42)),
+        .serviceStopped(ServiceStopped(reason: "eof", uptimeMs: 1234)),
+        .logRecovered(LogRecovered(file: "events.jsonl", offset: 10, droppedBytes: 5, brokenCopy: "x", reason: "bad_crc")),
+        .favoriteAdded(favorite),
+        .favoriteRemoved(favorite),
+        .favoriteUpdated(FavoriteUpdate(favorite: favorite, changed: ["name", "notify"])),
+        .historyRecorded(HistoryEntry(name: "Springfield", country: "US", state: "IL", lat: 39.8, lon: -89.6, searchedAt: t0)),
+        .historyCleared(count: 3),
+        .settingsChanged(SettingsChange(units: .imperial)),
+        .locationChanged(Location(lat: 27.7, lon: 85.32, name: "Kathmandu", setAt: t0)),
+    ]
+
+    @Test("every event decodes from its own data", arguments: samples)
+    func roundTrip(event: DomainEvent) throws {
+        let data = try JSONValue.parse(event.data.jsonBytes)
+        let outcome = try EventCatalog.standard.decode(type: event.kind.type, version: event.kind.version, data: data)
+        #expect(outcome == .event(event))
+    }
+
+    @Test("an unknown type or a newer version is reported, not decoded")
+    func unknown() throws {
+        #expect(try EventCatalog.standard.decode(type: "weather.teleported", version: 1, data: [:]) == .unknown(EventKind("weather.teleported", 1)))
+        #expect(try EventCatalog.standard.decode(type: "favorite.added", version: 2, data: [:]) == .unknown(EventKind("favorite.added", 2)))
+    }
+
+    @Test("a known type with a payload that breaks its schema is an error naming the field")
+    func malformed() {
+        do {
+            _ = try EventCatalog.standard.decode(type: "settings.changed", version: 1, data: ["units": "kelvin"])
+            Issue.record("accepted units kelvin")
+        } catch {
+            #expect(error.path == "data.units")
+        }
+    }
+
+    @Test("an upcaster turns an old version into the current one before decoding")
+    func upcasting() throws {
+        let catalog = EventCatalog(upcasters: [
+            EventKind("settings.changed", 0): .init(to: 1) { old in
+                .object(["units": old["system"] ?? .null])
+            }
+        ])
+        let outcome = try catalog.decode(type: "settings.changed", version: 0, data: ["system": "imperial"])
+        #expect(outcome == .event(.settingsChanged(SettingsChange(units: .imperial))))
+    }
+
+    @Test("field errors say which member and what is wrong")
+    func fieldReader() throws {
+        let reader = try FieldReader(["lat": 91, "name": "  ", "flag": "yes", "extra": 1], path: "params")
+        #expect(throws: FieldError(path: "params.lat", problem: "must be between -90.0 and 90.0")) {
+            try reader.double("lat", in: -90...90)
+        }
+        #expect(throws: FieldError(path: "params.name", problem: "must not be empty")) { try reader.nonEmptyString("name") }
+        #expect(throws: FieldError(path: "params.flag", problem: "must be true or false")) { try reader.optionalBool("flag") }
+        #expect(throws: FieldError.self) { try reader.rejectUnknown(["lat", "name", "flag"]) }
+        #expect(throws: FieldError(path: "params", problem: "must be an object")) { try FieldReader(.array([]), path: "params") }
+    }
+}
