@@ -1,25 +1,29 @@
 import Foundation
 
-/// A fresh directory under the system's temporary directory, removed when this value is released.
+/// A data dir path inside a fresh temporary directory, removed (with everything in it) when released.
+///
+/// The data dir itself is not created, so weatherd creates it as it would on a fresh machine.
 public final class TemporaryDataDirectory: Sendable {
-    /// The directory's path (it exists; the data dir itself may be a child of it).
+    /// The temporary directory holding the data dir.
+    public let root: String
+    /// The data dir's path.
     public let path: String
 
-    /// Creates the directory.
+    /// Creates the temporary directory.
     public init(prefix: String = "weatherd-test") {
         let base = FileManager.default.temporaryDirectory.path
-        let path = "\(base)/\(prefix)-\(UUID().uuidString.prefix(8))"
+        root = "\(base)/\(prefix)-\(UUID().uuidString.prefix(8))"
+        path = root + "/data"
         // Creating a directory in the temporary directory only fails when the machine is broken; say so loudly.
         do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         } catch {
-            fatalError("cannot create \(path): \(error)")
+            fatalError("cannot create \(root): \(error)")
         }
-        self.path = path
     }
 
     deinit {
-        do { try FileManager.default.removeItem(atPath: path) } catch {}
+        do { try FileManager.default.removeItem(atPath: root) } catch {}
     }
 
     /// The path of the log inside a data dir at `path`.
@@ -30,8 +34,9 @@ public final class TemporaryDataDirectory: Sendable {
         (FileManager.default.contents(atPath: logPath)).map { Array($0) } ?? []
     }
 
-    /// Replaces the log's bytes.
+    /// Replaces the log's bytes (creating the data dir when needed).
     public func writeLog(_ bytes: [UInt8]) throws {
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         try Data(bytes).write(to: URL(fileURLWithPath: logPath))
     }
 

@@ -71,7 +71,15 @@ private struct JSONParser {
     }
 
     func fail(_ kind: JSONParseError.Kind, _ message: String) -> JSONParseError {
-        JSONParseError(kind: kind, offset: index, message: "\(message) at byte \(index)")
+        if kind == .syntax, index < bytes.count, bytes[index] >= 0x80 {
+            var probe = self
+            do throws(JSONParseError) {
+                try probe.validateUTF8Sequence()
+            } catch {
+                return error
+            }
+        }
+        return JSONParseError(kind: kind, offset: index, message: "\(message) at byte \(index)")
     }
 
     mutating func parseDocument() throws(JSONParseError) -> JSONValue {

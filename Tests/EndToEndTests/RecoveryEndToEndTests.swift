@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+import WeatherDomain
+import WeatherTesting
+
+@Suite("weatherd end to end: repair and refusal at start-up")
+struct RecoveryEndToEndTests {
+    /// A data dir with a few events written by the real binary.
+    func populated() async throws -> TemporaryDataDirectory {
+        let directory = TemporaryDataDirectory()
+        let weatherd = try startWeatherd(directory)
+        for index in 0..<3 {
+            _ = try await weatherd.call("favorites/add", ["name": .string("P\(index)"), "lat": .int(Int64(index)), "lon": 0])
+        }
+        try weatherd.closeInput()
+        #expect(await weatherd.waitForExit() == 0)
+        return directory
+    }
+
+    @Test("a torn last line is cut off, kept in a .broken copy and audited as log.recovered")
+    func tornTail() async throws {
+        let directory = try await populated()
+        let intact = directory.logBytes()
+        let torn = Array(#"{"seq":99,"ts":"2026-11-22T"#.utf8)
+        try directory.writeLog(intact + torn)
+        let weatherd = try startWeatherd(directory)
+        let query = try await weatherd.call("events/query", ["types": ["log.recovered"]])
+        let recovered = try #require(query["result"]?["events"]?.arrayValue?.first)
+        #expect(recovered["data"]?["droppedBytes"] == .int(Int64(torn.count)))
+        #expect(recovered["data"]?["offset"] == .int(Int64(intact.count)))
+        #expect(recovered["data"]?["reason"] == "no_newline")
+        let list = try await weatherd.call("favorites/list")
+        #expect(list["result"]?["favorites"]?.arrayValue?.count == 3)
+        try weatherd.closeInput()
+        #expect(await weatherd.waitForExit() == 0)
+        #expect(try directory.fileNames().contains { $0.hasPrefix("events.jsonl.broken-") })
+        #expect(try Repository.checkLog(directory.path).status == 0)
+    }
+
+    @Test("damage in a middle line refuses start-up, names line, seq and offset, and changes no byte")
+    func middleDamage() async throws {
+        let directory = try await populated()
+        var bytes = directory.logBytes()
+        let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        let secondStart = lines[0].count + 1
+        bytes[secondStart + 30] ^= 0x01
+        try directory.writeLog(bytes)
+        let weatherd = try startWeatherd(directory)
+        let status = await weatherd.waitForExit()
+        #expect(status != nil && status != 0)
+        let message = weatherd.standardError
+        #expect(message.contains("events.jsonl"))
+        #expect(message.contains("line 2"))
+        #expect(message.contains("seq 2"))
+        #expect(message.contains("byte offset \(secondStart)"))
+        #expect(directory.logBytes() == bytes)
+    }
+}

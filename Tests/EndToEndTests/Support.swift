@@ -1,0 +1,37 @@
+import Foundation
+import WeatherDomain
+import WeatherTesting
+
+/// Paths and tools shared by the end-to-end tests.
+enum Repository {
+    /// The repository's root directory.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// Runs `../shared/tools/check-log --schemas Events/schemas DIR` and returns its exit code and output.
+    static func checkLog(_ directory: String) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", root.appendingPathComponent("../shared/tools/check-log").standardized.path, "--schemas",
+            root.appendingPathComponent("Events/schemas").path, directory,
+        ]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
+
+/// The lines of a data dir's log, decoded.
+func logEvents(_ directory: TemporaryDataDirectory) throws -> [JSONValue] {
+    try directory.logBytes().split(separator: UInt8(ascii: "\n")).map { try JSONValue.parse($0) }
+}
+
+/// Starts weatherd on a data dir with extra arguments.
+func startWeatherd(_ directory: TemporaryDataDirectory, _ extra: [String] = []) throws -> RunningWeatherd {
+    try RunningWeatherd(arguments: ["--data-dir", directory.path, "--log-level", "warning"] + extra)
+}
