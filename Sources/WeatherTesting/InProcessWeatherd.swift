@@ -15,14 +15,18 @@ public final class InProcessWeatherd: Sendable {
     /// Opens the service on `directory` (replaying whatever log is there).
     public init(
         directory: TemporaryDataDirectory, clock: ManualClock = ManualClock(), fsync: FsyncMode = .always,
-        maxLineBytes: Int = 1 << 20, commandWindow: Int = 100_000
+        maxLineBytes: Int = 1 << 20, commandWindow: Int = 100_000, file: FaultInjectingFile? = nil
     ) throws {
         var configuration = Configuration(dataDirectory: directory.path)
         configuration.fsync = fsync
         configuration.maxLineBytes = maxLineBytes
         configuration.commandWindow = commandWindow
         let service = try WeatherdService(
-            configuration: configuration, clock: clock.wallClock, logger: Logger(level: .error))
+            configuration: configuration, clock: clock.wallClock, logger: Logger(level: .error)
+        ) { path in
+            guard let file else { return try PosixLogFile(path: path) }
+            return file
+        }
         self.service = service
         server = RPCServer(
             methods: service.methods, sink: output, registry: service.context.registry, logger: Logger(level: .error),

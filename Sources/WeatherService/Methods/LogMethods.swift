@@ -104,17 +104,13 @@ struct EventQuery: Sendable {
         _ = try LogReader.read(path: logPath, start: writer.index.start(after: afterSeq), limit: committed.length) {
             envelope, _ in
             guard envelope.seq > afterSeq else { return true }
-            if events.count >= limit {
-                more = true
-                return false
-            }
             let matches =
                 (types?.contains(envelope.type) ?? true) && (since.map { envelope.ts >= $0 } ?? true)
                 && (until.map { envelope.ts < $0 } ?? true)
             if matches {
                 let json = try envelope.json()
                 let size = json.jsonBytes.count
-                if !events.isEmpty, bytes + size > Paging.budget {
+                if events.count >= limit || (!events.isEmpty && bytes + size > Paging.budget) {
                     more = true
                     return false
                 }

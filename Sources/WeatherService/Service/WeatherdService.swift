@@ -24,8 +24,12 @@ public final class WeatherdService: Sendable {
 
     /// Opens the data dir: lock, create, verify and replay the log, repair a torn tail.
     ///
+    /// - Parameter openLog: opens the log for appending; tests pass a fault-injecting file here.
     /// - Throws: `StartupError` with the message to print (the log is untouched unless a tail was repaired).
-    public init(configuration: Configuration, clock: WallClock, logger: Logger) throws(StartupError) {
+    public init(
+        configuration: Configuration, clock: WallClock, logger: Logger,
+        openLog: (String) throws -> any LogFile = { try PosixLogFile(path: $0) }
+    ) throws(StartupError) {
         self.configuration = configuration
         let directory = DataDirectory(path: configuration.dataDirectory)
         do {
@@ -63,9 +67,9 @@ public final class WeatherdService: Sendable {
         let state = replay.state
         let bus = EventBus(lastSeq: position.nextSeq - 1)
         let registry = CommandRegistry(ledger: state.commands)
-        let file: PosixLogFile
+        let file: any LogFile
         do {
-            file = try PosixLogFile(path: directory.logPath)
+            file = try openLog(directory.logPath)
         } catch {
             lock.release()
             throw StartupError("cannot open \(directory.logPath) for appending: \(error)")
