@@ -21,7 +21,8 @@ public final class RunningWeatherd: Sendable {
     /// The built `weatherd` next to the running test bundle.
     public static var binaryPath: String {
         let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("weatherd"),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+                "weatherd"),
             URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .deletingLastPathComponent().appendingPathComponent(".build/debug/weatherd"),
         ]
@@ -74,7 +75,9 @@ public final class RunningWeatherd: Sendable {
     }
 
     /// Everything written to stderr so far.
-    public var standardError: String { errors.lines.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n") }
+    public var standardError: String {
+        errors.lines.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n")
+    }
 
     public var pid: Int32 { process.processIdentifier }
 

@@ -26,7 +26,11 @@ struct LifecycleTests {
         #expect(await weatherd.waitForExit() == 0)
 
         let types = try logEvents(directory).map { $0["type"]?.stringValue ?? "" }
-        #expect(types == ["service.started", "favorite.added", "favorite.added", "favorite.updated", "settings.changed", "service.stopped"])
+        #expect(
+            types == [
+                "service.started", "favorite.added", "favorite.added", "favorite.updated", "settings.changed",
+                "service.stopped",
+            ])
         let check = try Repository.checkLog(directory.path)
         #expect(check.status == 0, "\(check.output)")
 
@@ -45,7 +49,10 @@ struct LifecycleTests {
         for index in 0..<20 {
             let response = try await weatherd.call(
                 "favorites/add",
-                ["name": .string("Place \(index)"), "lat": .double(Double(index)), "lon": 1.5, "commandId": .string("c-\(index)")])
+                [
+                    "name": .string("Place \(index)"), "lat": .double(Double(index)), "lon": 1.5,
+                    "commandId": .string("c-\(index)"),
+                ])
             acknowledged["c-\(index)"] = response["result"]
         }
         weatherd.signal(SIGKILL)
@@ -58,7 +65,10 @@ struct LifecycleTests {
         for index in 0..<20 {
             let response = try await restarted.call(
                 "favorites/add",
-                ["name": .string("Place \(index)"), "lat": .double(Double(index)), "lon": 1.5, "commandId": .string("c-\(index)")])
+                [
+                    "name": .string("Place \(index)"), "lat": .double(Double(index)), "lon": 1.5,
+                    "commandId": .string("c-\(index)"),
+                ])
             #expect(response["result"] == acknowledged["c-\(index)"])
         }
         #expect(try logEvents(directory).count == before, "a repeated commandId must write nothing")

@@ -35,7 +35,10 @@ struct ProtocolEndToEndTests {
         let directory = TemporaryDataDirectory()
         let weatherd = try startWeatherd(directory, ["--log-level", "debug"])
         for index in 0..<50 {
-            try weatherd.send(line: #"{"jsonrpc":"2.0","id":\#(index),"method":"favorites/add","params":{"name":"P\#(index)","lat":\#(index),"lon":0}}"#)
+            try weatherd.send(
+                line:
+                    #"{"jsonrpc":"2.0","id":\#(index),"method":"favorites/add","params":{"name":"P\#(index)","lat":\#(index),"lon":0}}"#
+            )
         }
         #expect(await weatherd.output.wait(for: 50))
         try weatherd.closeInput()

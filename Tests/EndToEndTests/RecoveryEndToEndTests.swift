@@ -10,7 +10,8 @@ struct RecoveryEndToEndTests {
         let directory = TemporaryDataDirectory()
         let weatherd = try startWeatherd(directory)
         for index in 0..<3 {
-            _ = try await weatherd.call("favorites/add", ["name": .string("P\(index)"), "lat": .int(Int64(index)), "lon": 0])
+            _ = try await weatherd.call(
+                "favorites/add", ["name": .string("P\(index)"), "lat": .int(Int64(index)), "lon": 0])
         }
         try weatherd.closeInput()
         #expect(await weatherd.waitForExit() == 0)

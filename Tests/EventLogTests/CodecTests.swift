@@ -21,7 +21,8 @@ struct CodecTests {
     static func line(seq: Int64, corr: String? = nil, previousChain: UInt32 = 0) -> (bytes: [UInt8], chain: UInt32) {
         var buffer: [UInt8] = []
         let event = NewEvent(
-            type: "favorite.added", v: 1, cause: "rpc:\"7\"", corr: corr, data: JSONValue.object(["b": 1, "a": "é"]).jsonBytes)
+            type: "favorite.added", v: 1, cause: "rpc:\"7\"", corr: corr,
+            data: JSONValue.object(["b": 1, "a": "é"]).jsonBytes)
         let (chain, _) = EnvelopeCodec.encode(
             seq: seq, ts: Timestamp(milliseconds: 1_795_372_467_123), event: event, previousChain: previousChain,
             into: &buffer)
@@ -31,7 +32,10 @@ struct CodecTests {
     @Test("a line has the documented key order, sorted data and a newline")
     func layout() throws {
         let text = String(decoding: Self.line(seq: 42, corr: "c-19").bytes, as: UTF8.self)
-        #expect(text.hasPrefix(#"{"seq":42,"ts":"2026-11-22T18:34:27.123Z","type":"favorite.added","v":1,"cause":"rpc:\"7\"","corr":"c-19","data":{"a":"é","b":1},"chain":""#))
+        #expect(
+            text.hasPrefix(
+                #"{"seq":42,"ts":"2026-11-22T18:34:27.123Z","type":"favorite.added","v":1,"cause":"rpc:\"7\"","corr":"c-19","data":{"a":"é","b":1},"chain":""#
+            ))
         #expect(text.hasSuffix("\"}\n"))
         #expect(text.filter { $0 == "\n" }.count == 1)
     }

@@ -16,10 +16,11 @@ struct RecoveryTests {
             let event = NewEvent(
                 type: "settings.changed", v: 1, cause: "rpc:\(seq)", corr: seq % 2 == 0 ? "c-\(seq)" : nil,
                 data: JSONValue.object(["units": seq % 2 == 0 ? "imperial" : "metric"]).jsonBytes)
-            chain = EnvelopeCodec.encode(
-                seq: Int64(seq), ts: Timestamp(milliseconds: Int64(seq) * 1000), event: event, previousChain: chain,
-                into: &bytes
-            ).chain
+            chain =
+                EnvelopeCodec.encode(
+                    seq: Int64(seq), ts: Timestamp(milliseconds: Int64(seq) * 1000), event: event, previousChain: chain,
+                    into: &bytes
+                ).chain
         }
         return (bytes, starts)
     }
@@ -71,7 +72,8 @@ struct RecoveryTests {
         try directory.writeLog(damaged)
         var (outcome, seqs) = try Self.read(directory)
         #expect(seqs == [1, 2])
-        #expect(outcome.tail == TornTail(offset: Int64(starts[2]), length: Int64(bytes.count - starts[2]), reason: .badCRC))
+        #expect(
+            outcome.tail == TornTail(offset: Int64(starts[2]), length: Int64(bytes.count - starts[2]), reason: .badCRC))
 
         try directory.writeLog(bytes + [UInt8](repeating: 0, count: 4096))
         (outcome, seqs) = try Self.read(directory)

@@ -11,7 +11,9 @@ import WeatherTesting
 @Suite("Log writer")
 struct WriterTests {
     static func event(_ index: Int) -> NewEvent {
-        NewEvent(type: "history.cleared", v: 1, cause: "test", corr: nil, data: JSONValue.object(["count": .int(Int64(index))]).jsonBytes)
+        NewEvent(
+            type: "history.cleared", v: 1, cause: "test", corr: nil,
+            data: JSONValue.object(["count": .int(Int64(index))]).jsonBytes)
     }
 
     /// The seqs the writer handed on, in order.
@@ -19,7 +21,8 @@ struct WriterTests {
         let seqs = Mutex<[Int64]>([])
     }
 
-    static func writer(_ file: FaultInjectingFile, mode: FsyncMode = .always, published: Published? = nil) -> LogWriter {
+    static func writer(_ file: FaultInjectingFile, mode: FsyncMode = .always, published: Published? = nil) -> LogWriter
+    {
         LogWriter(file: file, position: .empty, mode: mode, now: { Timestamp(milliseconds: 0) }) { batch in
             published?.seqs.withLock { $0.append(contentsOf: batch.map(\.seq)) }
         }
@@ -70,7 +73,9 @@ struct WriterTests {
         _ = try await writer.append([Self.event(1)]).committed()
         let before = file.contents
         file.failAppend(.init(partialBytes: partialBytes, errno: ENOSPC))
-        await #expect(throws: StorageFailure.self) { try await writer.append([Self.event(2), Self.event(3)]).committed() }
+        await #expect(throws: StorageFailure.self) {
+            try await writer.append([Self.event(2), Self.event(3)]).committed()
+        }
         #expect(file.contents == before)
         #expect(writer.status.failure?.cause?.isNoSpace == true)
         #expect(writer.status.lastSeq == 1)

@@ -4,16 +4,19 @@ import WeatherDomain
 @Suite("Event catalog")
 struct EventCatalogTests {
     static let t0 = Timestamp(milliseconds: 1_795_348_800_000)
-    static let favorite = Favorite(id: "fav-7", name: "Zürich", country: "CH", lat: 47.37, lon: 8.54, addedAt: t0, notify: false)
+    static let favorite = Favorite(
+        id: "fav-7", name: "Zürich", country: "CH", lat: 47.37, lon: 8.54, addedAt: t0, notify: false)
 
     static let samples: [DomainEvent] = [
         .serviceStarted(ServiceStarted(version: "0.1.0", fsync: "always", pid: 42)),
         .serviceStopped(ServiceStopped(reason: "eof", uptimeMs: 1234)),
-        .logRecovered(LogRecovered(file: "events.jsonl", offset: 10, droppedBytes: 5, brokenCopy: "x", reason: "bad_crc")),
+        .logRecovered(
+            LogRecovered(file: "events.jsonl", offset: 10, droppedBytes: 5, brokenCopy: "x", reason: "bad_crc")),
         .favoriteAdded(favorite),
         .favoriteRemoved(favorite),
         .favoriteUpdated(FavoriteUpdate(favorite: favorite, changed: ["name", "notify"])),
-        .historyRecorded(HistoryEntry(name: "Springfield", country: "US", state: "IL", lat: 39.8, lon: -89.6, searchedAt: t0)),
+        .historyRecorded(
+            HistoryEntry(name: "Springfield", country: "US", state: "IL", lat: 39.8, lon: -89.6, searchedAt: t0)),
         .historyCleared(count: 3),
         .settingsChanged(SettingsChange(units: .imperial)),
         .locationChanged(Location(lat: 27.7, lon: 85.32, name: "Kathmandu", setAt: t0)),
@@ -28,8 +31,12 @@ struct EventCatalogTests {
 
     @Test("an unknown type or a newer version is reported, not decoded")
     func unknown() throws {
-        #expect(try EventCatalog.standard.decode(type: "weather.teleported", version: 1, data: [:]) == .unknown(EventKind("weather.teleported", 1)))
-        #expect(try EventCatalog.standard.decode(type: "favorite.added", version: 2, data: [:]) == .unknown(EventKind("favorite.added", 2)))
+        #expect(
+            try EventCatalog.standard.decode(type: "weather.teleported", version: 1, data: [:])
+                == .unknown(EventKind("weather.teleported", 1)))
+        #expect(
+            try EventCatalog.standard.decode(type: "favorite.added", version: 2, data: [:])
+                == .unknown(EventKind("favorite.added", 2)))
     }
 
     @Test("a known type with a payload that breaks its schema is an error naming the field")
@@ -59,9 +66,15 @@ struct EventCatalogTests {
         #expect(throws: FieldError(path: "params.lat", problem: "must be between -90.0 and 90.0")) {
             try reader.double("lat", in: -90...90)
         }
-        #expect(throws: FieldError(path: "params.name", problem: "must not be empty")) { try reader.nonEmptyString("name") }
-        #expect(throws: FieldError(path: "params.flag", problem: "must be true or false")) { try reader.optionalBool("flag") }
+        #expect(throws: FieldError(path: "params.name", problem: "must not be empty")) {
+            try reader.nonEmptyString("name")
+        }
+        #expect(throws: FieldError(path: "params.flag", problem: "must be true or false")) {
+            try reader.optionalBool("flag")
+        }
         #expect(throws: FieldError.self) { try reader.rejectUnknown(["lat", "name", "flag"]) }
-        #expect(throws: FieldError(path: "params", problem: "must be an object")) { try FieldReader(.array([]), path: "params") }
+        #expect(throws: FieldError(path: "params", problem: "must be an object")) {
+            try FieldReader(.array([]), path: "params")
+        }
     }
 }

@@ -20,9 +20,14 @@ struct ReducerTests {
         let berlin = try add(&state, "Berlin", 52.52, 13.405)
         let paris = try add(&state, "Paris", 48.8566, 2.3522)
         #expect(state.items.map(\.id) == ["fav-2", "fav-1"])
-        #expect(berlin == Favorite(id: "fav-1", name: "Berlin", country: nil, lat: 52.52, lon: 13.405, addedAt: t0, notify: true))
+        #expect(
+            berlin
+                == Favorite(
+                    id: "fav-1", name: "Berlin", country: nil, lat: 52.52, lon: 13.405, addedAt: t0, notify: true))
 
-        for event in try FavoritesDecisions.update(state, id: "fav-1", name: "Home", notify: false) { state.apply(event) }
+        for event in try FavoritesDecisions.update(state, id: "fav-1", name: "Home", notify: false) {
+            state.apply(event)
+        }
         #expect(state.favorite(id: "fav-1")?.name == "Home")
         #expect(state.favorite(id: "fav-1")?.notify == false)
 
@@ -38,7 +43,8 @@ struct ReducerTests {
         _ = try add(&state, "Berlin", 52.52, 13.405)
         #expect(throws: DomainError.self) { try FavoritesDecisions.remove(state, id: "fav-9") }
         do {
-            _ = try FavoritesDecisions.add(state, name: "Berlin again", country: nil, lat: 52.5201, lon: 13.4049, now: t0)
+            _ = try FavoritesDecisions.add(
+                state, name: "Berlin again", country: nil, lat: 52.5201, lon: 13.4049, now: t0)
             Issue.record("a second favorite at the same place was accepted")
         } catch {
             #expect(error.kind == "already_exists")
@@ -56,15 +62,20 @@ struct ReducerTests {
     func history() {
         var state = HistoryState()
         for index in 0..<25 {
-            state.apply(.historyRecorded(HistoryEntry(
-                name: "City \(index)", country: "DE", state: nil, lat: Double(index), lon: 0,
-                searchedAt: Timestamp(milliseconds: Int64(index)))))
+            state.apply(
+                .historyRecorded(
+                    HistoryEntry(
+                        name: "City \(index)", country: "DE", state: nil, lat: Double(index), lon: 0,
+                        searchedAt: Timestamp(milliseconds: Int64(index)))))
         }
         #expect(state.entries.count == 20)
         #expect(state.entries.first?.name == "City 24")
         #expect(state.entries.last?.name == "City 5")
-        state.apply(.historyRecorded(HistoryEntry(
-            name: "city 10", country: "de", state: nil, lat: 10, lon: 0, searchedAt: Timestamp(milliseconds: 99))))
+        state.apply(
+            .historyRecorded(
+                HistoryEntry(
+                    name: "city 10", country: "de", state: nil, lat: 10, lon: 0, searchedAt: Timestamp(milliseconds: 99)
+                )))
         #expect(state.entries.count == 20)
         #expect(state.entries.first?.name == "city 10")
         #expect(state.entries.filter { $0.name.lowercased() == "city 10" }.count == 1)
@@ -88,7 +99,8 @@ struct ReducerTests {
     @Test("the whole state folds every slice and remembers command results")
     func wholeState() throws {
         var state = WeatherState(commandWindow: 2)
-        let favorite = Favorite(id: "fav-1", name: "Oslo", country: "NO", lat: 59.9, lon: 10.7, addedAt: t0, notify: true)
+        let favorite = Favorite(
+            id: "fav-1", name: "Oslo", country: "NO", lat: 59.9, lon: 10.7, addedAt: t0, notify: true)
         state.apply(.favoriteAdded(favorite), seq: 1, corr: "c-1")
         state.apply(.settingsChanged(SettingsChange(units: .standard)), seq: 2, corr: "c-2")
         state.apply(.locationChanged(Location(lat: 59.91, lon: 10.75, name: nil, setAt: t0)), seq: 3, corr: nil)

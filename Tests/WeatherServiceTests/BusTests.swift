@@ -6,7 +6,9 @@ import WeatherService
 @Suite("Event bus")
 struct BusTests {
     static func envelope(_ seq: Int64) -> EventEnvelope {
-        EventEnvelope(seq: seq, ts: Timestamp(milliseconds: 0), type: "t", v: 1, cause: "test", corr: nil, data: Array("{}".utf8), chain: 0, crc: 0)
+        EventEnvelope(
+            seq: seq, ts: Timestamp(milliseconds: 0), type: "t", v: 1, cause: "test", corr: nil, data: Array("{}".utf8),
+            chain: 0, crc: 0)
     }
 
     @Test("every subscriber gets committed events in log order")

@@ -17,8 +17,10 @@ struct GoldenLogTests {
     /// The v1 session: every v1 event type, written once by this function and never changed after.
     static func v1Events() -> [(DomainEvent, String, String?)] {
         let t = { (minute: Int64) in Timestamp(milliseconds: 1_795_348_800_000 + minute * 60_000) }
-        let oslo = Favorite(id: "fav-1", name: "Oslo", country: "NO", lat: 59.91, lon: 10.75, addedAt: t(1), notify: true)
-        let quito = Favorite(id: "fav-2", name: "Quito", country: nil, lat: -0.18, lon: -78.47, addedAt: t(2), notify: true)
+        let oslo = Favorite(
+            id: "fav-1", name: "Oslo", country: "NO", lat: 59.91, lon: 10.75, addedAt: t(1), notify: true)
+        let quito = Favorite(
+            id: "fav-2", name: "Quito", country: nil, lat: -0.18, lon: -78.47, addedAt: t(2), notify: true)
         var renamed = oslo
         renamed.name = "Home"
         renamed.notify = false
@@ -27,16 +29,35 @@ struct GoldenLogTests {
             (.favoriteAdded(oslo), "rpc:1", "c-1"),
             (.favoriteAdded(quito), "rpc:2", nil),
             (.favoriteUpdated(FavoriteUpdate(favorite: renamed, changed: ["name", "notify"])), "rpc:3", "c-3"),
-            (.historyRecorded(HistoryEntry(name: "Springfield", country: "US", state: "IL", lat: 39.8, lon: -89.64, searchedAt: t(4))), "rpc:4", nil),
-            (.historyRecorded(HistoryEntry(name: "Zürich", country: "CH", state: nil, lat: 47.37, lon: 8.54, searchedAt: t(5))), "rpc:5", nil),
+            (
+                .historyRecorded(
+                    HistoryEntry(
+                        name: "Springfield", country: "US", state: "IL", lat: 39.8, lon: -89.64, searchedAt: t(4))),
+                "rpc:4", nil
+            ),
+            (
+                .historyRecorded(
+                    HistoryEntry(name: "Zürich", country: "CH", state: nil, lat: 47.37, lon: 8.54, searchedAt: t(5))),
+                "rpc:5", nil
+            ),
             (.settingsChanged(SettingsChange(units: .imperial)), "rpc:6", "c-6"),
             (.locationChanged(Location(lat: 27.72, lon: 85.32, name: "Kathmandu", setAt: t(7))), "rpc:7", nil),
             (.favoriteRemoved(quito), "rpc:\"eight\"", "c-8"),
             (.historyCleared(count: 2), "rpc:9", "c-9"),
-            (.historyRecorded(HistoryEntry(name: "Nuuk", country: "GL", state: nil, lat: 64.18, lon: -51.72, searchedAt: t(10))), "rpc:10", nil),
+            (
+                .historyRecorded(
+                    HistoryEntry(name: "Nuuk", country: "GL", state: nil, lat: 64.18, lon: -51.72, searchedAt: t(10))),
+                "rpc:10", nil
+            ),
             (.serviceStopped(ServiceStopped(reason: "eof", uptimeMs: 600_000)), "startup", nil),
             (.serviceStarted(ServiceStarted(version: "0.1.0", fsync: "always", pid: 4343)), "startup", nil),
-            (.logRecovered(LogRecovered(file: "events.jsonl", offset: 4096, droppedBytes: 17, brokenCopy: "events.jsonl.broken-2026-11-22T12-12-00.000Z", reason: "no_newline")), "startup", nil),
+            (
+                .logRecovered(
+                    LogRecovered(
+                        file: "events.jsonl", offset: 4096, droppedBytes: 17,
+                        brokenCopy: "events.jsonl.broken-2026-11-22T12-12-00.000Z", reason: "no_newline")), "startup",
+                nil
+            ),
         ]
     }
 
@@ -46,7 +67,9 @@ struct GoldenLogTests {
         for (event, cause, corr) in v1Events() {
             let ts = Timestamp(milliseconds: 1_795_348_800_000 + minute * 60_000)
             minute += 1
-            let writer = LogWriter(file: file, position: try position(of: file.contents), mode: .always, now: { ts }) { _ in }
+            let writer = LogWriter(file: file, position: try position(of: file.contents), mode: .always, now: { ts }) {
+                _ in
+            }
             let running = Task { await writer.run() }
             _ = try await writer.append([NewEvent(event, cause: cause, corr: corr)]).committed()
             writer.finish()
@@ -54,8 +77,10 @@ struct GoldenLogTests {
         }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Data(file.contents).write(to: folder.appendingPathComponent("v1-core.jsonl"))
-        let state = try Replay.run(path: folder.appendingPathComponent("v1-core.jsonl").path, commandWindow: 100_000).state
-        try Data(state.json.jsonBytes + [UInt8(ascii: "\n")]).write(to: folder.appendingPathComponent("v1-core.state.json"))
+        let state = try Replay.run(path: folder.appendingPathComponent("v1-core.jsonl").path, commandWindow: 100_000)
+            .state
+        try Data(state.json.jsonBytes + [UInt8(ascii: "\n")]).write(
+            to: folder.appendingPathComponent("v1-core.state.json"))
     }
 
     static func position(of bytes: [UInt8]) throws -> LogWriter.Position {
@@ -71,10 +96,16 @@ struct GoldenLogTests {
             Issue.record("golden logs were recorded; check them, commit them and run again without RECORD_GOLDEN")
             return
         }
-        let logs = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter { $0.hasSuffix(".jsonl") }
+        let logs = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter {
+            $0.hasSuffix(".jsonl")
+        }
         #expect(!logs.isEmpty)
         for log in logs {
-            let expected = try JSONValue.parse(Array(try Data(contentsOf: Self.folder.appendingPathComponent(log.replacingOccurrences(of: ".jsonl", with: ".state.json")))))
+            let expected = try JSONValue.parse(
+                Array(
+                    try Data(
+                        contentsOf: Self.folder.appendingPathComponent(
+                            log.replacingOccurrences(of: ".jsonl", with: ".state.json")))))
             let replayed = try Replay.run(path: Self.folder.appendingPathComponent(log).path, commandWindow: 100_000)
             #expect(replayed.state.json == expected, "\(log)")
             #expect(replayed.outcome.tail == nil)

@@ -13,14 +13,20 @@ struct LineSplitterTests {
 
     @Test("splits on LF, drops a CR before it, and keeps a last line without newline")
     func basic() {
-        #expect(Self.split([Array("ab\r\ncd\n\nef".utf8)]) == [.line(Array("ab".utf8)), .line(Array("cd".utf8)), .line([]), .line(Array("ef".utf8))])
+        #expect(
+            Self.split([Array("ab\r\ncd\n\nef".utf8)]) == [
+                .line(Array("ab".utf8)), .line(Array("cd".utf8)), .line([]), .line(Array("ef".utf8)),
+            ])
     }
 
     @Test("lines split across chunks at every point are reassembled")
     func chunks() {
         let input = Array("hello\nworld!\n".utf8)
         for cut in 0...input.count {
-            #expect(Self.split([Array(input[..<cut]), Array(input[cut...])], max: 16) == [.line(Array("hello".utf8)), .line(Array("world!".utf8))])
+            #expect(
+                Self.split([Array(input[..<cut]), Array(input[cut...])], max: 16) == [
+                    .line(Array("hello".utf8)), .line(Array("world!".utf8)),
+                ])
         }
     }
 

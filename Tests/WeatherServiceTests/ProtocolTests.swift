@@ -78,8 +78,12 @@ struct ProtocolTests {
     @Test("a batch answers every request in one array; notifications only give no output")
     func batches() async throws {
         try await withService { service in
-            await service.receive(Array(#"[{"jsonrpc":"2.0","method":"settings/get"},{"jsonrpc":"2.0","method":"no/such"}]"#.utf8))
-            await service.receive(Array(#"[{"jsonrpc":"2.0","method":"settings/get","id":1},{"jsonrpc":"2.0","method":"settings/get"},1,{"jsonrpc":"2.0","method":"no/such","id":2}]"#.utf8))
+            await service.receive(
+                Array(#"[{"jsonrpc":"2.0","method":"settings/get"},{"jsonrpc":"2.0","method":"no/such"}]"#.utf8))
+            await service.receive(
+                Array(
+                    #"[{"jsonrpc":"2.0","method":"settings/get","id":1},{"jsonrpc":"2.0","method":"settings/get"},1,{"jsonrpc":"2.0","method":"no/such","id":2}]"#
+                        .utf8))
             #expect(await service.output.wait(for: 1))
             _ = try await service.call("service/status")
             let messages = try service.output.messages()
@@ -93,19 +97,19 @@ struct ProtocolTests {
     }
 
     static let badParams: [(String, JSONValue, String)] = [
-            ("favorites/add", ["name": "X", "lat": 91, "lon": 0], "params.lat"),
-            ("favorites/add", ["name": "X", "lat": 0, "lon": -180.5], "params.lon"),
-            ("favorites/add", ["name": "  ", "lat": 0, "lon": 0], "params.name"),
-            ("favorites/add", ["name": "X", "lat": "north", "lon": 0], "params.lat"),
-            ("favorites/add", ["name": "X", "lat": 1, "lon": 2, "nmae": "typo"], "params.nmae"),
-            ("favorites/remove", [:], "params.id"),
-            ("favorites/update", ["id": "fav-1", "notify": "yes"], "params.notify"),
-            ("settings/set", ["units": "kelvin"], "params.units"),
-            ("favorites/list", ["limit": 0], "params.limit"),
-            ("events/query", ["types": "favorite.added"], "params.types"),
-            ("events/query", ["since": "yesterday"], "params.since"),
-            ("settings/set", ["units": "metric", "commandId": 7], "params.commandId"),
-        
+        ("favorites/add", ["name": "X", "lat": 91, "lon": 0], "params.lat"),
+        ("favorites/add", ["name": "X", "lat": 0, "lon": -180.5], "params.lon"),
+        ("favorites/add", ["name": "  ", "lat": 0, "lon": 0], "params.name"),
+        ("favorites/add", ["name": "X", "lat": "north", "lon": 0], "params.lat"),
+        ("favorites/add", ["name": "X", "lat": 1, "lon": 2, "nmae": "typo"], "params.nmae"),
+        ("favorites/remove", [:], "params.id"),
+        ("favorites/update", ["id": "fav-1", "notify": "yes"], "params.notify"),
+        ("settings/set", ["units": "kelvin"], "params.units"),
+        ("favorites/list", ["limit": 0], "params.limit"),
+        ("events/query", ["types": "favorite.added"], "params.types"),
+        ("events/query", ["since": "yesterday"], "params.since"),
+        ("settings/set", ["units": "metric", "commandId": 7], "params.commandId"),
+
     ]
 
     @Test("invalid params are -32602 with a message naming the member", arguments: badParams)

@@ -11,7 +11,8 @@ import WeatherTesting
 @Suite("Stateful methods, in process")
 struct StatefulMethodTests {
     func withService(
-        file: FaultInjectingFile? = nil, clock: ManualClock = ManualClock(), _ body: (InProcessWeatherd) async throws -> Void
+        file: FaultInjectingFile? = nil, clock: ManualClock = ManualClock(),
+        _ body: (InProcessWeatherd) async throws -> Void
     ) async throws {
         let directory = TemporaryDataDirectory()
         let service = try InProcessWeatherd(directory: directory, clock: clock, file: file)
@@ -28,8 +29,13 @@ struct StatefulMethodTests {
     func favorites() async throws {
         let clock = ManualClock()
         try await withService(clock: clock) { service in
-            let added = try await service.result("favorites/add", ["name": "Oslo", "lat": 59.91, "lon": 10.75, "country": "NO"])
-            #expect(added == ["id": "fav-1", "name": "Oslo", "country": "NO", "lat": 59.91, "lon": 10.75, "addedAt": .string(clock.now.description), "notify": true])
+            let added = try await service.result(
+                "favorites/add", ["name": "Oslo", "lat": 59.91, "lon": 10.75, "country": "NO"])
+            #expect(
+                added == [
+                    "id": "fav-1", "name": "Oslo", "country": "NO", "lat": 59.91, "lon": 10.75,
+                    "addedAt": .string(clock.now.description), "notify": true,
+                ])
             let updated = try await service.result("favorites/update", ["id": "fav-1", "notify": false])
             #expect(updated["notify"] == false)
             #expect(updated["name"] == "Oslo")
@@ -67,20 +73,23 @@ struct StatefulMethodTests {
     func paging() async throws {
         try await withService { service in
             for index in 0..<5 {
-                _ = try await service.result("favorites/add", ["name": .string("P\(index)"), "lat": .int(Int64(index)), "lon": 0])
+                _ = try await service.result(
+                    "favorites/add", ["name": .string("P\(index)"), "lat": .int(Int64(index)), "lon": 0])
             }
             let first = try await service.result("favorites/list", ["limit": 2])
             #expect(first["favorites"]?.arrayValue?.map { $0["name"] } == ["P4", "P3"])
             let cursor = try #require(first["nextCursor"])
             let second = try await service.result("favorites/list", ["limit": 2, "cursor": cursor])
             #expect(second["favorites"]?.arrayValue?.map { $0["name"] } == ["P2", "P1"])
-            let third = try await service.result("favorites/list", ["limit": 2, "cursor": try #require(second["nextCursor"])])
+            let third = try await service.result(
+                "favorites/list", ["limit": 2, "cursor": try #require(second["nextCursor"])])
             #expect(third["favorites"]?.arrayValue?.map { $0["name"] } == ["P0"])
             #expect(third["nextCursor"] == nil)
 
             let events = try await service.result("events/query", ["types": ["favorite.added"], "limit": 3])
             #expect(events["events"]?.arrayValue?.map { $0["seq"] } == [1, 2, 3])
-            let rest = try await service.result("events/query", ["types": ["favorite.added"], "limit": 3, "cursor": try #require(events["nextCursor"])])
+            let rest = try await service.result(
+                "events/query", ["types": ["favorite.added"], "limit": 3, "cursor": try #require(events["nextCursor"])])
             #expect(rest["events"]?.arrayValue?.map { $0["seq"] } == [4, 5])
             #expect(rest["nextCursor"] == nil)
             let after = try await service.result("events/query", ["afterSeq": 4])
@@ -107,8 +116,10 @@ struct StatefulMethodTests {
     func idempotency() async throws {
         try await withService { service in
             let params: JSONValue = ["name": "Lima", "lat": -12.05, "lon": -77.04, "commandId": "add-lima"]
-            let line = JSONValue.object(["jsonrpc": "2.0", "id": "a", "method": "favorites/add", "params": params]).jsonBytes
-            let again = JSONValue.object(["jsonrpc": "2.0", "id": "b", "method": "favorites/add", "params": params]).jsonBytes
+            let line = JSONValue.object(["jsonrpc": "2.0", "id": "a", "method": "favorites/add", "params": params])
+                .jsonBytes
+            let again = JSONValue.object(["jsonrpc": "2.0", "id": "b", "method": "favorites/add", "params": params])
+                .jsonBytes
             await service.receive(line)
             await service.receive(again)
             let first = try #require(try await service.output.response(id: "a"))

@@ -29,11 +29,15 @@ public enum CRC32C {
             var index = 0
             let count = bytes.count
             while count - index >= 8 {
-                let low = crc ^ (UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8
-                    | UInt32(bytes[index + 2]) << 16 | UInt32(bytes[index + 3]) << 24)
-                let high = UInt32(bytes[index + 4]) | UInt32(bytes[index + 5]) << 8
+                let low =
+                    crc
+                    ^ (UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8
+                        | UInt32(bytes[index + 2]) << 16 | UInt32(bytes[index + 3]) << 24)
+                let high =
+                    UInt32(bytes[index + 4]) | UInt32(bytes[index + 5]) << 8
                     | UInt32(bytes[index + 6]) << 16 | UInt32(bytes[index + 7]) << 24
-                crc = t7[Int(low & 0xFF)] ^ t6[Int((low >> 8) & 0xFF)] ^ t5[Int((low >> 16) & 0xFF)]
+                crc =
+                    t7[Int(low & 0xFF)] ^ t6[Int((low >> 8) & 0xFF)] ^ t5[Int((low >> 16) & 0xFF)]
                     ^ t4[Int(low >> 24)] ^ t3[Int(high & 0xFF)] ^ t2[Int((high >> 8) & 0xFF)]
                     ^ t1[Int((high >> 16) & 0xFF)] ^ t0[Int(high >> 24)]
                 index += 8
@@ -48,7 +52,8 @@ public enum CRC32C {
 
     /// Returns the checksum of a byte collection, continuing from `crc`.
     public static func checksum(_ bytes: some Collection<UInt8>, continuing crc: UInt32 = 0) -> UInt32 {
-        if let result = bytes.withContiguousStorageIfAvailable({ checksum(UnsafeRawBufferPointer($0), continuing: crc) }) {
+        if let result = bytes.withContiguousStorageIfAvailable({ checksum(UnsafeRawBufferPointer($0), continuing: crc) }
+        ) {
             return result
         }
         return Array(bytes).withUnsafeBytes { checksum($0, continuing: crc) }

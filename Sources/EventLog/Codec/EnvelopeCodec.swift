@@ -90,7 +90,8 @@ public enum EnvelopeCodec {
             throw LineProblem(.badJSON, "seq or v out of range")
         }
         return EventEnvelope(
-            seq: seq, ts: ts, type: type, v: Int(v), cause: cause, corr: corr, data: Array(data), chain: chain, crc: crc)
+            seq: seq, ts: ts, type: type, v: Int(v), cause: cause, corr: corr, data: Array(data), chain: chain, crc: crc
+        )
     }
 
     static func matches(_ line: UnsafeRawBufferPointer, at offset: Int, _ literal: StaticString) -> Bool {

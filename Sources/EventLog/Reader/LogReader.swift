@@ -38,7 +38,9 @@ public enum LogReader {
     ) throws -> Outcome {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
-            if errno == ENOENT { return Outcome(position: start, tail: nil, index: SeqIndex(), lines: 0, stopped: false) }
+            if errno == ENOENT {
+                return Outcome(position: start, tail: nil, index: SeqIndex(), lines: 0, stopped: false)
+            }
             throw StorageError(operation: "open", path: path, errno: errno)
         }
         defer { close(fd) }

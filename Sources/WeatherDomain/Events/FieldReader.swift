@@ -44,7 +44,9 @@ public struct FieldReader: Sendable {
     /// Throws when the object has members outside `allowed`.
     public func rejectUnknown(_ allowed: Set<String>) throws(FieldError) {
         if let unknown = members.keys.filter({ !allowed.contains($0) }).sorted().first {
-            throw FieldError(path: name(unknown), problem: "is not a known member (expected one of: \(allowed.sorted().joined(separator: ", ")))")
+            throw FieldError(
+                path: name(unknown),
+                problem: "is not a known member (expected one of: \(allowed.sorted().joined(separator: ", ")))")
         }
     }
 

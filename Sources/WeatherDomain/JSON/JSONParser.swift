@@ -354,7 +354,8 @@ private struct JSONParser {
         if integral, literal.count <= 20, let value = integer(literal) { return .int(value) }
         let text = String(decoding: literal, as: UTF8.self)
         guard let value = Double(text), value.isFinite else {
-            throw JSONParseError(kind: .numberOutOfRange, offset: start, message: "number out of range at byte \(start)")
+            throw JSONParseError(
+                kind: .numberOutOfRange, offset: start, message: "number out of range at byte \(start)")
         }
         return .double(value)
     }

@@ -25,7 +25,9 @@ extension JSONValue {
                 buffer.append(UInt8(ascii: ":"))
                 value.encode(into: &buffer)
             } else {
-                let sorted = members.map { (Array($0.key.utf8), $0.value) }.sorted { $0.0.lexicographicallyPrecedes($1.0) }
+                let sorted = members.map { (Array($0.key.utf8), $0.value) }.sorted {
+                    $0.0.lexicographicallyPrecedes($1.0)
+                }
                 for (index, (key, value)) in sorted.enumerated() {
                     if index > 0 { buffer.append(UInt8(ascii: ",")) }
                     appendJSONStringBytes(key, to: &buffer)
@@ -70,7 +72,9 @@ private func appendJSONStringBytes(_ utf8: some Collection<UInt8>, to buffer: in
         case 0x08: buffer.append(contentsOf: [0x5C, UInt8(ascii: "b")])
         case 0x0C: buffer.append(contentsOf: [0x5C, UInt8(ascii: "f")])
         case 0..<0x20:
-            buffer.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
+            buffer.append(contentsOf: [
+                0x5C, UInt8(ascii: "u"), 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)],
+            ])
         default: buffer.append(byte)
         }
     }

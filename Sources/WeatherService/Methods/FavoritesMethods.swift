@@ -8,7 +8,8 @@ extension ServiceContext {
                 call in
                 let p = call.params
                 if p.has("city") {
-                    throw RPCError.invalidParams("params.city needs a weather provider, which this build lacks; give name, lat and lon")
+                    throw RPCError.invalidParams(
+                        "params.city needs a weather provider, which this build lacks; give name, lat and lon")
                 }
                 guard let name = try p.nonEmptyString("name") else {
                     throw FieldError(path: "params.name", problem: "is required (with lat and lon)")
@@ -23,12 +24,17 @@ extension ServiceContext {
                 let now = clock.now()
                 return try await favorites.change(call) { state in
                     try FavoritesDecisions.add(state, name: name, country: country, lat: lat, lon: lon, now: now)
-                } unchanged: { _ in .null }
+                } unchanged: { _ in
+                    .null
+                }
             },
             "favorites/remove": MethodHandler(changesState: true, params: ["id"]) { call in
                 let id = try call.params.string("id")
-                return try await favorites.change(call) { state in try FavoritesDecisions.remove(state, id: id) }
-                    unchanged: { _ in .null }
+                return try await favorites.change(call) { state in
+                    try FavoritesDecisions.remove(state, id: id)
+                } unchanged: { _ in
+                    .null
+                }
             },
             "favorites/update": MethodHandler(changesState: true, params: ["id", "name", "notify"]) { call in
                 let p = call.params
@@ -37,7 +43,9 @@ extension ServiceContext {
                 let notify = try p.optionalBool("notify")
                 return try await favorites.change(call) { state in
                     try FavoritesDecisions.update(state, id: id, name: name, notify: notify)
-                } unchanged: { state in state.favorite(id: id)?.json ?? .null }
+                } unchanged: { state in
+                    state.favorite(id: id)?.json ?? .null
+                }
             },
             "favorites/list": MethodHandler(params: ["withWeather", "limit", "cursor"]) { call in
                 _ = try call.params.optionalBool("withWeather")
@@ -53,7 +61,9 @@ extension ServiceContext {
                 }
             },
             "history/clear": MethodHandler(changesState: true) { call in
-                try await history.change(call) { state in HistoryDecisions.clear(state) } unchanged: { _ in
+                try await history.change(call) { state in
+                    HistoryDecisions.clear(state)
+                } unchanged: { _ in
                     .object(["history": .array([]), "cleared": .int(0)])
                 }
             },
@@ -68,8 +78,11 @@ extension ServiceContext {
                 guard let units = try call.params.choice("units", as: Units.self) else {
                     throw FieldError(path: "params.units", problem: "is required")
                 }
-                return try await settings.change(call) { state in SettingsDecisions.set(state, units: units) }
-                    unchanged: { $0.json }
+                return try await settings.change(call) { state in
+                    SettingsDecisions.set(state, units: units)
+                } unchanged: {
+                    $0.json
+                }
             },
             "location/get": MethodHandler { _ in
                 await location.query { state in

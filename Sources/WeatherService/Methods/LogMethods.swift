@@ -33,7 +33,8 @@ extension ServiceContext {
         }
         guard seq >= 0 else { throw RPCError.invalidRequest("the log kept changing during verification; try again") }
         let replayed = try Replay.run(
-            path: dataDirectory.logPath, commandWindow: info.commandWindow, through: seq).state
+            path: dataDirectory.logPath, commandWindow: info.commandWindow, through: seq
+        ).state
         var slices: [String: JSONValue] = [:]
         var allEqual = true
         guard case .object(let liveSlices) = live.json, case .object(let replayedSlices) = replayed.json else {
@@ -65,7 +66,8 @@ extension ServiceContext {
             "readOnly": .bool(writerStatus.failure != nil), "fsync": .string(info.fsync.rawValue),
             "batches": .int(Int64(writerStatus.batches)), "syncs": .int(Int64(writerStatus.syncs)),
             "pid": .int(Int64(ProcessInfo.processInfo.processIdentifier)),
-            "skippedEvents": .object(info.skippedEvents.reduce(into: [:]) { $0[$1.key.description] = .int(Int64($1.value)) }),
+            "skippedEvents": .object(
+                info.skippedEvents.reduce(into: [:]) { $0[$1.key.description] = .int(Int64($1.value)) }),
         ]
         if let failure = writerStatus.failure { result["readOnlyReason"] = .string(failure.message) }
         return .object(result)

@@ -22,13 +22,16 @@ public struct RPCRequest: Sendable {
     /// - Returns: the request, or the error to answer and the id to answer it with.
     static func validate(_ value: JSONValue) -> Result<RPCRequest, Rejection> {
         guard case .object(let members) = value else {
-            return .failure(Rejection(error: RPCError.invalidRequest("a request must be a JSON object"), id: JSONValue.null))
+            return .failure(
+                Rejection(error: RPCError.invalidRequest("a request must be a JSON object"), id: JSONValue.null))
         }
         var id: JSONValue?
         switch members["id"] {
         case nil: id = nil
         case .string?, .int?, .double?, .null?: id = members["id"]
-        default: return .failure(Rejection(error: RPCError.invalidRequest("id must be a string, a number or null"), id: JSONValue.null))
+        default:
+            return .failure(
+                Rejection(error: RPCError.invalidRequest("id must be a string, a number or null"), id: JSONValue.null))
         }
         let answerID = id ?? .null
         guard members["jsonrpc"] == .string("2.0") else {
@@ -39,7 +42,9 @@ public struct RPCRequest: Sendable {
         }
         switch members["params"] {
         case nil, .object?, .array?: break
-        default: return .failure(Rejection(error: RPCError.invalidRequest("params must be an object or an array"), id: answerID))
+        default:
+            return .failure(
+                Rejection(error: RPCError.invalidRequest("params must be an object or an array"), id: answerID))
         }
         if let extra = members.keys.first(where: { !["jsonrpc", "id", "method", "params"].contains($0) }) {
             return .failure(Rejection(error: RPCError.invalidRequest("unexpected member \"\(extra)\""), id: answerID))

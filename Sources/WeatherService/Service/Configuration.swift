@@ -48,7 +48,8 @@ public struct Configuration: Sendable, Equatable {
             func number(_ range: ClosedRange<Int>) throws(ConfigurationError) -> Int {
                 let text = try value()
                 guard let number = Int(text), range.contains(number) else {
-                    throw ConfigurationError("\(flag) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+                    throw ConfigurationError(
+                        "\(flag) must be a whole number from \(range.lowerBound) to \(range.upperBound)")
                 }
                 return number
             }

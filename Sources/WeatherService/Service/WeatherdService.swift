@@ -159,7 +159,8 @@ public final class WeatherdService: Sendable {
         await server.drain()
         let reason = shutdownReason.withLock { $0 } ?? "eof"
         let uptime = context.clock.now().milliseconds - context.info.startedAt.milliseconds
-        await appendQuietly([.serviceStopped(ServiceStopped(reason: reason, uptimeMs: max(0, uptime)))], what: "service.stopped")
+        await appendQuietly(
+            [.serviceStopped(ServiceStopped(reason: reason, uptimeMs: max(0, uptime)))], what: "service.stopped")
         context.logger.info("stopped (\(reason))")
     }
 

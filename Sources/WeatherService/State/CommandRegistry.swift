@@ -76,7 +76,9 @@ public final class CommandRegistry: Sendable {
 
 /// The answer of a running command, awaited by its repeats.
 public final class CommandOutcome: Sendable {
-    private let state = Mutex<(Result<JSONValue, RPCError>?, [CheckedContinuation<Result<JSONValue, RPCError>, Never>])>(
+    private let state = Mutex<
+        (Result<JSONValue, RPCError>?, [CheckedContinuation<Result<JSONValue, RPCError>, Never>])
+    >(
         (nil, []))
 
     func resolve(_ result: Result<JSONValue, RPCError>) {
