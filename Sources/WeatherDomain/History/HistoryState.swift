@@ -17,7 +17,7 @@ public struct HistoryEntry: Sendable, Equatable {
         self.searchedAt = searchedAt
     }
 
-    /// Two entries for the same place (same name and country, case-insensitive) are one entry.
+    /// Two entries for the same place (same name, country and state, case-insensitive) are one entry.
     var placeKey: String { "\(name.lowercased())|\((country ?? "").lowercased())|\((state ?? "").lowercased())" }
 
     public var json: JSONValue {

@@ -9,8 +9,6 @@ public enum Replay {
     public struct Result: Sendable {
         public var state: WeatherState
         public var outcome: LogReader.Outcome
-        /// Events of a known type whose payload did not decode, skipped like unknown ones.
-        public var undecodable: Int
     }
 
     /// Folds the log at `path` into a fresh state.
@@ -18,14 +16,14 @@ public enum Replay {
     /// - Parameters:
     ///   - through: stop after this seq (the whole valid log when nil).
     ///   - limit: ignore bytes past this offset (a committed length).
-    /// - Throws: `LogDamage` for damage other than a torn tail, `ReplayError` for an intact line whose
-    ///   `data` is not a JSON object, `StorageError` when the file cannot be read.
+    /// - Throws: `LogDamage` for damage other than a torn tail; `ReplayError` for an intact line whose
+    ///   `data` is not JSON or, for a known type and version, does not match its schema (start-up refuses
+    ///   rather than drop an event it cannot read); `StorageError` when the file cannot be read.
     public static func run(
         path: String, commandWindow: Int, through: Int64? = nil, limit: Int64? = nil,
         catalog: EventCatalog = .standard, logger: Logger? = nil
     ) throws -> Result {
         var state = WeatherState(commandWindow: commandWindow)
-        var undecodable = 0
         let outcome = try LogReader.read(path: path, limit: limit) { envelope, offset in
             if let through, envelope.seq > through { return false }
             let data: JSONValue
@@ -34,19 +32,23 @@ public enum Replay {
             } catch {
                 throw ReplayError(seq: envelope.seq, offset: offset, detail: "data is not valid JSON: \(error)")
             }
+            let outcome: EventCatalog.Outcome
             do {
-                switch try catalog.decode(type: envelope.type, version: envelope.v, data: data) {
-                case .event(let event): state.apply(event, seq: envelope.seq, corr: envelope.corr)
-                case .unknown(let kind): state.skip(kind, seq: envelope.seq)
-                }
+                outcome = try catalog.decode(type: envelope.type, version: envelope.v, data: data)
             } catch {
-                undecodable += 1
-                state.skip(EventKind(envelope.type, envelope.v), seq: envelope.seq)
-                logger?.warning("seq \(envelope.seq) (\(envelope.type) v\(envelope.v)) was skipped: \(error)")
+                throw ReplayError(
+                    seq: envelope.seq, offset: offset,
+                    detail: "\(envelope.type) v\(envelope.v) does not match its schema: \(error)")
+            }
+            switch outcome {
+            case .event(let event): state.apply(event, seq: envelope.seq, corr: envelope.corr)
+            case .unknown(let kind):
+                state.skip(kind, seq: envelope.seq)
+                logger?.debug("seq \(envelope.seq): \(kind) is not known to this build; kept and skipped")
             }
             return true
         }
-        return Result(state: state, outcome: outcome, undecodable: undecodable)
+        return Result(state: state, outcome: outcome)
     }
 }
 
