@@ -105,3 +105,30 @@ struct LifecycleTests {
         #expect(last["data"]?["reason"] == "signal")
     }
 }
+
+@Suite("weatherd end to end: a client that goes away")
+struct ClosedStdoutTests {
+    @Test("a closed stdout (EPIPE) ends the service cleanly with service.stopped")
+    func closedStdout() async throws {
+        let directory = TemporaryDataDirectory()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: RunningWeatherd.binaryPath)
+        process.arguments = ["--data-dir", directory.path, "--log-level", "error"]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        try output.fileHandleForReading.close()
+        let request = #"{"jsonrpc":"2.0","id":1,"method":"settings/set","params":{"units":"imperial"}}"# + "\n"
+        try input.fileHandleForWriting.write(contentsOf: Data(request.utf8))
+        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(!process.isRunning)
+        #expect(process.terminationStatus == 0)
+        let last = try #require(try logEvents(directory).last)
+        #expect(last["type"] == "service.stopped")
+        #expect(last["data"]?["reason"] == "stdout_closed")
+        #expect(try logEvents(directory).contains { $0["type"] == "settings.changed" })
+    }
+}

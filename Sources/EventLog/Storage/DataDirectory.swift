@@ -54,8 +54,17 @@ public struct DataDirectory: Sendable {
     ///
     /// - Throws: `LockError.held` naming the process that holds it, or `.failed`.
     public func lock() throws(LockError) -> DirectoryLock {
+        let existed = access(lockPath, F_OK) == 0
         let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .failed(StorageError(operation: "open", path: lockPath, errno: errno)) }
+        if !existed {
+            do throws(StorageError) {
+                try Self.syncDirectory(path)
+            } catch {
+                close(fd)
+                throw .failed(error)
+            }
+        }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
             var buffer = [UInt8](repeating: 0, count: 32)

@@ -1,0 +1,110 @@
+import Testing
+import WeatherDomain
+
+@Suite("JSON codec")
+struct JSONTests {
+    static func kind(_ bytes: [UInt8], maxDepth: Int = 64) -> JSONParseError.Kind? {
+        do {
+            _ = try JSONValue.parse(bytes, maxDepth: maxDepth)
+            return nil
+        } catch {
+            return error.kind
+        }
+    }
+
+    @Test(
+        "valid documents round-trip through the canonical encoding",
+        arguments: [
+            #"{"a":[1,2.5,-0.125,true,false,null],"b":{"c":"d\"e\\f\n\u0001"},"e":""}"#,
+            #"[]"#, #"{}"#, #""é ✓ 😀""#, #"-9223372036854775808"#, #"1e-05"#, #"[[[[]]]]"#,
+        ])
+    func roundTrip(text: String) throws {
+        let value = try JSONValue.parse(text)
+        #expect(try JSONValue.parse(value.jsonBytes) == value)
+        #expect(try JSONValue.parse(value.jsonString).jsonString == value.jsonString)
+    }
+
+    @Test("objects are encoded with keys sorted by UTF-8 bytes, no white space, minimal escapes")
+    func canonical() throws {
+        let value = try JSONValue.parse(#" { "b" : 1 , "a" : "x/y\u0007\t" , "Z" : [ ] , "é" : null , "aa" : 2.0 } "#)
+        #expect(value.jsonString == #"{"Z":[],"a":"x/y\u0007\t","aa":2.0,"b":1,"é":null}"#)
+    }
+
+    @Test(
+        "integers stay integers; everything else is a double",
+        arguments: [
+            ("1", JSONValue.int(1)), ("-0", .int(0)), ("1.0", .double(1)), ("1e2", .double(100)),
+            ("9223372036854775807", .int(Int64.max)), ("9223372036854775808", .double(9_223_372_036_854_775_808)),
+            ("-1.5E-3", .double(-0.0015)),
+        ])
+    func numbers(text: String, value: JSONValue) throws {
+        #expect(try JSONValue.parse(text) == value)
+    }
+
+    @Test("escapes decode, including surrogate pairs")
+    func escapes() throws {
+        #expect(try JSONValue.parse(#""\ud83d\ude00\u00e9\/""#) == .string("😀é/"))
+    }
+
+    static let quote: [UInt8] = [0x22]
+
+    static func text(_ string: String) -> [UInt8] { Array(string.utf8) }
+
+    static let rejected: [([UInt8], JSONParseError.Kind)] = [
+        ([0xEF, 0xBB, 0xBF, 0x7B, 0x7D], .byteOrderMark),
+        (quote + [0xC0, 0xAF] + quote, .invalidUTF8),
+        (quote + [0xED, 0xA0, 0x80] + quote, .invalidUTF8),
+        (quote + [0xF4, 0x90, 0x80, 0x80] + quote, .invalidUTF8),
+        (quote + [0xE2, 0x82] + quote, .invalidUTF8),
+        (quote + [0x80] + quote, .invalidUTF8),
+        ([0x5B, 0xFF, 0x5D], .invalidUTF8),
+        (text(#""\ud800""#), .invalidUTF8),
+        (text(#""\udc00x""#), .invalidUTF8),
+        (quote + [0x61, 0x00] + quote, .syntax),
+        ([0x5B, 0x00, 0x5D], .syntax),
+        (text("01"), .syntax),
+        (text("1."), .syntax),
+        (text(".5"), .syntax),
+        (text("+1"), .syntax),
+        (text("NaN"), .syntax),
+        (text("0x10"), .syntax),
+        (text("1e400"), .numberOutOfRange),
+        (text(#"{"a":1,"a":2}"#), .duplicateKey),
+        (text("{} x"), .syntax),
+        ([], .syntax),
+        (text(#""abc"#), .syntax),
+        (text("[1,2"), .syntax),
+        (text(#"{"a":1"#), .syntax),
+        (text("[1,]"), .syntax),
+        (text(#"{"a"}"#), .syntax),
+        (text(#""\x""#), .syntax),
+    ]
+
+    @Test("strict rejections carry the right kind", arguments: rejected)
+    func rejections(bytes: [UInt8], kind: JSONParseError.Kind) {
+        #expect(Self.kind(bytes) == kind)
+    }
+
+    @Test("nesting is limited: 64 levels pass, 65 do not, and 100,000 do not crash")
+    func depth() {
+        let nested = { (depth: Int) in
+            Array(String(repeating: "[", count: depth).utf8) + Array(String(repeating: "]", count: depth).utf8)
+        }
+        #expect(Self.kind(nested(64)) == nil)
+        #expect(Self.kind(nested(65)) == .tooDeep)
+        #expect(Self.kind(Array(String(repeating: "[", count: 100_000).utf8)) == .tooDeep)
+        #expect(Self.kind(Array(String(repeating: "{\"a\":", count: 100).utf8)) == .tooDeep)
+    }
+
+    @Test("accessors convert only what is exact")
+    func accessors() {
+        #expect(JSONValue.double(3.0).intValue == 3)
+        #expect(JSONValue.double(3.5).intValue == nil)
+        #expect(JSONValue.double(1e300).intValue == nil)
+        #expect(JSONValue.int(2).doubleValue == 2.0)
+        #expect(JSONValue.string("x").intValue == nil)
+        #expect((["a": 1] as JSONValue)["a"] == 1)
+        #expect((["a": 1] as JSONValue)["b"] == nil)
+        #expect(JSONValue.null.isNull)
+    }
+}

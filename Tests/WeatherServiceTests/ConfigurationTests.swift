@@ -1,0 +1,42 @@
+import Testing
+import WeatherService
+
+@Suite("Configuration")
+struct ConfigurationTests {
+    @Test("flags override the environment, in both --flag value and --flag=value forms")
+    func flags() throws {
+        let config = try Configuration.parse(
+            [
+                "--data-dir", "/d", "--fsync=batch", "--max-line-bytes", "4096", "--log-level=debug",
+                "--command-window", "7",
+            ],
+            environment: ["WEATHERD_DATA_DIR": "/env"])
+        #expect(config.dataDirectory == "/d")
+        #expect(config.fsync == .batch)
+        #expect(config.maxLineBytes == 4096)
+        #expect(config.logLevel == .debug)
+        #expect(config.commandWindow == 7)
+    }
+
+    @Test("the data dir falls back from WEATHERD_DATA_DIR to XDG_DATA_HOME to ~/.local/share")
+    func dataDirectory() {
+        #expect(Configuration.defaultDataDirectory(["WEATHERD_DATA_DIR": "/a", "XDG_DATA_HOME": "/b"]) == "/a")
+        #expect(Configuration.defaultDataDirectory(["XDG_DATA_HOME": "/b", "HOME": "/h"]) == "/b/weatherd")
+        #expect(Configuration.defaultDataDirectory(["HOME": "/h"]) == "/h/.local/share/weatherd")
+    }
+
+    @Test(
+        "a wrong flag names itself",
+        arguments: [
+            (["--fsync", "sometimes"], "--fsync"), (["--max-line-bytes", "ten"], "--max-line-bytes"),
+            (["--data-dir"], "--data-dir"), (["--colour"], "--colour"), (["--log-level", "loud"], "--log-level"),
+        ])
+    func errors(arguments: [String], flag: String) {
+        do {
+            _ = try Configuration.parse(arguments, environment: [:])
+            Issue.record("accepted \(arguments)")
+        } catch {
+            #expect(error.description.contains(flag))
+        }
+    }
+}
