@@ -34,6 +34,22 @@ public final class InProcessWeatherd: Sendable {
         writerTask = Task { await service.context.writer.run() }
     }
 
+    /// Runs `body` against a service on a fresh temporary data dir, and stops the service afterwards.
+    public static func with(
+        clock: ManualClock = ManualClock(), file: FaultInjectingFile? = nil,
+        _ body: (InProcessWeatherd) async throws -> Void
+    ) async throws {
+        let directory = TemporaryDataDirectory()
+        let service = try InProcessWeatherd(directory: directory, clock: clock, file: file)
+        do {
+            try await body(service)
+        } catch {
+            await service.stop()
+            throw error
+        }
+        await service.stop()
+    }
+
     /// Feeds one raw input line, as the stdin reader would.
     public func receive(_ line: [UInt8]) async {
         var splitter = LineSplitter(maxLineBytes: server.maxLineBytes)

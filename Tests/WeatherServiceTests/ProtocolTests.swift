@@ -5,17 +5,6 @@ import WeatherTesting
 
 @Suite("JSON-RPC front, in process")
 struct ProtocolTests {
-    func withService(_ body: (InProcessWeatherd) async throws -> Void) async throws {
-        let directory = TemporaryDataDirectory()
-        let service = try InProcessWeatherd(directory: directory)
-        do {
-            try await body(service)
-        } catch {
-            await service.stop()
-            throw error
-        }
-        await service.stop()
-    }
 
     func errorCode(_ response: JSONValue?) -> Int64? { response?["error"]?["code"]?.intValue }
 
@@ -30,7 +19,7 @@ struct ProtocolTests {
             (String(repeating: "[", count: 65) + String(repeating: "]", count: 65), -32600, "too_deep"),
         ])
     func malformed(line: String, code: Int64, kind: String) async throws {
-        try await withService { service in
+        try await InProcessWeatherd.with { service in
             await service.receive(Array(line.utf8))
             #expect(await service.output.wait(for: 1))
             let message = try #require(try service.output.messages().first)
@@ -42,7 +31,7 @@ struct ProtocolTests {
 
     @Test("invalid UTF-8 is a parse error, and the service keeps serving")
     func invalidUTF8() async throws {
-        try await withService { service in
+        try await InProcessWeatherd.with { service in
             await service.receive([0x7B, 0x22, 0xC3, 0x28, 0x22, 0x3A, 0x31, 0x7D])
             #expect(await service.output.wait(for: 1))
             #expect(try service.output.messages()[0]["error"]?["data"]?["kind"] == "invalid_utf8")
@@ -53,7 +42,7 @@ struct ProtocolTests {
 
     @Test("invalid requests are answered with their id when it can be read")
     func invalidRequest() async throws {
-        try await withService { service in
+        try await InProcessWeatherd.with { service in
             await service.receive(Array(#"{"jsonrpc":"1.0","method":"settings/get","id":"a"}"#.utf8))
             await service.receive(Array(#"{"jsonrpc":"2.0","method":1,"params":"bar"}"#.utf8))
             #expect(await service.output.wait(for: 2))
@@ -67,7 +56,7 @@ struct ProtocolTests {
 
     @Test("unknown methods: -32601 for a request, nothing for a notification")
     func unknownMethod() async throws {
-        try await withService { service in
+        try await InProcessWeatherd.with { service in
             await service.receive(Array(#"{"jsonrpc":"2.0","method":"no/such"}"#.utf8))
             let response = try await service.call("no/such")
             #expect(errorCode(response) == -32601)
@@ -77,7 +66,7 @@ struct ProtocolTests {
 
     @Test("a batch answers every request in one array; notifications only give no output")
     func batches() async throws {
-        try await withService { service in
+        try await InProcessWeatherd.with { service in
             await service.receive(
                 Array(#"[{"jsonrpc":"2.0","method":"settings/get"},{"jsonrpc":"2.0","method":"no/such"}]"#.utf8))
             await service.receive(
@@ -114,7 +103,7 @@ struct ProtocolTests {
 
     @Test("invalid params are -32602 with a message naming the member", arguments: badParams)
     func invalidParams(method: String, params: JSONValue, member: String) async throws {
-        try await withService { service in
+        try await InProcessWeatherd.with { service in
             let response = try await service.call(method, params)
             #expect(errorCode(response) == -32602)
             #expect(response["error"]?["message"]?.stringValue?.contains(member) == true)
@@ -123,7 +112,7 @@ struct ProtocolTests {
 
     @Test("params given as an array are refused for named-param methods")
     func positionalParams() async throws {
-        try await withService { service in
+        try await InProcessWeatherd.with { service in
             let response = try await service.call("settings/set", ["metric"])
             #expect(errorCode(response) == -32602)
         }

@@ -10,25 +10,11 @@ import WeatherTesting
 
 @Suite("Stateful methods, in process")
 struct StatefulMethodTests {
-    func withService(
-        file: FaultInjectingFile? = nil, clock: ManualClock = ManualClock(),
-        _ body: (InProcessWeatherd) async throws -> Void
-    ) async throws {
-        let directory = TemporaryDataDirectory()
-        let service = try InProcessWeatherd(directory: directory, clock: clock, file: file)
-        do {
-            try await body(service)
-        } catch {
-            await service.stop()
-            throw error
-        }
-        await service.stop()
-    }
 
     @Test("favorites: add, update, remove, with exact results")
     func favorites() async throws {
         let clock = ManualClock()
-        try await withService(clock: clock) { service in
+        try await InProcessWeatherd.with(clock: clock) { service in
             let added = try await service.result(
                 "favorites/add", ["name": "Oslo", "lat": 59.91, "lon": 10.75, "country": "NO"])
             #expect(
@@ -52,7 +38,7 @@ struct StatefulMethodTests {
 
     @Test("location/get answers no_location until a location is set")
     func noLocation() async throws {
-        try await withService { service in
+        try await InProcessWeatherd.with { service in
             let response = try await service.call("location/get")
             #expect(response["error"]?["code"] == 1001)
             #expect(response["error"]?["data"]?["kind"] == "no_location")
@@ -61,7 +47,7 @@ struct StatefulMethodTests {
 
     @Test("history/clear on an empty history writes nothing and says so")
     func historyClear() async throws {
-        try await withService { service in
+        try await InProcessWeatherd.with { service in
             #expect(try await service.result("history/list") == ["history": []])
             #expect(try await service.result("history/clear") == ["history": [], "cleared": 0])
             let status = try await service.result("service/status")
@@ -71,7 +57,7 @@ struct StatefulMethodTests {
 
     @Test("lists page with limit and an opaque cursor")
     func paging() async throws {
-        try await withService { service in
+        try await InProcessWeatherd.with { service in
             for index in 0..<5 {
                 _ = try await service.result(
                     "favorites/add", ["name": .string("P\(index)"), "lat": .int(Int64(index)), "lon": 0])
@@ -100,7 +86,7 @@ struct StatefulMethodTests {
     @Test("events/query filters by time")
     func timeFilter() async throws {
         let clock = ManualClock()
-        try await withService(clock: clock) { service in
+        try await InProcessWeatherd.with(clock: clock) { service in
             _ = try await service.result("settings/set", ["units": "imperial"])
             clock.advance(milliseconds: 60_000)
             let middle = clock.now
@@ -114,7 +100,7 @@ struct StatefulMethodTests {
 
     @Test("a repeated commandId returns the original result and writes nothing, even when sent concurrently")
     func idempotency() async throws {
-        try await withService { service in
+        try await InProcessWeatherd.with { service in
             let params: JSONValue = ["name": "Lima", "lat": -12.05, "lon": -77.04, "commandId": "add-lima"]
             let line = JSONValue.object(["jsonrpc": "2.0", "id": "a", "method": "favorites/add", "params": params])
                 .jsonBytes
@@ -137,7 +123,7 @@ struct StatefulMethodTests {
 
     @Test("state/verify finds live state equal to a replay of the log")
     func verify() async throws {
-        try await withService { service in
+        try await InProcessWeatherd.with { service in
             _ = try await service.result("favorites/add", ["name": "A", "lat": 1, "lon": 1, "commandId": "x"])
             _ = try await service.result("favorites/add", ["name": "B", "lat": 2, "lon": 2])
             _ = try await service.result("favorites/update", ["id": "fav-1", "name": "A2"])
@@ -153,7 +139,7 @@ struct StatefulMethodTests {
     @Test("a full disk answers storage_failure, changes nothing, and leaves reads working")
     func diskFull() async throws {
         let file = FaultInjectingFile()
-        try await withService(file: file) { service in
+        try await InProcessWeatherd.with(file: file) { service in
             _ = try await service.result("favorites/add", ["name": "Kept", "lat": 1, "lon": 1])
             let before = file.contents
             file.failAppend(.init(partialBytes: 10, errno: ENOSPC))
@@ -175,7 +161,7 @@ struct StatefulMethodTests {
     @Test("a failed fsync is not retried and turns the service read-only")
     func fsyncFailure() async throws {
         let file = FaultInjectingFile()
-        try await withService(file: file) { service in
+        try await InProcessWeatherd.with(file: file) { service in
             _ = try await service.result("settings/set", ["units": "imperial"])
             let syncs = file.syncCount
             file.failSync(errno: EIO)
