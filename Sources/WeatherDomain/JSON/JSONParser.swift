@@ -33,23 +33,20 @@ extension JSONValue {
 
     /// Parses a byte collection; see `parse(_:maxDepth:)`.
     public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = 64) throws(JSONParseError) -> JSONValue {
-        var result: Result<JSONValue, JSONParseError>?
-        bytes.withContiguousStorageIfAvailable { buffer in
-            do throws(JSONParseError) {
-                result = .success(try parse(UnsafeRawBufferPointer(buffer), maxDepth: maxDepth))
-            } catch {
-                result = .failure(error)
-            }
+        let contiguous = bytes.withContiguousStorageIfAvailable { buffer in
+            parseResult(UnsafeRawBufferPointer(buffer), maxDepth: maxDepth)
         }
-        if let result { return try result.get() }
-        Array(bytes).withUnsafeBytes { raw in
-            do throws(JSONParseError) {
-                result = .success(try parse(raw, maxDepth: maxDepth))
-            } catch {
-                result = .failure(error)
-            }
+        let result = contiguous ?? Array(bytes).withUnsafeBytes { parseResult($0, maxDepth: maxDepth) }
+        return try result.get()
+    }
+
+    private static func parseResult(_ bytes: UnsafeRawBufferPointer, maxDepth: Int) -> Result<JSONValue, JSONParseError>
+    {
+        do throws(JSONParseError) {
+            return .success(try parse(bytes, maxDepth: maxDepth))
+        } catch {
+            return .failure(error)
         }
-        return try result!.get()
     }
 
     /// Parses text; see `parse(_:maxDepth:)`.
