@@ -15,10 +15,13 @@ let package = Package(
     targets: [
         .target(name: "WeatherDomain", swiftSettings: swiftSettings),
         .target(name: "EventLog", dependencies: ["WeatherDomain"], swiftSettings: swiftSettings),
-        .target(name: "WeatherService", dependencies: ["WeatherDomain", "EventLog"], swiftSettings: swiftSettings),
+        .target(name: "Providers", dependencies: ["WeatherDomain"], swiftSettings: swiftSettings),
+        .target(
+            name: "WeatherService", dependencies: ["WeatherDomain", "EventLog", "Providers"],
+            swiftSettings: swiftSettings),
         .target(
             name: "WeatherTesting",
-            dependencies: ["WeatherDomain", "EventLog", "WeatherService"],
+            dependencies: ["WeatherDomain", "EventLog", "Providers", "WeatherService"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "weatherd", dependencies: ["WeatherService"], swiftSettings: swiftSettings),
@@ -30,6 +33,12 @@ let package = Package(
         .testTarget(
             name: "EventLogTests",
             dependencies: ["EventLog", "WeatherTesting"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ProvidersTests",
+            dependencies: ["Providers", "WeatherTesting"],
+            resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -13,6 +13,10 @@ public enum DomainEvent: Sendable, Equatable {
     case historyCleared(count: Int64)
     case settingsChanged(SettingsChange)
     case locationChanged(Location)
+    case weatherFetched(WeatherFetched)
+    case weatherFetchFailed(FetchFailed)
+    case geocodeFetched(GeocodeFetched)
+    case geocodeFailed(FetchFailed)
 
     /// The event's type name as written in the log.
     public var type: String { kind.type }
@@ -30,6 +34,10 @@ public enum DomainEvent: Sendable, Equatable {
         case .historyCleared: EventKind("history.cleared", 1)
         case .settingsChanged: EventKind("settings.changed", 1)
         case .locationChanged: EventKind("location.changed", 1)
+        case .weatherFetched: EventKind("weather.fetched", 1)
+        case .weatherFetchFailed: EventKind("weather.fetch_failed", 1)
+        case .geocodeFetched: EventKind("geocode.fetched", 1)
+        case .geocodeFailed: EventKind("geocode.failed", 1)
         }
     }
 
@@ -45,6 +53,9 @@ public enum DomainEvent: Sendable, Equatable {
         case .historyCleared(let count): .object(["count": .int(count)])
         case .settingsChanged(let change): change.json
         case .locationChanged(let location): location.json
+        case .weatherFetched(let fetched): fetched.json
+        case .weatherFetchFailed(let failed), .geocodeFailed(let failed): failed.json
+        case .geocodeFetched(let fetched): fetched.json
         }
     }
 
@@ -61,6 +72,10 @@ public enum DomainEvent: Sendable, Equatable {
         case ("history.cleared", 1): return .historyCleared(count: try FieldReader(data, path: "data").int("count"))
         case ("settings.changed", 1): return .settingsChanged(try SettingsChange(json: data))
         case ("location.changed", 1): return .locationChanged(try Location(json: data))
+        case ("weather.fetched", 1): return .weatherFetched(try WeatherFetched(json: data))
+        case ("weather.fetch_failed", 1): return .weatherFetchFailed(try FetchFailed(json: data))
+        case ("geocode.fetched", 1): return .geocodeFetched(try GeocodeFetched(json: data))
+        case ("geocode.failed", 1): return .geocodeFailed(try FetchFailed(json: data))
         default: return nil
         }
     }

@@ -7,6 +7,7 @@ public struct WeatherState: Sendable, Equatable {
     public var history = HistoryState()
     public var settings = SettingsState()
     public var location = LocationState()
+    public var cache = WeatherCache()
     public var commands: CommandLedger
     /// The seq of the last event folded in.
     public private(set) var lastSeq: Int64 = 0
@@ -21,6 +22,7 @@ public struct WeatherState: Sendable, Equatable {
         history.apply(event)
         settings.apply(event)
         location.apply(event)
+        cache.apply(event)
         commands.apply(event, corr: corr)
         lastSeq = seq
     }
@@ -35,7 +37,7 @@ public struct WeatherState: Sendable, Equatable {
     public var json: JSONValue {
         .object([
             "favorites": favorites.json, "history": history.json, "settings": settings.json,
-            "location": location.json, "commands": commands.json,
+            "location": location.json, "cache": cache.json, "commands": commands.json,
         ])
     }
 }

@@ -1,0 +1,117 @@
+import WeatherDomain
+
+/// A request a provider wants made: the real URL and the one to record.
+public struct ProviderRequest: Sendable, Equatable {
+    /// The URL to fetch (may hold the API key).
+    public var url: String
+    /// The same URL with the API key removed: what the audit log, stdout and stderr may show.
+    public var auditURL: String
+
+    public init(url: String, auditURL: String) {
+        self.url = url
+        self.auditURL = auditURL
+    }
+}
+
+/// A weather provider: how to ask it, and how to read its answers into canonical units.
+///
+/// Two implementations: `OpenMeteoProvider` and `OpenWeatherMapProvider`. Neither performs I/O:
+/// the `FetchActor` makes the calls, times them, retries them and audits every attempt.
+public protocol WeatherProvider: Sendable {
+    /// `open-meteo` or `openweathermap`, as recorded in events.
+    var name: String { get }
+
+    func currentRequest(lat: Double, lon: Double) -> ProviderRequest
+    func forecastRequest(lat: Double, lon: Double) -> ProviderRequest
+    /// A geocoding request for at most `limit` (1…5) candidates.
+    func geocodeRequest(query: String, limit: Int) -> ProviderRequest
+
+    /// Reads a 2xx current-weather body. `place` is what was asked for (its name is kept when the provider has none).
+    func decodeCurrent(_ body: [UInt8], place: Place) throws(ProviderError) -> CurrentReport
+    /// Reads a 2xx forecast body into at most 40 three-hourly entries and the daily summaries by local date.
+    func decodeForecast(_ body: [UInt8], place: Place) throws(ProviderError) -> ForecastReport
+    /// Reads a 2xx geocoding body; no results is an empty array.
+    func decodeGeocode(_ body: [UInt8]) throws(ProviderError) -> [Place]
+}
+
+/// A provider failure with a stable kind and a message that says what to do.
+public struct ProviderError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The stable kinds, shared with the JSON-RPC application errors.
+    public enum Kind: String, Sendable, CaseIterable {
+        case unauthorized
+        case notFound = "not_found"
+        case rateLimited = "rate_limited"
+        case upstreamError = "upstream_error"
+        case offline
+        case timeout
+        case badUpstreamResponse = "bad_upstream_response"
+    }
+
+    public var kind: Kind
+    public var message: String
+    /// The HTTP status, when there was a response.
+    public var status: Int?
+    /// From `Retry-After` on a 429, in seconds.
+    public var retryAfterSeconds: Int64?
+
+    public init(_ kind: Kind, _ message: String, status: Int? = nil, retryAfterSeconds: Int64? = nil) {
+        self.kind = kind
+        self.message = message
+        self.status = status
+        self.retryAfterSeconds = retryAfterSeconds
+    }
+
+    public var description: String { message }
+
+    /// Whether another attempt may succeed (`upstream_error`, `timeout`, `offline`).
+    public var isRetryable: Bool { kind == .upstreamError || kind == .timeout || kind == .offline }
+
+    /// The error for a non-2xx status, from the status alone (never from the body's `cod`).
+    ///
+    /// - Returns: nil for 2xx.
+    public static func from(status: Int, headers: [String: String], provider: String) -> ProviderError? {
+        switch status {
+        case 200..<300:
+            return nil
+        case 401, 403:
+            return ProviderError(
+                .unauthorized,
+                "\(provider) refused the API key (HTTP \(status)); check OWM_API_KEY, or use --provider open-meteo.",
+                status: status)
+        case 404:
+            return ProviderError(
+                .notFound,
+                "\(provider) knows no such place (HTTP 404); check the spelling or search with cities/search.",
+                status: status)
+        case 429:
+            let retryAfter = headers["retry-after"].flatMap { Int64($0.trimmingWhitespace) }.map { max(0, $0) }
+            return ProviderError(
+                .rateLimited,
+                "\(provider) is rate-limiting weatherd (HTTP 429); retry after \(retryAfter ?? 60) s.",
+                status: status, retryAfterSeconds: retryAfter)
+        case 500..<600:
+            return ProviderError(
+                .upstreamError, "\(provider) failed (HTTP \(status)); try again later.", status: status)
+        default:
+            return ProviderError(
+                .badUpstreamResponse, "\(provider) answered HTTP \(status), which weatherd does not expect.",
+                status: status)
+        }
+    }
+
+    /// The error for a request that got no response.
+    public static func from(_ error: TransportError, provider: String) -> ProviderError {
+        switch error.kind {
+        case .offline:
+            ProviderError(
+                .offline, "\(provider) cannot be reached (\(error.detail)); check the network or the base URL.")
+        case .timeout:
+            ProviderError(.timeout, "\(provider) did not answer in time; try again later.")
+        }
+    }
+
+    /// The error for a 2xx body that cannot be read.
+    public static func badBody(_ provider: String, _ detail: String) -> ProviderError {
+        ProviderError(.badUpstreamResponse, "\(provider) sent a response weatherd cannot read (\(detail)).")
+    }
+}

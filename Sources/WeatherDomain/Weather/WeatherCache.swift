@@ -1,0 +1,133 @@
+/// A provider answer kept in the cache, with when and from whom it came.
+public struct Cached<Value: Sendable & Equatable>: Sendable, Equatable {
+    public var value: Value
+    public var fetchedAt: Timestamp
+    public var provider: String
+
+    public init(value: Value, fetchedAt: Timestamp, provider: String) {
+        self.value = value
+        self.fetchedAt = fetchedAt
+        self.provider = provider
+    }
+}
+
+/// The offline cache: the latest current weather, forecast and geocoding answer per key, the
+/// `not_found` answers, and how long each provider asked us to wait after a `rate_limited`.
+///
+/// A fold over `weather.fetched`, `weather.fetch_failed`, `geocode.fetched` and `geocode.failed`,
+/// so a restart with the provider unreachable still answers from it. Each map keeps at most
+/// `capacity` entries, dropping the oldest fetch first, so memory follows the places used.
+public struct WeatherCache: StateSlice {
+    public static let capacity = 1000
+
+    public private(set) var current: [String: Cached<CurrentReport>] = [:]
+    public private(set) var forecast: [String: Cached<ForecastReport>] = [:]
+    public private(set) var geocodes: [String: Cached<[Place]>] = [:]
+    /// `<kind>|<key>` → when the provider said `not_found`.
+    public private(set) var notFound: [String: Timestamp] = [:]
+    /// Provider → no call before this time.
+    public private(set) var rateLimitedUntil: [String: Timestamp] = [:]
+
+    public init() {}
+
+    public mutating func apply(_ event: DomainEvent) {
+        switch event {
+        case .weatherFetched(let fetched):
+            notFound["\(fetched.kind.rawValue)|\(fetched.key)"] = nil
+            switch fetched.report {
+            case .current(let report):
+                current[fetched.key] = Cached(
+                    value: report, fetchedAt: fetched.call.at, provider: fetched.call.provider)
+                Self.trim(&current)
+            case .forecast(let report):
+                forecast[fetched.key] = Cached(
+                    value: report, fetchedAt: fetched.call.at, provider: fetched.call.provider)
+                Self.trim(&forecast)
+            }
+        case .geocodeFetched(let fetched):
+            notFound["geocode|\(fetched.key)"] = nil
+            geocodes[fetched.key] = Cached(
+                value: fetched.candidates, fetchedAt: fetched.call.at, provider: fetched.call.provider)
+            Self.trim(&geocodes)
+        case .weatherFetchFailed(let failed), .geocodeFailed(let failed):
+            if failed.error == "not_found" {
+                notFound["\(failed.kind)|\(failed.key)"] = failed.call.at
+                Self.trim(&notFound)
+            } else if failed.error == "rate_limited" {
+                let wait = max(1, failed.retryAfterSeconds ?? 60)
+                rateLimitedUntil[failed.call.provider] = Timestamp(
+                    milliseconds: failed.call.at.milliseconds + wait * 1000)
+            }
+        default:
+            break
+        }
+    }
+
+    private static func trim<V>(_ map: inout [String: Cached<V>]) {
+        while map.count > capacity,
+            let oldest = map.min(by: { ($0.value.fetchedAt, $0.key) < ($1.value.fetchedAt, $1.key) })
+        {
+            map[oldest.key] = nil
+        }
+    }
+
+    private static func trim(_ map: inout [String: Timestamp]) {
+        while map.count > capacity, let oldest = map.min(by: { ($0.value, $0.key) < ($1.value, $1.key) }) {
+            map[oldest.key] = nil
+        }
+    }
+
+    public var json: JSONValue {
+        func entries<V>(_ map: [String: Cached<V>], _ encode: (V) -> JSONValue) -> JSONValue {
+            .object(
+                map.mapValues {
+                    .object([
+                        "value": encode($0.value), "fetchedAt": .string($0.fetchedAt.description),
+                        "provider": .string($0.provider),
+                    ])
+                })
+        }
+        return .object([
+            "current": entries(current) { $0.current.json },
+            "forecast": entries(forecast) { .array($0.entries.map(\.json)) },
+            "geocodes": entries(geocodes) { .array($0.map(\.json)) },
+            "notFound": .object(notFound.mapValues { .string($0.description) }),
+            "rateLimitedUntil": .object(rateLimitedUntil.mapValues { .string($0.description) }),
+        ])
+    }
+}
+
+/// Pure rules for answering from the cache.
+public enum CachePolicy {
+    /// How a cache entry stands against the freshness limits.
+    public enum Lookup<Value: Sendable & Equatable>: Sendable, Equatable {
+        /// Younger than both the TTL and the client's `maxAgeSeconds`: answer without a call.
+        case fresh(Cached<Value>)
+        /// Too old to serve as fresh, but an answer when the provider cannot be reached.
+        case stale(Cached<Value>)
+        case missing
+    }
+
+    /// Classifies an entry; `maxAgeMs` (the client's limit) can only shorten `ttlMs`.
+    public static func lookup<Value>(
+        _ entry: Cached<Value>?, now: Timestamp, ttlMs: Int64, maxAgeMs: Int64? = nil
+    ) -> Lookup<Value> {
+        guard let entry else { return .missing }
+        let limit = min(ttlMs, maxAgeMs ?? ttlMs)
+        return now.milliseconds - entry.fetchedAt.milliseconds < limit ? .fresh(entry) : .stale(entry)
+    }
+
+    /// Whether the provider answered `not_found` for this key within `ttlMs`.
+    public static func knownNotFound(
+        _ cache: WeatherCache, kind: String, key: String, now: Timestamp, ttlMs: Int64
+    ) -> Bool {
+        guard let at = cache.notFound["\(kind)|\(key)"] else { return false }
+        return now.milliseconds - at.milliseconds < ttlMs
+    }
+
+    /// The time before which `provider` must not be called, if it is still ahead.
+    public static func rateLimitedUntil(_ cache: WeatherCache, provider: String, now: Timestamp) -> Timestamp? {
+        guard let until = cache.rateLimitedUntil[provider], until > now else { return nil }
+        return until
+    }
+}

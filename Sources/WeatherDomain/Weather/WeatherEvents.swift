@@ -1,0 +1,237 @@
+/// A current-weather answer from a provider, normalized.
+public struct CurrentReport: Sendable, Equatable {
+    public var place: Place
+    /// The IANA zone name when the provider gives one.
+    public var timezone: String?
+    /// The place's offset from UTC at fetch time, in seconds east.
+    public var utcOffsetSeconds: Int64
+    public var current: CurrentConditions
+
+    public init(place: Place, timezone: String?, utcOffsetSeconds: Int64, current: CurrentConditions) {
+        self.place = place
+        self.timezone = timezone
+        self.utcOffsetSeconds = utcOffsetSeconds
+        self.current = current
+    }
+}
+
+/// A 5-day / 3-hour forecast from a provider, normalized, with daily summaries by local date.
+public struct ForecastReport: Sendable, Equatable {
+    public var place: Place
+    public var timezone: String?
+    public var utcOffsetSeconds: Int64
+    public var entries: [ForecastEntry]
+    public var daily: [DailySummary]
+
+    public init(
+        place: Place, timezone: String?, utcOffsetSeconds: Int64, entries: [ForecastEntry], daily: [DailySummary]
+    ) {
+        self.place = place
+        self.timezone = timezone
+        self.utcOffsetSeconds = utcOffsetSeconds
+        self.entries = entries
+        self.daily = daily
+    }
+}
+
+/// The audit facts of one upstream call: who was asked what, and how it went.
+public struct UpstreamCall: Sendable, Equatable {
+    /// `open-meteo` or `openweathermap`.
+    public var provider: String
+    /// The request URL with the API key removed.
+    public var url: String
+    /// The HTTP status, when a response arrived.
+    public var status: Int64?
+    public var latencyMs: Int64
+    /// The response body's size.
+    public var bytes: Int64
+    /// 1 for the first attempt, 2 for the first retry, …
+    public var attempt: Int64
+    /// When the answer (or the failure) came.
+    public var at: Timestamp
+
+    public init(
+        provider: String, url: String, status: Int64?, latencyMs: Int64, bytes: Int64, attempt: Int64, at: Timestamp
+    ) {
+        self.provider = provider
+        self.url = url
+        self.status = status
+        self.latencyMs = latencyMs
+        self.bytes = bytes
+        self.attempt = attempt
+        self.at = at
+    }
+
+    func write(into object: inout [String: JSONValue]) {
+        object["provider"] = .string(provider)
+        object["url"] = .string(url)
+        if let status { object["status"] = .int(status) }
+        object["latencyMs"] = .int(latencyMs)
+        object["bytes"] = .int(bytes)
+        object["attempt"] = .int(attempt)
+        object["fetchedAt"] = .string(at.description)
+    }
+
+    init(_ r: FieldReader) throws(FieldError) {
+        self.init(
+            provider: try r.string("provider"), url: try r.string("url"), status: try r.optionalInt("status"),
+            latencyMs: try r.int("latencyMs"), bytes: try r.int("bytes"), attempt: try r.int("attempt"),
+            at: try r.timestamp("fetchedAt"))
+    }
+}
+
+/// What was fetched: current conditions or a forecast.
+public enum WeatherKind: String, Sendable, CaseIterable {
+    case current, forecast
+}
+
+/// Payload of `weather.fetched`: the normalized answer (so the cache rebuilds offline) and the audit facts.
+public struct WeatherFetched: Sendable, Equatable {
+    public enum Report: Sendable, Equatable {
+        case current(CurrentReport)
+        case forecast(ForecastReport)
+    }
+
+    /// The cache key the fetch was for.
+    public var key: String
+    public var call: UpstreamCall
+    public var report: Report
+
+    public init(key: String, call: UpstreamCall, report: Report) {
+        self.key = key
+        self.call = call
+        self.report = report
+    }
+
+    public var kind: WeatherKind {
+        if case .current = report { return .current }
+        return .forecast
+    }
+
+    public var json: JSONValue {
+        var object: [String: JSONValue] = ["key": .string(key), "kind": .string(kind.rawValue)]
+        call.write(into: &object)
+        switch report {
+        case .current(let report):
+            object["place"] = report.place.json
+            object["utcOffsetSeconds"] = .int(report.utcOffsetSeconds)
+            if let timezone = report.timezone { object["timezone"] = .string(timezone) }
+            object["current"] = report.current.json
+        case .forecast(let report):
+            object["place"] = report.place.json
+            object["utcOffsetSeconds"] = .int(report.utcOffsetSeconds)
+            if let timezone = report.timezone { object["timezone"] = .string(timezone) }
+            object["entries"] = .array(report.entries.map(\.json))
+            object["daily"] = .array(report.daily.map(\.json))
+        }
+        return .object(object)
+    }
+
+    public init(json: JSONValue) throws(FieldError) {
+        let r = try FieldReader(json, path: "data")
+        let place = try Place(json: r.members["place"] ?? .null, path: "data.place")
+        let offset = try r.int("utcOffsetSeconds")
+        let timezone = try r.optionalString("timezone")
+        let report: Report
+        switch try r.choice("kind", as: WeatherKind.self) {
+        case .current?:
+            let current = try CurrentConditions(json: r.members["current"] ?? .null, path: "data.current")
+            report = .current(
+                CurrentReport(place: place, timezone: timezone, utcOffsetSeconds: offset, current: current))
+        case .forecast?:
+            var entries: [ForecastEntry] = []
+            for (index, item) in (r.members["entries"]?.arrayValue ?? []).enumerated() {
+                entries.append(try ForecastEntry(json: item, path: "data.entries[\(index)]"))
+            }
+            var daily: [DailySummary] = []
+            for (index, item) in (r.members["daily"]?.arrayValue ?? []).enumerated() {
+                daily.append(try DailySummary(json: item, path: "data.daily[\(index)]"))
+            }
+            report = .forecast(
+                ForecastReport(
+                    place: place, timezone: timezone, utcOffsetSeconds: offset, entries: entries, daily: daily))
+        case nil:
+            throw FieldError(path: "data.kind", problem: "is required")
+        }
+        self.init(key: try r.string("key"), call: try UpstreamCall(r), report: report)
+    }
+}
+
+/// Payload of `weather.fetch_failed` and `geocode.failed`: the audit facts and the error kind.
+public struct FetchFailed: Sendable, Equatable {
+    /// The cache key (`weather.fetch_failed`) or the normalized query (`geocode.failed`).
+    public var key: String
+    /// `current`, `forecast` or `geocode`.
+    public var kind: String
+    public var call: UpstreamCall
+    /// The stable error kind: `offline`, `timeout`, `not_found`, `rate_limited`, …
+    public var error: String
+    public var message: String
+    /// For `rate_limited`: how long the provider asked us to wait.
+    public var retryAfterSeconds: Int64?
+
+    public init(
+        key: String, kind: String, call: UpstreamCall, error: String, message: String, retryAfterSeconds: Int64? = nil
+    ) {
+        self.key = key
+        self.kind = kind
+        self.call = call
+        self.error = error
+        self.message = message
+        self.retryAfterSeconds = retryAfterSeconds
+    }
+
+    public var json: JSONValue {
+        var object: [String: JSONValue] = [
+            "key": .string(key), "kind": .string(kind), "error": .string(error), "message": .string(message),
+        ]
+        call.write(into: &object)
+        if let retryAfterSeconds { object["retryAfterSeconds"] = .int(retryAfterSeconds) }
+        return .object(object)
+    }
+
+    public init(json: JSONValue) throws(FieldError) {
+        let r = try FieldReader(json, path: "data")
+        self.init(
+            key: try r.string("key"), kind: try r.string("kind"), call: try UpstreamCall(r),
+            error: try r.string("error"), message: try r.string("message"),
+            retryAfterSeconds: try r.optionalInt("retryAfterSeconds"))
+    }
+}
+
+/// Payload of `geocode.fetched`: the candidates for a query, and the audit facts.
+public struct GeocodeFetched: Sendable, Equatable {
+    /// The query as typed.
+    public var query: String
+    /// The normalized query used as the cache key (trimmed, lowercased).
+    public var key: String
+    public var call: UpstreamCall
+    public var candidates: [Place]
+
+    public init(query: String, key: String, call: UpstreamCall, candidates: [Place]) {
+        self.query = query
+        self.key = key
+        self.call = call
+        self.candidates = candidates
+    }
+
+    public static func key(for query: String) -> String { query.trimmingWhitespace.lowercased() }
+
+    public var json: JSONValue {
+        var object: [String: JSONValue] = [
+            "query": .string(query), "key": .string(key), "candidates": .array(candidates.map(\.json)),
+        ]
+        call.write(into: &object)
+        return .object(object)
+    }
+
+    public init(json: JSONValue) throws(FieldError) {
+        let r = try FieldReader(json, path: "data")
+        var candidates: [Place] = []
+        for (index, item) in (r.members["candidates"]?.arrayValue ?? []).enumerated() {
+            candidates.append(try Place(json: item, path: "data.candidates[\(index)]"))
+        }
+        self.init(
+            query: try r.string("query"), key: try r.string("key"), call: try UpstreamCall(r), candidates: candidates)
+    }
+}
