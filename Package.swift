@@ -24,7 +24,7 @@ let package = Package(
             dependencies: ["WeatherDomain", "EventLog", "Providers", "WeatherService"],
             swiftSettings: swiftSettings
         ),
-        .executableTarget(name: "weatherd", dependencies: ["WeatherService"], swiftSettings: swiftSettings),
+        .executableTarget(name: "weatherd", dependencies: ["WeatherService", "Providers"], swiftSettings: swiftSettings),
         .testTarget(
             name: "WeatherDomainTests",
             dependencies: ["WeatherDomain", "WeatherTesting"],

@@ -1,4 +1,5 @@
 import EventLog
+import Providers
 import Synchronization
 import WeatherDomain
 import WeatherService
@@ -9,20 +10,27 @@ public final class InProcessWeatherd: Sendable {
     public let service: WeatherdService
     public let output = CollectingSink()
     public let server: RPCServer
+    /// The provider's in-memory network: route replies here.
+    public let network: InMemoryTransport
     private let writerTask: Task<Void, Never>
     private let nextID = Mutex<Int64>(1)
 
     /// Opens the service on `directory` (replaying whatever log is there).
     public init(
         directory: TemporaryDataDirectory, clock: ManualClock = ManualClock(), fsync: FsyncMode = .always,
-        maxLineBytes: Int = 1 << 20, commandWindow: Int = 100_000, file: FaultInjectingFile? = nil
+        maxLineBytes: Int = 1 << 20, commandWindow: Int = 100_000, file: FaultInjectingFile? = nil,
+        network: InMemoryTransport = InMemoryTransport(), fetch: FetchPolicy = FetchPolicy()
     ) throws {
+        self.network = network
         var configuration = Configuration(dataDirectory: directory.path)
         configuration.fsync = fsync
         configuration.maxLineBytes = maxLineBytes
         configuration.commandWindow = commandWindow
+        configuration.fetch = fetch
         let service = try WeatherdService(
-            configuration: configuration, clock: clock.wallClock, logger: Logger(level: .error)
+            configuration: configuration, clock: clock.wallClock, logger: Logger(level: .error),
+            provider: OpenMeteoProvider(baseURL: "http://weather.test", geocodingBaseURL: "http://geo.test"),
+            transport: network.transport
         ) { path in
             guard let file else { return try PosixLogFile(path: path) }
             return file
@@ -37,10 +45,12 @@ public final class InProcessWeatherd: Sendable {
     /// Runs `body` against a service on a fresh temporary data dir, and stops the service afterwards.
     public static func with(
         clock: ManualClock = ManualClock(), file: FaultInjectingFile? = nil,
+        network: InMemoryTransport = InMemoryTransport(), fetch: FetchPolicy = FetchPolicy(),
         _ body: (InProcessWeatherd) async throws -> Void
     ) async throws {
         let directory = TemporaryDataDirectory()
-        let service = try InProcessWeatherd(directory: directory, clock: clock, file: file)
+        let service = try InProcessWeatherd(
+            directory: directory, clock: clock, file: file, network: network, fetch: fetch)
         do {
             try await body(service)
         } catch {

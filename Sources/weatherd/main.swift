@@ -1,4 +1,5 @@
 import Foundation
+import Providers
 import WeatherDomain
 import WeatherService
 
@@ -32,7 +33,9 @@ let logger = Logger(level: configuration.logLevel)
 let clock = WallClock { Timestamp(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))) }
 let service: WeatherdService
 do {
-    service = try WeatherdService(configuration: configuration, clock: clock, logger: logger)
+    service = try WeatherdService(
+        configuration: configuration, clock: clock, logger: logger, provider: configuration.makeProvider(),
+        transport: .live())
 } catch {
     logger.error("\(error)")
     exit(1)

@@ -110,7 +110,12 @@ struct GoldenLogTests {
                         contentsOf: Self.folder.appendingPathComponent(
                             log.replacingOccurrences(of: ".jsonl", with: ".state.json")))))
             let replayed = try Replay.run(path: Self.folder.appendingPathComponent(log).path, commandWindow: 100_000)
-            #expect(replayed.state.json == expected, "\(log)")
+            // Later versions may add slices; every slice the golden state records must replay the same.
+            let replayedSlices = replayed.state.json.objectValue ?? [:]
+            for (slice, state) in expected.objectValue ?? [:] {
+                #expect(replayedSlices[slice] == state, "\(log): \(slice)")
+            }
+            #expect(!(expected.objectValue ?? [:]).isEmpty)
             #expect(replayed.outcome.tail == nil)
             #expect(replayed.state.skippedEvents.isEmpty)
         }

@@ -20,6 +20,12 @@ public struct DomainError: Error, Sendable, Equatable, CustomStringConvertible {
         DomainError(code: .notFound, message: "No favorite has id \(id); favorites/list shows the ids.")
     }
 
+    /// Geocoding found no place of this name.
+    public static func placeNotFound(_ name: String) -> DomainError {
+        DomainError(
+            code: .notFound, message: "No place called \"\(name)\" was found; check the spelling or try cities/search.")
+    }
+
     /// The thing to add is there already.
     public static func alreadyExists(_ message: String) -> DomainError {
         DomainError(code: .alreadyExists, message: message)

@@ -2,6 +2,8 @@
 ///
 /// Integers that fit in `Int64` stay integers (`.int`), so ids and counts round-trip exactly;
 /// every other number is a finite `.double`.
+///
+/// Equality is JSON's: `2` and `2.0` are the same number, whichever case holds them.
 public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
@@ -52,7 +54,37 @@ public enum JSONValue: Sendable, Hashable {
         return nil
     }
 
-    public var isNull: Bool { self == .null }
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let a), .bool(let b)): a == b
+        case (.int(let a), .int(let b)): a == b
+        case (.double(let a), .double(let b)): a == b
+        case (.int(let a), .double(let b)), (.double(let b), .int(let a)): JSONValue.double(b).intValue == a
+        case (.string(let a), .string(let b)): a == b
+        case (.array(let a), .array(let b)): a == b
+        case (.object(let a), .object(let b)): a == b
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let value): hasher.combine(value)
+        case .int(let value): hasher.combine(value)
+        case .double(let value):
+            if let integer = intValue { hasher.combine(integer) } else { hasher.combine(value) }
+        case .string(let value): hasher.combine(value)
+        case .array(let value): hasher.combine(value)
+        case .object(let value): hasher.combine(value)
+        }
+    }
 
     /// The member `key` of an object; nil for a missing member or a non-object.
     public subscript(key: String) -> JSONValue? {

@@ -7,9 +7,11 @@ extension ServiceContext {
             "favorites/add": MethodHandler(changesState: true, params: ["name", "lat", "lon", "country", "city"]) {
                 call in
                 let p = call.params
-                if p.has("city") {
-                    throw RPCError.invalidParams(
-                        "params.city needs a weather provider, which this build lacks; give name, lat and lon")
+                if let city = try p.nonEmptyString("city") {
+                    guard !p.has("name"), !p.has("lat"), !p.has("lon") else {
+                        throw FieldError(path: "params", problem: "must give either city, or name with lat and lon")
+                    }
+                    return { try await addCity(city, call: call) }
                 }
                 guard let name = try p.nonEmptyString("name") else {
                     throw FieldError(path: "params.name", problem: "is required (with lat and lon)")
@@ -68,6 +70,22 @@ extension ServiceContext {
                 }
             },
         ]
+    }
+
+    /// `favorites/add` by city: geocode (recording the history), then add the geocoder's place.
+    ///
+    /// The geocoding call may take seconds, so it runs in the completion, not in the dispatch loop;
+    /// such an add is therefore ordered among other changes by when its geocoding finished.
+    func addCity(_ city: String, call: MethodCall) async throws -> JSONValue {
+        let place = try await lookUpCity(city, cause: call.cause)
+        let now = clock.now()
+        let completion = try await favorites.change(call) { state in
+            try FavoritesDecisions.add(
+                state, name: place.name ?? city, country: place.country, lat: place.lat, lon: place.lon, now: now)
+        } unchanged: { _ in
+            .null
+        }
+        return try await completion()
     }
 
     /// `settings/*` and `location/get`.

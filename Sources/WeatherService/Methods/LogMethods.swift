@@ -11,7 +11,7 @@ extension ServiceContext {
                 return { try query.run(logPath: dataDirectory.logPath, writer: writer) }
             },
             "state/verify": MethodHandler { _ in { try await verify() } },
-            "service/status": MethodHandler { _ in { status() } },
+            "service/status": MethodHandler { _ in { await status() } },
         ]
     }
 
@@ -25,6 +25,7 @@ extension ServiceContext {
             live.history = await history.read { $0 }
             live.settings = await settings.read { $0 }
             live.location = await location.read { $0 }
+            live.cache = await cache.read { $0 }
             live.commands = registry.ledger
             if writer.status.lastSeq == before {
                 seq = before
@@ -56,13 +57,14 @@ extension ServiceContext {
         ])
     }
 
-    func status() -> JSONValue {
+    func status() async -> JSONValue {
         let writerStatus = writer.status
         let uptime = max(0, clock.now().milliseconds - info.startedAt.milliseconds) / 1000
         var result: [String: JSONValue] = [
             "version": .string(info.version), "dataDir": .string(dataDirectory.path),
             "lastSeq": .int(writerStatus.lastSeq), "logBytes": .int(writerStatus.length),
-            "uptimeSeconds": .int(uptime), "provider": .string(info.provider), "upstreamCalls": .object([:]),
+            "uptimeSeconds": .int(uptime), "provider": .string(info.provider),
+            "upstreamCalls": await fetcher.upstreamCounts.json,
             "readOnly": .bool(writerStatus.failure != nil), "fsync": .string(info.fsync.rawValue),
             "batches": .int(Int64(writerStatus.batches)), "syncs": .int(Int64(writerStatus.syncs)),
             "pid": .int(Int64(ProcessInfo.processInfo.processIdentifier)),

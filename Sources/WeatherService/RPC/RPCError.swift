@@ -1,4 +1,5 @@
 import EventLog
+import Providers
 import WeatherDomain
 
 /// An error that reaches the wire: a JSON-RPC code, a stable `kind` and a message that says what to do.
@@ -96,4 +97,13 @@ extension DomainError: WireError {
 extension StorageFailure: WireError {
     public var rpcCode: Int { ApplicationErrorCode.code(for: kind) }
     public var kind: String { "storage_failure" }
+}
+
+extension RPCError {
+    /// The application error for a provider failure.
+    public init(_ error: ProviderError) {
+        self.init(
+            code: ApplicationErrorCode.code(for: error.kind.rawValue), kind: error.kind.rawValue, message: error.message
+        )
+    }
 }

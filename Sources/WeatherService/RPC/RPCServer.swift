@@ -1,3 +1,4 @@
+import Providers
 import Synchronization
 import WeatherDomain
 
@@ -191,6 +192,7 @@ public final class RPCServer: Sendable {
         switch error {
         case let error as RPCError: return error
         case let error as any WireError: return RPCError(error)
+        case let error as ProviderError: return RPCError(error)
         case let error as FieldError: return .invalidParams(error)
         case is CancellationError: return .cancelled
         default:

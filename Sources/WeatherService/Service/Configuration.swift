@@ -7,6 +7,15 @@ public struct Configuration: Sendable, Equatable {
     public var maxLineBytes = 1 << 20
     public var logLevel: Logger.Level = .info
     public var commandWindow = 100_000
+    /// `open-meteo` or `openweathermap`.
+    public var provider = "open-meteo"
+    /// The OpenWeatherMap key, from `OWM_API_KEY` only (a flag would show it in `ps`).
+    public var owmAPIKey: String?
+    public var owmBaseURL = "https://api.openweathermap.org"
+    public var openMeteoBaseURL = "https://api.open-meteo.com"
+    public var openMeteoGeocodingBaseURL = "https://geocoding-api.open-meteo.com"
+    /// The fetch limits (`--cache-ttl`, `--upstream-timeout`, `--rate-limit`).
+    public var fetch = FetchPolicy()
 
     /// The defaults, with the given data dir.
     public init(dataDirectory: String) { self.dataDirectory = dataDirectory }
@@ -23,6 +32,15 @@ public struct Configuration: Sendable, Equatable {
           --max-line-bytes N      longest accepted input line (default 1048576)
           --log-level LEVEL       debug | info (default) | warning | error; logs go to stderr
           --command-window N      how many commandIds are remembered (default 100000)
+          --provider NAME         open-meteo (default) | openweathermap (default when OWM_API_KEY is set)
+          --owm-base-url URL      OpenWeatherMap base URL (else $OWM_BASE_URL)
+          --open-meteo-base-url URL            (else $OPEN_METEO_BASE_URL)
+          --open-meteo-geocoding-base-url URL  (else $OPEN_METEO_GEOCODING_BASE_URL)
+          --cache-ttl SECONDS     serve cached weather younger than this without a call (default 600)
+          --upstream-timeout SECONDS  overall deadline of one fetch, retries included (default 30)
+          --rate-limit N          upstream calls allowed per minute (default 60)
+
+        environment: OWM_API_KEY (the OpenWeatherMap key; never logged), WEATHERD_DATA_DIR, the base URLs above
         """
 
     /// Parses the arguments (without the program name).
@@ -32,6 +50,15 @@ public struct Configuration: Sendable, Equatable {
         _ arguments: [String], environment: [String: String]
     ) throws(ConfigurationError) -> Configuration {
         var config = Configuration(dataDirectory: defaultDataDirectory(environment))
+        if let key = environment["OWM_API_KEY"], !key.isEmpty {
+            config.owmAPIKey = key
+            config.provider = "openweathermap"
+        }
+        if let url = environment["OWM_BASE_URL"], !url.isEmpty { config.owmBaseURL = url }
+        if let url = environment["OPEN_METEO_BASE_URL"], !url.isEmpty { config.openMeteoBaseURL = url }
+        if let url = environment["OPEN_METEO_GEOCODING_BASE_URL"], !url.isEmpty {
+            config.openMeteoGeocodingBaseURL = url
+        }
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             var flag = argument
@@ -53,6 +80,13 @@ public struct Configuration: Sendable, Equatable {
                 }
                 return number
             }
+            func url() throws(ConfigurationError) -> String {
+                let text = try value()
+                guard text.hasPrefix("http://") || text.hasPrefix("https://") else {
+                    throw ConfigurationError("\(flag) must be an http:// or https:// URL")
+                }
+                return text
+            }
             switch flag {
             case "--data-dir":
                 let path = try value()
@@ -72,8 +106,24 @@ public struct Configuration: Sendable, Equatable {
                 }
                 config.logLevel = level
             case "--command-window": config.commandWindow = try number(1...10_000_000)
+            case "--provider":
+                let name = try value()
+                guard ["open-meteo", "openweathermap"].contains(name) else {
+                    throw ConfigurationError("--provider must be open-meteo or openweathermap")
+                }
+                config.provider = name
+            case "--owm-base-url": config.owmBaseURL = try url()
+            case "--open-meteo-base-url": config.openMeteoBaseURL = try url()
+            case "--open-meteo-geocoding-base-url": config.openMeteoGeocodingBaseURL = try url()
+            case "--cache-ttl": config.fetch.ttl = .seconds(try number(0...86_400))
+            case "--upstream-timeout": config.fetch.deadline = .seconds(try number(1...600))
+            case "--rate-limit": config.fetch.callsPerMinute = try number(1...100_000)
             default: throw ConfigurationError("unknown option \(argument)")
             }
+        }
+        if config.provider == "openweathermap", config.owmAPIKey == nil {
+            throw ConfigurationError(
+                "--provider openweathermap needs the API key in the OWM_API_KEY environment variable")
         }
         return config
     }

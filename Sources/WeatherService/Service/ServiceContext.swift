@@ -1,4 +1,5 @@
 import EventLog
+import Providers
 import WeatherDomain
 
 /// Everything the methods work with, built once by `WeatherdService` and passed down.
@@ -7,6 +8,8 @@ public struct ServiceContext: Sendable {
     public let history: StateActor<HistoryState>
     public let settings: StateActor<SettingsState>
     public let location: StateActor<LocationState>
+    public let cache: StateActor<WeatherCache>
+    public let fetcher: FetchActor
     public let registry: CommandRegistry
     public let writer: LogWriter
     public let bus: EventBus

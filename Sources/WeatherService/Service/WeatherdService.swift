@@ -1,6 +1,7 @@
 import Dispatch
 import EventLog
 import Foundation
+import Providers
 import Synchronization
 import WeatherDomain
 
@@ -24,11 +25,13 @@ public final class WeatherdService: Sendable {
 
     /// Opens the data dir: lock, create, verify and replay the log, repair a torn tail.
     ///
-    /// - Parameter openLog: opens the log for appending; tests pass a fault-injecting file here.
+    /// - Parameters:
+    ///   - provider: the weather provider; `transport` reaches it.
+    ///   - openLog: opens the log for appending; tests pass a fault-injecting file here.
     /// - Throws: `StartupError` with the message to print (the log is untouched unless a tail was repaired).
     public init(
-        configuration: Configuration, clock: WallClock, logger: Logger,
-        openLog: (String) throws -> any LogFile = { try PosixLogFile(path: $0) }
+        configuration: Configuration, clock: WallClock, logger: Logger, provider: any WeatherProvider,
+        transport: HTTPTransport, openLog: (String) throws -> any LogFile = { try PosixLogFile(path: $0) }
     ) throws(StartupError) {
         self.configuration = configuration
         let directory = DataDirectory(path: configuration.dataDirectory)
@@ -80,13 +83,17 @@ public final class WeatherdService: Sendable {
             registry.record(batch)
             bus.publish(batch)
         }
+        let cache = StateActor(state.cache, writer: writer)
+        let fetcher = FetchActor(
+            provider: provider, transport: transport, cache: cache, clock: clock, policy: configuration.fetch)
         let info = ServiceInfo(
-            version: Self.version, startedAt: clock.now(), fsync: configuration.fsync, provider: "none",
+            version: Self.version, startedAt: clock.now(), fsync: configuration.fsync, provider: provider.name,
             skippedEvents: state.skippedEvents, commandWindow: configuration.commandWindow)
         context = ServiceContext(
             favorites: StateActor(state.favorites, writer: writer), history: StateActor(state.history, writer: writer),
             settings: StateActor(state.settings, writer: writer), location: StateActor(state.location, writer: writer),
-            registry: registry, writer: writer, bus: bus, dataDirectory: directory, clock: clock, info: info,
+            cache: cache, fetcher: fetcher, registry: registry, writer: writer, bus: bus, dataDirectory: directory,
+            clock: clock, info: info,
             logger: logger)
         logger.info(
             "serving \(directory.path): \(replay.outcome.lines) events replayed, last seq \(position.nextSeq - 1)")
@@ -99,6 +106,7 @@ public final class WeatherdService: Sendable {
     public var methods: [String: MethodHandler] {
         context.favoritesMethods.merging(context.settingsMethods) { first, _ in first }
             .merging(context.logMethods) { first, _ in first }
+            .merging(context.weatherMethods) { first, _ in first }
     }
 
     /// Asks the service to stop: input ends, in-flight requests finish, `service.stopped` is written.

@@ -1,0 +1,298 @@
+import EventLog
+import Providers
+import WeatherDomain
+
+/// The only code that calls a weather provider.
+///
+/// For each request it first asks the cache (fresh data, a remembered `not_found`, a provider's
+/// `Retry-After`), then joins a call already in flight for the same (place, kind), and only then
+/// calls: within the token bucket, with retries and backoff for `upstream_error`, `timeout` and
+/// `offline`, all inside one overall deadline. Every attempt is appended to the log
+/// (`weather.fetched`, `weather.fetch_failed`, `geocode.fetched`, `geocode.failed`) through the
+/// cache's actor, so the cache only ever holds what the log holds. When the provider cannot be
+/// reached, the cache's older data is served, marked stale.
+public actor FetchActor {
+    /// The provider asked.
+    private let provider: any WeatherProvider
+    /// The network.
+    private let transport: HTTPTransport
+    /// The cache slice, which appends and applies the fetch events.
+    private let cache: StateActor<WeatherCache>
+    /// The wall clock, for freshness and audit times.
+    private let clock: WallClock
+    /// The limits.
+    private let policy: FetchPolicy
+    /// The rate limit.
+    private var bucket: TokenBucket
+    /// Calls in flight by `<kind>|<key>`, which identical requests join.
+    private var inFlight: [String: Task<Result<Cached<FetchedValue>, FetchFailure>, Never>] = [:]
+    /// Counters for `service/status`.
+    private var counts = UpstreamCounts()
+
+    public init(
+        provider: any WeatherProvider, transport: HTTPTransport, cache: StateActor<WeatherCache>, clock: WallClock,
+        policy: FetchPolicy
+    ) {
+        self.provider = provider
+        self.transport = transport
+        self.cache = cache
+        self.clock = clock
+        self.policy = policy
+        bucket = TokenBucket(perMinute: policy.callsPerMinute)
+    }
+
+    /// The provider's name.
+    public nonisolated var providerName: String { provider.name }
+
+    /// The counters so far.
+    public var upstreamCounts: UpstreamCounts { counts }
+
+    /// Current weather at `place`.
+    ///
+    /// - Parameters:
+    ///   - maxAgeMs: the client's freshness limit, which can only shorten the TTL.
+    ///   - refresh: fetch even when fresh data is cached (the rate limit still applies).
+    public func current(
+        at place: Place, maxAgeMs: Int64? = nil, refresh: Bool = false, cause: String
+    ) async throws -> FetchAnswer<CurrentReport> {
+        let request = provider.currentRequest(lat: place.lat, lon: place.lon)
+        let outcome = try await fetch(
+            kind: "current", key: place.key, maxAgeMs: maxAgeMs, refresh: refresh, cause: cause, request: request,
+            cached: {
+                $0.current[place.key].map {
+                    Cached(value: FetchedValue.current($0.value), fetchedAt: $0.fetchedAt, provider: $0.provider)
+                }
+            }
+        ) { [provider] (body: [UInt8], call: UpstreamCall) throws(ProviderError) -> (FetchedValue, DomainEvent) in
+            let report = try provider.decodeCurrent(body, place: place)
+            return (
+                .current(report), .weatherFetched(WeatherFetched(key: place.key, call: call, report: .current(report)))
+            )
+        }
+        guard case .current(let report) = outcome.value else { throw RPCError.internalError }
+        return outcome.map(report)
+    }
+
+    /// The 5-day / 3-hour forecast at `place`.
+    public func forecast(
+        at place: Place, maxAgeMs: Int64? = nil, refresh: Bool = false, cause: String
+    ) async throws -> FetchAnswer<ForecastReport> {
+        let request = provider.forecastRequest(lat: place.lat, lon: place.lon)
+        let outcome = try await fetch(
+            kind: "forecast", key: place.key, maxAgeMs: maxAgeMs, refresh: refresh, cause: cause, request: request,
+            cached: {
+                $0.forecast[place.key].map {
+                    Cached(value: FetchedValue.forecast($0.value), fetchedAt: $0.fetchedAt, provider: $0.provider)
+                }
+            }
+        ) { [provider] (body: [UInt8], call: UpstreamCall) throws(ProviderError) -> (FetchedValue, DomainEvent) in
+            let report = try provider.decodeForecast(body, place: place)
+            return (
+                .forecast(report),
+                .weatherFetched(WeatherFetched(key: place.key, call: call, report: .forecast(report)))
+            )
+        }
+        guard case .forecast(let report) = outcome.value else { throw RPCError.internalError }
+        return outcome.map(report)
+    }
+
+    /// Geocoding candidates for `query` (at most `limit`).
+    public func geocode(_ query: String, limit: Int, cause: String) async throws -> FetchAnswer<[Place]> {
+        let key = GeocodeFetched.key(for: query)
+        let request = provider.geocodeRequest(query: query, limit: 5)
+        let outcome = try await fetch(
+            kind: "geocode", key: key, maxAgeMs: nil, refresh: false, cause: cause, request: request,
+            cached: {
+                $0.geocodes[key].map {
+                    Cached(value: FetchedValue.places($0.value), fetchedAt: $0.fetchedAt, provider: $0.provider)
+                }
+            }
+        ) { [provider] (body: [UInt8], call: UpstreamCall) throws(ProviderError) -> (FetchedValue, DomainEvent) in
+            let places = try provider.decodeGeocode(body)
+            return (
+                .places(places), .geocodeFetched(GeocodeFetched(query: query, key: key, call: call, candidates: places))
+            )
+        }
+        guard case .places(let places) = outcome.value else { throw RPCError.internalError }
+        return outcome.map(Array(places.prefix(limit)))
+    }
+
+    /// The decoded value of any fetch, so one code path serves all three kinds.
+    enum FetchedValue: Sendable, Equatable {
+        case current(CurrentReport)
+        case forecast(ForecastReport)
+        case places([Place])
+    }
+
+    /// A failed fetch: the error to answer with.
+    struct FetchFailure: Error, Sendable {
+        var error: any Error
+    }
+
+    private typealias Decode = @Sendable ([UInt8], UpstreamCall) throws(ProviderError) -> (FetchedValue, DomainEvent)
+
+    private func fetch(
+        kind: String, key: String, maxAgeMs: Int64?, refresh: Bool, cause: String, request: ProviderRequest,
+        cached: @escaping @Sendable (WeatherCache) -> Cached<FetchedValue>?, decode: @escaping Decode
+    ) async throws -> FetchAnswer<FetchedValue> {
+        let now = clock.now()
+        let state = await cache.read { $0 }
+        let entry = cached(state)
+        if !refresh,
+            case .fresh(let fresh) = CachePolicy.lookup(
+                entry, now: now, ttlMs: policy.ttl.milliseconds, maxAgeMs: maxAgeMs)
+        {
+            counts.cacheHits += 1
+            return FetchAnswer(fresh, source: "cache", stale: false)
+        }
+        if CachePolicy.knownNotFound(state, kind: kind, key: key, now: now, ttlMs: policy.notFoundTTL.milliseconds) {
+            counts.notFoundHits += 1
+            throw ProviderError(
+                .notFound,
+                "\(provider.name) knows no such place (remembered for \(policy.notFoundTTL)); check the spelling or search with cities/search."
+            )
+        }
+        if let until = CachePolicy.rateLimitedUntil(state, provider: provider.name, now: now) {
+            let error = ProviderError(
+                .rateLimited, "\(provider.name) asked weatherd to wait until \(until); try again then.")
+            return try staleOr(entry, error)
+        }
+        let flightKey = "\(kind)|\(key)"
+        let task: Task<Result<Cached<FetchedValue>, FetchFailure>, Never>
+        if let running = inFlight[flightKey] {
+            counts.sharedCalls += 1
+            task = running
+        } else {
+            task = Task { await self.call(kind: kind, key: key, cause: cause, request: request, decode: decode) }
+            inFlight[flightKey] = task
+        }
+        let result = await task.value
+        if inFlight[flightKey] == task { inFlight[flightKey] = nil }
+        switch result {
+        case .success(let fetched):
+            return FetchAnswer(fetched, source: "network", stale: false)
+        case .failure(let failure):
+            return try staleOr(entry, failure.error)
+        }
+    }
+
+    /// Older data when the provider cannot be reached, else the error.
+    private func staleOr(_ entry: Cached<FetchedValue>?, _ error: any Error) throws -> FetchAnswer<FetchedValue> {
+        let unreachable: Set<ProviderError.Kind> = [
+            .offline, .timeout, .upstreamError, .rateLimited, .badUpstreamResponse,
+        ]
+        if let entry, let providerError = error as? ProviderError, unreachable.contains(providerError.kind) {
+            counts.staleAnswers += 1
+            return FetchAnswer(entry, source: "cache", stale: true)
+        }
+        throw error
+    }
+
+    /// Makes the call, with retries and backoff inside the deadline, auditing every attempt.
+    private func call(
+        kind: String, key: String, cause: String, request: ProviderRequest, decode: @escaping Decode
+    ) async -> Result<Cached<FetchedValue>, FetchFailure> {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: policy.deadline)
+        var attempt: Int64 = 0
+        while true {
+            attempt += 1
+            let wait = bucket.take(now: self.clock.now())
+            if wait > 0 {
+                guard clock.now.advanced(by: .milliseconds(wait)) < deadline else {
+                    return .failure(
+                        FetchFailure(
+                            error: ProviderError(
+                                .rateLimited,
+                                "weatherd's own limit of \(policy.callsPerMinute) calls a minute is reached; try again in \(wait / 1000 + 1) s."
+                            )))
+                }
+                do {
+                    try await Task.sleep(for: .milliseconds(wait))
+                } catch {
+                    return .failure(FetchFailure(error: CancellationError()))
+                }
+                attempt -= 1
+                continue
+            }
+            let remaining = deadline - clock.now
+            let started = clock.now
+            let transport = self.transport
+            let outcome: Result<HTTPResponse, TransportError> = await withDeadline(remaining) {
+                do throws(TransportError) {
+                    return .success(try await transport.get(HTTPRequest(url: request.url)))
+                } catch {
+                    return .failure(error)
+                }
+            } onTimeout: {
+                .failure(TransportError(.timeout, "no answer within the deadline"))
+            }
+            let latency = (clock.now - started).milliseconds
+            counts.calls += 1
+            let at = self.clock.now()
+            let attemptNumber = attempt
+            let providerName = provider.name
+            let audit = { (status: Int64?, bytes: Int64) in
+                UpstreamCall(
+                    provider: providerName, url: request.auditURL, status: status, latencyMs: latency,
+                    bytes: bytes, attempt: attemptNumber, at: at)
+            }
+            let result = Self.interpret(outcome, provider: provider.name, decode: decode, call: audit) { error, call in
+                let failed = FetchFailed(
+                    key: key, kind: kind, call: call, error: error.kind.rawValue, message: error.message,
+                    retryAfterSeconds: error.retryAfterSeconds)
+                return kind == "geocode" ? .geocodeFailed(failed) : .weatherFetchFailed(failed)
+            }
+            do {
+                let submission = try await cache.submit(cause: cause, corr: nil) { _ in [result.event] }
+                _ = try await cache.commit(submission)
+            } catch {
+                return .failure(FetchFailure(error: error))
+            }
+            switch result.outcome {
+            case .success(let value):
+                return .success(Cached(value: value, fetchedAt: at, provider: provider.name))
+            case .failure(let error):
+                counts.failures += 1
+                let backoff = policy.backoff * (1 << Int(min(attempt - 1, 10))) * Double.random(in: 0.5...1.5)
+                guard error.isRetryable, attempt < Int64(policy.maxAttempts), clock.now.advanced(by: backoff) < deadline
+                else { return .failure(FetchFailure(error: error)) }
+                do {
+                    try await Task.sleep(for: backoff)
+                } catch {
+                    return .failure(FetchFailure(error: CancellationError()))
+                }
+            }
+        }
+    }
+
+    /// Turns a transport outcome into the value or error and the event that audits it.
+    private static func interpret(
+        _ outcome: Result<HTTPResponse, TransportError>, provider: String, decode: Decode,
+        call: (Int64?, Int64) -> UpstreamCall, failed: (ProviderError, UpstreamCall) -> DomainEvent
+    ) -> (outcome: Result<FetchedValue, ProviderError>, event: DomainEvent) {
+        switch outcome {
+        case .failure(let transportError):
+            let error = ProviderError.from(transportError, provider: provider)
+            return (.failure(error), failed(error, call(nil, 0)))
+        case .success(let response):
+            let audit = call(Int64(response.status), Int64(response.body.count))
+            if let error = ProviderError.from(status: response.status, headers: response.headers, provider: provider) {
+                return (.failure(error), failed(error, audit))
+            }
+            do throws(ProviderError) {
+                let (value, event) = try decode(response.body, audit)
+                return (.success(value), event)
+            } catch {
+                return (.failure(error), failed(error, audit))
+            }
+        }
+    }
+}
+
+extension FetchAnswer {
+    /// The same answer with another value.
+    func map<Other>(_ value: Other) -> FetchAnswer<Other> {
+        FetchAnswer<Other>(Cached(value: value, fetchedAt: fetchedAt, provider: provider), source: source, stale: stale)
+    }
+}

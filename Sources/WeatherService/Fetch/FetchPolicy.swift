@@ -1,0 +1,25 @@
+/// The limits the `FetchActor` works within.
+public struct FetchPolicy: Sendable, Equatable {
+    /// Data younger than this is served from the cache without a call (`--cache-ttl`).
+    public var ttl: Duration = .seconds(600)
+    /// A `not_found` is remembered this long, so a misspelt place cannot cause a storm of calls.
+    public var notFoundTTL: Duration = .seconds(3600)
+    /// The overall deadline of one fetch, retries included (`--upstream-timeout`).
+    public var deadline: Duration = .seconds(30)
+    /// Attempts per fetch, the first included.
+    public var maxAttempts = 3
+    /// The first retry's backoff; each later one doubles, with ±50 % jitter.
+    public var backoff: Duration = .milliseconds(500)
+    /// Upstream calls allowed per minute (the token bucket).
+    public var callsPerMinute = 60
+
+    public init() {}
+}
+
+extension Duration {
+    /// Whole milliseconds.
+    var milliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}

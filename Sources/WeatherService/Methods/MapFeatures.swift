@@ -1,0 +1,48 @@
+import WeatherDomain
+
+/// GeoJSON (RFC 7946) and tile layers for map clients.
+enum MapFeatures {
+    /// A FeatureCollection of favorites, each a Point `[lon, lat]` with its latest cached weather.
+    static func collection(_ favorites: [Favorite], weather: [Cached<CurrentReport>?], units: Units) -> JSONValue {
+        let features: [JSONValue] = zip(favorites, weather).map { favorite, cached in
+            var properties: [String: JSONValue] = [
+                "id": .string(favorite.id), "name": .string(favorite.name), "notify": .bool(favorite.notify),
+            ]
+            if let country = favorite.country { properties["country"] = .string(country) }
+            if let cached {
+                let now = cached.value.current
+                properties["weather"] = .object([
+                    "temperature": .double(WeatherFormatting.temperature(now.temperature, units)),
+                    "condition": WeatherFormatting.condition(now.condition),
+                    "theme": .string(now.condition.theme.rawValue),
+                    "observedAt": .string(now.observedAt.description),
+                    "fetchedAt": .string(cached.fetchedAt.description),
+                ])
+            } else {
+                properties["weather"] = .null
+            }
+            return .object([
+                "type": "Feature", "id": .string(favorite.id),
+                "geometry": .object([
+                    "type": "Point", "coordinates": .array([.double(favorite.lon), .double(favorite.lat)]),
+                ]),
+                "properties": .object(properties),
+            ])
+        }
+        return .object(["type": "FeatureCollection", "features": .array(features)])
+    }
+
+    /// OpenWeatherMap tile layers; `{apiKey}` is a placeholder the client fills in: the key is never sent.
+    static let layers: JSONValue = .object([
+        "layers": .array(
+            [("temperature", "temp_new"), ("precipitation", "precipitation_new"), ("clouds", "clouds_new")].map {
+                name, layer in
+                .object([
+                    "name": .string(name),
+                    "url": .string("https://tile.openweathermap.org/map/\(layer)/{z}/{x}/{y}.png?appid={apiKey}"),
+                    "minZoom": 0, "maxZoom": 19,
+                ])
+            }),
+        "attribution": "Weather maps © OpenWeatherMap",
+    ])
+}

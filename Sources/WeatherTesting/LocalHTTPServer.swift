@@ -1,0 +1,154 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A small HTTP/1.1 server on 127.0.0.1, for end-to-end tests: it serves recorded bodies and error
+/// statuses by path, and counts what it was asked. One thread accepts; each connection gets a
+/// thread, reads one request, answers, and closes.
+public final class LocalHTTPServer: Sendable {
+    /// A canned answer.
+    public struct Response: Sendable {
+        public var status: Int
+        public var headers: [String: String]
+        public var body: [UInt8]
+        /// How long to wait before answering.
+        public var delay: Duration
+
+        public init(status: Int = 200, headers: [String: String] = [:], body: [UInt8], delay: Duration = .zero) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+            self.delay = delay
+        }
+    }
+
+    private struct State {
+        var routes: [String: Response] = [:]
+        var requests: [String] = []
+        var stopped = false
+    }
+
+    /// The port it listens on.
+    public let port: Int
+    private let fd: Int32
+    private let state = Mutex(State())
+
+    /// Binds 127.0.0.1 on a free port and starts accepting.
+    public init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw RunningWeatherdError("socket: errno \(errno)") }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(fd, 64) == 0 else {
+            close(fd)
+            throw RunningWeatherdError("bind/listen: errno \(errno)")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        self.fd = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+        let thread = Thread { [self] in acceptLoop() }
+        thread.start()
+    }
+
+    deinit { stop() }
+
+    /// `http://127.0.0.1:<port>`
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// Serves `response` for requests whose path ends with `suffix` and whose query contains `query`.
+    public func route(_ suffix: String, query: String = "", _ response: Response) {
+        state.withLock { $0.routes[RouteKey.make(suffix, query)] = response }
+    }
+
+    /// Every request line's target (path and query), in arrival order.
+    public var requests: [String] { state.withLock { $0.requests } }
+
+    /// Stops accepting.
+    public func stop() {
+        let first = state.withLock { state -> Bool in
+            defer { state.stopped = true }
+            return !state.stopped
+        }
+        if first { shutdown(fd, Int32(SHUT_RDWR)) }
+    }
+
+    private func acceptLoop() {
+        while true {
+            let client = accept(fd, nil, nil)
+            if client < 0 {
+                if errno == EINTR { continue }
+                close(fd)
+                return
+            }
+            let thread = Thread { [self] in serve(client) }
+            thread.start()
+        }
+    }
+
+    private func serve(_ client: Int32) {
+        defer { close(client) }
+        var request: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !request.containsHeaderEnd, request.count < 65_536 {
+            let count = buffer.withUnsafeMutableBytes { read(client, $0.baseAddress!, $0.count) }
+            if count <= 0 { return }
+            request.append(contentsOf: buffer[..<count])
+        }
+        let line = String(decoding: request.prefix { $0 != UInt8(ascii: "\r") }, as: UTF8.self)
+        let parts = line.split(separator: " ")
+        guard parts.count >= 2 else { return }
+        let target = String(parts[1])
+        let response = state.withLock { state -> Response in
+            state.requests.append(target)
+            let key = RouteKey.match(target, among: state.routes.keys)
+            return key.flatMap { state.routes[$0] } ?? Response(status: 404, body: Array(#"{"error":"no route"}"#.utf8))
+        }
+        if response.delay > .zero {
+            Thread.sleep(
+                forTimeInterval: Double(response.delay.components.seconds) + Double(
+                    response.delay.components.attoseconds) / 1e18)
+        }
+        var head =
+            "HTTP/1.1 \(response.status) Status\r\nContent-Length: \(response.body.count)\r\nConnection: close\r\n"
+        head += "Content-Type: application/json\r\n"
+        for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
+        head += "\r\n"
+        let bytes = Array(head.utf8) + response.body
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = send(client, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+}
+
+extension [UInt8] {
+    fileprivate var containsHeaderEnd: Bool {
+        guard count >= 4 else { return false }
+        for index in 0...(count - 4)
+        where self[index] == 13 && self[index + 1] == 10 && self[index + 2] == 13 && self[index + 3] == 10 {
+            return true
+        }
+        return false
+    }
+}

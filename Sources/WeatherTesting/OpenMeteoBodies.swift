@@ -1,0 +1,66 @@
+import WeatherDomain
+
+/// Open-Meteo response bodies in the shape weatherd requests (unix times, m/s), for tests.
+public enum OpenMeteoBodies {
+    /// A current-weather body.
+    public static func current(
+        temperature: Double, code: Int64 = 3, time: Timestamp = Timestamp(milliseconds: 1_795_348_800_000),
+        utcOffsetSeconds: Int64 = 3600
+    ) -> [UInt8] {
+        let seconds = time.milliseconds / 1000
+        let body: JSONValue = [
+            "latitude": 52.52, "longitude": 13.41, "utc_offset_seconds": .int(utcOffsetSeconds),
+            "timezone": "Europe/Berlin",
+            "current": [
+                "time": .int(seconds), "interval": 900, "temperature_2m": .double(temperature),
+                "relative_humidity_2m": 80, "apparent_temperature": .double(temperature - 2),
+                "weather_code": .int(code),
+                "pressure_msl": 1012.5, "wind_speed_10m": 4.2, "wind_direction_10m": 250, "wind_gusts_10m": 9.5,
+            ],
+            "daily": [
+                "time": [.int(seconds - seconds % 86_400)], "temperature_2m_max": [.double(temperature + 3)],
+                "temperature_2m_min": [.double(temperature - 4)], "sunrise": [.int(seconds - 10_000)],
+                "sunset": [.int(seconds + 20_000)],
+            ],
+        ]
+        return body.jsonBytes
+    }
+
+    /// A forecast body: `hours` hourly values from `start`, temperatures rising by 0.5 °C an hour.
+    public static func forecast(
+        start: Timestamp = Timestamp(milliseconds: 1_795_348_800_000), hours: Int = 120, code: Int64 = 61,
+        utcOffsetSeconds: Int64 = 3600
+    ) -> [UInt8] {
+        let first = start.milliseconds / 1000
+        let times: [JSONValue] = (0..<hours).map { .int(first + Int64($0) * 3600) }
+        let body: JSONValue = [
+            "latitude": 52.52, "longitude": 13.41, "utc_offset_seconds": .int(utcOffsetSeconds),
+            "timezone": "Europe/Berlin",
+            "hourly": [
+                "time": .array(times),
+                "temperature_2m": .array((0..<hours).map { .double(Double($0) * 0.5) }),
+                "apparent_temperature": .array((0..<hours).map { .double(Double($0) * 0.5 - 1) }),
+                "relative_humidity_2m": .array((0..<hours).map { _ in 70 }),
+                "pressure_msl": .array((0..<hours).map { _ in 1010.0 }),
+                "wind_speed_10m": .array((0..<hours).map { _ in 3.0 }),
+                "wind_direction_10m": .array((0..<hours).map { _ in 180 }),
+                "weather_code": .array((0..<hours).map { _ in .int(code) }),
+                "precipitation_probability": .array((0..<hours).map { _ in 40 }),
+            ],
+        ]
+        return body.jsonBytes
+    }
+
+    /// A geocoding body with the given candidates (name, country code, admin1, lat, lon).
+    public static func geocode(_ places: [(String, String, String?, Double, Double)]) -> [UInt8] {
+        let results: [JSONValue] = places.map { name, country, admin1, lat, lon in
+            var object: [String: JSONValue] = [
+                "name": .string(name), "country_code": .string(country), "latitude": .double(lat),
+                "longitude": .double(lon),
+            ]
+            if let admin1 { object["admin1"] = .string(admin1) }
+            return .object(object)
+        }
+        return JSONValue.object(["results": .array(results), "generationtime_ms": 0.4]).jsonBytes
+    }
+}

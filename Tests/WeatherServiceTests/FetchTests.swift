@@ -1,0 +1,260 @@
+import Providers
+import Testing
+import WeatherDomain
+import WeatherService
+import WeatherTesting
+
+@Suite("Fetching, caching and the audit of every call, in process")
+struct FetchTests {
+    static var quick: FetchPolicy {
+        var policy = FetchPolicy()
+        policy.backoff = .milliseconds(1)
+        policy.deadline = .seconds(5)
+        return policy
+    }
+
+    static let berlin: JSONValue = ["lat": 52.52, "lon": 13.41]
+
+    func events(_ service: InProcessWeatherd, _ types: [String]) async throws -> [JSONValue] {
+        let result = try await service.result("events/query", ["types": .array(types.map { .string($0) })])
+        return result["events"]?.arrayValue ?? []
+    }
+
+    @Test("current weather by coordinates: converted at the edge, audited in the log")
+    func current() async throws {
+        let network = InMemoryTransport()
+        network.route("/v1/forecast", InMemoryTransport.ok(OpenMeteoBodies.current(temperature: 5.5, code: 61)))
+        try await InProcessWeatherd.with(network: network, fetch: Self.quick) { service in
+            let metric = try await service.result("weather/current", Self.berlin)
+            #expect(metric["current"]?["temperature"] == 5.5)
+            #expect(metric["theme"] == "rainy")
+            #expect(metric["source"] == "network")
+            #expect(metric["stale"] == false)
+            #expect(metric["location"]?["utcOffsetSeconds"] == 3600)
+            #expect(metric["observedAt"] == "2026-11-22T12:00:00.000Z")
+            #expect(metric["fetchedAt"] != nil)
+            let imperial = try await service.result(
+                "weather/current", ["lat": 52.52, "lon": 13.41, "units": "imperial"])
+            #expect(imperial["current"]?["temperature"] == 41.9)
+            #expect(imperial["source"] == "cache", "a repeat within the TTL makes no call")
+            #expect(network.requests.count == 1)
+            let fetched = try await events(service, ["weather.fetched"])
+            #expect(fetched.count == 1)
+            #expect(fetched.first?["data"]?["status"] == 200)
+            #expect(fetched.first?["data"]?["provider"] == "open-meteo")
+            #expect(fetched.first?["data"]?["url"]?.stringValue?.hasPrefix("http://weather.test/v1/forecast?") == true)
+        }
+    }
+
+    @Test("maxAgeSeconds shortens the TTL: 0 always calls")
+    func maxAge() async throws {
+        let network = InMemoryTransport()
+        network.route("/v1/forecast", InMemoryTransport.ok(OpenMeteoBodies.current(temperature: 1)))
+        try await InProcessWeatherd.with(network: network, fetch: Self.quick) { service in
+            _ = try await service.result("weather/current", Self.berlin)
+            let again = try await service.result("weather/current", ["lat": 52.52, "lon": 13.41, "maxAgeSeconds": 0])
+            #expect(again["source"] == "network")
+            #expect(network.requests.count == 2)
+        }
+    }
+
+    @Test("identical concurrent requests share one upstream call")
+    func singleFlight() async throws {
+        let network = InMemoryTransport()
+        network.route(
+            "/v1/forecast", .delayed(.milliseconds(300), InMemoryTransport.ok(OpenMeteoBodies.current(temperature: 2))))
+        try await InProcessWeatherd.with(network: network, fetch: Self.quick) { service in
+            for id in 0..<10 {
+                let request: JSONValue = [
+                    "jsonrpc": "2.0", "id": .string("w\(id)"), "method": "weather/current", "params": Self.berlin,
+                ]
+                await service.receive(request.jsonBytes)
+            }
+            #expect(await service.output.wait(for: 10))
+            let answers = try service.output.messages()
+            #expect(answers.allSatisfy { $0["result"]?["current"]?["temperature"] == 2 })
+            #expect(network.requests.count == 1)
+            let status = try await service.result("service/status")
+            #expect(status["upstreamCalls"]?["sharedCalls"] == 9)
+        }
+    }
+
+    @Test("offline: the last data is served, marked stale, and every attempt is audited")
+    func staleWhenOffline() async throws {
+        let network = InMemoryTransport()
+        let clock = ManualClock()
+        network.route(
+            "/v1/forecast", InMemoryTransport.ok(OpenMeteoBodies.current(temperature: 7)),
+            .failure(TransportError(.offline, "connection refused")))
+        try await InProcessWeatherd.with(clock: clock, network: network, fetch: Self.quick) { service in
+            let first = try await service.result("weather/current", Self.berlin)
+            clock.advance(milliseconds: 11 * 60_000)
+            let stale = try await service.result("weather/current", Self.berlin)
+            #expect(stale["source"] == "cache")
+            #expect(stale["stale"] == true)
+            #expect(stale["fetchedAt"] == first["fetchedAt"])
+            #expect(stale["current"]?["temperature"] == 7)
+            let failures = try await events(service, ["weather.fetch_failed"])
+            #expect(failures.count == 3, "three attempts, each an event")
+            #expect(failures.allSatisfy { $0["data"]?["error"] == "offline" && $0["data"]?["status"] == nil })
+            #expect(failures.map { $0["data"]?["attempt"] } == [1, 2, 3])
+        }
+    }
+
+    static let errorCases: [(InMemoryTransport.Reply, Int64, String, Int)] = [
+        (InMemoryTransport.status(401, #"{"cod":401,"message":"Invalid API key"}"#), 1005, "unauthorized", 1),
+        (InMemoryTransport.status(404, #"{"cod":"404","message":"city not found"}"#), 1000, "not_found", 1),
+        (InMemoryTransport.status(429, "{}", headers: ["Retry-After": "120"]), 1006, "rate_limited", 1),
+        (InMemoryTransport.status(503), 1008, "upstream_error", 3),
+        (InMemoryTransport.ok(Array("<html>busy</html>".utf8)), 1009, "bad_upstream_response", 1),
+        (.failure(TransportError(.offline, "refused")), 1004, "offline", 3),
+    ]
+
+    @Test("each upstream failure becomes its application error, retried only when it may pass", arguments: errorCases)
+    func errors(reply: InMemoryTransport.Reply, code: Int64, kind: String, attempts: Int) async throws {
+        let network = InMemoryTransport()
+        network.route("/v1/forecast", reply)
+        try await InProcessWeatherd.with(network: network, fetch: Self.quick) { service in
+            let response = try await service.call("weather/current", Self.berlin)
+            #expect(response["error"]?["code"]?.intValue == code)
+            #expect(response["error"]?["data"]?["kind"]?.stringValue == kind)
+            #expect(network.requests.count == attempts)
+            #expect(try await events(service, ["weather.fetch_failed"]).count == attempts)
+        }
+    }
+
+    @Test("the deadline holds against a provider that does not answer")
+    func deadline() async throws {
+        let network = InMemoryTransport()
+        network.route(
+            "/v1/forecast", .delayed(.seconds(30), InMemoryTransport.ok(OpenMeteoBodies.current(temperature: 1))))
+        var policy = Self.quick
+        policy.deadline = .milliseconds(300)
+        try await InProcessWeatherd.with(network: network, fetch: policy) { service in
+            let started = ContinuousClock.now
+            let response = try await service.call("weather/current", Self.berlin)
+            #expect(response["error"]?["data"]?["kind"] == "timeout")
+            #expect(ContinuousClock.now - started < .seconds(5))
+            let failed = try await events(service, ["weather.fetch_failed"])
+            #expect(failed.first?["data"]?["error"] == "timeout")
+        }
+    }
+
+    @Test("a not_found and a Retry-After are remembered: no call until they expire")
+    func negativeCache() async throws {
+        let network = InMemoryTransport()
+        let clock = ManualClock()
+        network.route("/v1/search", InMemoryTransport.status(404))
+        network.route("/v1/forecast", InMemoryTransport.status(429, "{}", headers: ["retry-after": "120"]))
+        try await InProcessWeatherd.with(clock: clock, network: network, fetch: Self.quick) { service in
+            _ = try await service.call("cities/search", ["query": "Atlantis"])
+            let again = try await service.call("cities/search", ["query": " atlantis "])
+            #expect(again["error"]?["data"]?["kind"] == "not_found")
+            _ = try await service.call("weather/current", Self.berlin)
+            clock.advance(milliseconds: 60_000)
+            let limited = try await service.call("weather/current", ["lat": 10, "lon": 10])
+            #expect(limited["error"]?["data"]?["kind"] == "rate_limited")
+            #expect(network.requests.count == 2)
+            clock.advance(milliseconds: 61_000)
+            _ = try await service.call("weather/current", ["lat": 10, "lon": 10])
+            #expect(network.requests.count == 3)
+        }
+    }
+
+    @Test("the token bucket holds: calls beyond it within the deadline are refused without a request")
+    func rateLimit() async throws {
+        let network = InMemoryTransport()
+        network.route("/v1/forecast", InMemoryTransport.ok(OpenMeteoBodies.current(temperature: 1)))
+        var policy = Self.quick
+        policy.callsPerMinute = 2
+        policy.deadline = .milliseconds(200)
+        try await InProcessWeatherd.with(network: network, fetch: policy) { service in
+            _ = try await service.result("weather/current", ["lat": 1, "lon": 1])
+            _ = try await service.result("weather/current", ["lat": 2, "lon": 2])
+            let third = try await service.call("weather/current", ["lat": 3, "lon": 3])
+            #expect(third["error"]?["data"]?["kind"] == "rate_limited")
+            #expect(network.requests.count == 2)
+        }
+    }
+
+    @Test("by city: geocoded once, recorded in the history, and the forecast has daily summaries by local date")
+    func cityAndForecast() async throws {
+        let network = InMemoryTransport()
+        network.route(
+            "/v1/search",
+            InMemoryTransport.ok(
+                OpenMeteoBodies.geocode([
+                    ("Berlin", "DE", "State of Berlin", 52.52, 13.41), ("Berlin", "US", "New Hampshire", 44.47, -71.19),
+                ])))
+        network.route("/v1/forecast", query: "hourly=", InMemoryTransport.ok(OpenMeteoBodies.forecast()))
+        network.route("/v1/forecast", query: "current=", InMemoryTransport.ok(OpenMeteoBodies.current(temperature: 3)))
+        try await InProcessWeatherd.with(network: network, fetch: Self.quick) { service in
+            let forecast = try await service.result("weather/forecast", ["city": "Berlin"])
+            #expect(forecast["location"]?["name"] == "Berlin")
+            #expect(forecast["location"]?["country"] == "DE")
+            let entries = try #require(forecast["entries"]?.arrayValue)
+            #expect(entries.count == 40)
+            let daily = try #require(forecast["daily"]?.arrayValue)
+            #expect(daily.count == 5)
+            #expect(daily.first?["date"] == "2026-11-22")
+            #expect(daily.first?["min"] == 1.0)
+            #expect(
+                daily.first?["max"] == 4.0, "steps on the local 3-hour grid: 15, 18, 21 h local (+1 h): 1, 2.5, 4 °C")
+            _ = try await service.result("weather/current", ["city": "berlin"])
+            let history = try await service.result("history/list")
+            #expect(history["history"]?.arrayValue?.count == 1)
+            #expect(history["history"]?.arrayValue?.first?["state"] == "State of Berlin")
+            #expect(network.requests.filter { $0.contains("/v1/search") }.count == 1)
+            let search = try await service.result("cities/search", ["query": "Berlin", "limit": 1])
+            #expect(search["candidates"]?.arrayValue?.count == 1)
+            let short = try await service.call("cities/search", ["query": "Be"])
+            #expect(short["error"]?["code"] == -32602)
+        }
+    }
+
+    @Test("favorites/add by city takes the geocoder's name and country; map/favorites is GeoJSON with the weather")
+    func favoritesByCityAndMap() async throws {
+        let network = InMemoryTransport()
+        network.route(
+            "/v1/search", InMemoryTransport.ok(OpenMeteoBodies.geocode([("Reykjavík", "IS", nil, 64.15, -21.94)])))
+        network.route("/v1/forecast", InMemoryTransport.ok(OpenMeteoBodies.current(temperature: -3, code: 75)))
+        try await InProcessWeatherd.with(network: network, fetch: Self.quick) { service in
+            let favorite = try await service.result("favorites/add", ["city": "reykjavik", "commandId": "r"])
+            #expect(favorite["name"] == "Reykjavík")
+            #expect(favorite["country"] == "IS")
+            let repeated = try await service.result("favorites/add", ["city": "reykjavik", "commandId": "r"])
+            #expect(repeated == favorite)
+            _ = try await service.result("weather/current", ["favoriteId": .string(favorite["id"]?.stringValue ?? "")])
+            let map = try await service.result("map/favorites")
+            #expect(map["type"] == "FeatureCollection")
+            let feature = try #require(map["features"]?.arrayValue?.first)
+            #expect(feature["geometry"]?["coordinates"] == [-21.94, 64.15])
+            #expect(feature["properties"]?["weather"]?["temperature"] == -3)
+            #expect(feature["properties"]?["weather"]?["theme"] == "snowy")
+            let layers = try await service.result("map/layers")
+            #expect(layers["layers"]?.arrayValue?.count == 3)
+            #expect(layers.jsonString.contains("{z}/{x}/{y}"))
+            #expect(layers.jsonString.contains("{apiKey}"))
+        }
+    }
+
+    @Test("the cache is rebuilt from the log: after a restart with the provider unreachable it still answers")
+    func cacheAfterRestart() async throws {
+        let directory = TemporaryDataDirectory()
+        let clock = ManualClock()
+        let online = InMemoryTransport()
+        online.route("/v1/forecast", InMemoryTransport.ok(OpenMeteoBodies.current(temperature: 12)))
+        let first = try InProcessWeatherd(directory: directory, clock: clock, network: online, fetch: Self.quick)
+        _ = try await first.result("weather/current", Self.berlin)
+        await first.stop()
+        clock.advance(milliseconds: 3_600_000)
+        let offline = InMemoryTransport()
+        let second = try InProcessWeatherd(directory: directory, clock: clock, network: offline, fetch: Self.quick)
+        let answer = try await second.result("weather/current", Self.berlin)
+        #expect(answer["stale"] == true)
+        #expect(answer["current"]?["temperature"] == 12)
+        let verify = try await second.result("state/verify")
+        #expect(verify["ok"] == true)
+        await second.stop()
+    }
+}
