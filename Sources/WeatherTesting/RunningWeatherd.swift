@@ -17,6 +17,8 @@ public final class RunningWeatherd: Sendable {
     /// Every stderr line, in order.
     public let errors = CollectingSink()
     private let nextID = Mutex<Int64>(1)
+    /// How many of the two output pipes have reached their end.
+    private let drained = Drained()
 
     /// The built `weatherd` next to the running test bundle.
     public static var binaryPath: String {
@@ -46,12 +48,12 @@ public final class RunningWeatherd: Sendable {
         process.standardError = err
         try process.run()
         stdin = input.fileHandleForWriting
-        Self.drain(out.fileHandleForReading) { [output] line in output.send(line) }
-        Self.drain(err.fileHandleForReading) { [errors] line in errors.send(line) }
+        Self.drain(out.fileHandleForReading, done: drained) { [output] line in output.send(line) }
+        Self.drain(err.fileHandleForReading, done: drained) { [errors] line in errors.send(line) }
     }
 
     /// Reads a pipe to its end on a thread of its own, handing on whole lines.
-    private static func drain(_ handle: FileHandle, _ emit: @escaping @Sendable ([UInt8]) -> Void) {
+    private static func drain(_ handle: FileHandle, done: Drained, _ emit: @escaping @Sendable ([UInt8]) -> Void) {
         let fd = handle.fileDescriptor
         let thread = Thread {
             var pending: [UInt8] = []
@@ -70,6 +72,7 @@ public final class RunningWeatherd: Sendable {
                 }
             }
             if !pending.isEmpty { emit(pending) }
+            done.count.withLock { $0 += 1 }
         }
         thread.start()
     }
@@ -115,8 +118,8 @@ public final class RunningWeatherd: Sendable {
     /// Waits for the process to exit and returns its exit status; nil when `timeout` passes first.
     public func waitForExit(timeout: Duration = .seconds(20)) async -> Int32? {
         let deadline = ContinuousClock.now.advanced(by: timeout)
-        while process.isRunning {
-            if ContinuousClock.now >= deadline { return nil }
+        while process.isRunning || drained.count.withLock({ $0 }) < 2 {
+            if ContinuousClock.now >= deadline { return process.isRunning ? nil : process.terminationStatus }
             try? await Task.sleep(for: .milliseconds(5))
         }
         return process.terminationStatus
@@ -125,6 +128,11 @@ public final class RunningWeatherd: Sendable {
     deinit {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
+}
+
+/// Counts the output pipes that reached their end, so a finished process's output is complete.
+private final class Drained: Sendable {
+    let count = Mutex(0)
 }
 
 /// A test-helper failure with a message.

@@ -68,9 +68,12 @@ enum WeatherFormatting {
         ])
     }
 
-    static func forecast(_ answer: FetchAnswer<ForecastReport>, units: Units) -> JSONValue {
+    /// The forecast answer; steps that ended before `now` are left out (Open-Meteo's hourly data
+    /// starts at local midnight), while the daily summaries keep the whole local day.
+    static func forecast(_ answer: FetchAnswer<ForecastReport>, units: Units, now: Timestamp) -> JSONValue {
         let report = answer.value
-        let entries: [JSONValue] = report.entries.map { entry in
+        let upcoming = report.entries.filter { $0.time.milliseconds + 3 * 3_600_000 > now.milliseconds }
+        let entries: [JSONValue] = upcoming.map { entry in
             var object: [String: JSONValue] = [
                 "time": .string(entry.time.description), "temperature": .double(temperature(entry.temperature, units)),
                 "condition": condition(entry.condition),
@@ -96,7 +99,7 @@ enum WeatherFormatting {
             "fetchedAt": .string(answer.fetchedAt.description), "source": .string(answer.source),
             "stale": .bool(answer.stale), "provider": .string(answer.provider),
         ]
-        if let first = report.entries.first { result["observedAt"] = .string(first.time.description) }
+        if let first = upcoming.first ?? report.entries.last { result["observedAt"] = .string(first.time.description) }
         return .object(result)
     }
 }

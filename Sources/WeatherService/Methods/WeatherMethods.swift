@@ -20,7 +20,7 @@ extension ServiceContext {
                 return {
                     let place = try await resolve(request, cause: call.cause)
                     let answer = try await fetcher.forecast(at: place, maxAgeMs: request.maxAgeMs, cause: call.cause)
-                    return WeatherFormatting.forecast(answer, units: try await units(request))
+                    return WeatherFormatting.forecast(answer, units: try await units(request), now: clock.now())
                 }
             },
             "cities/search": MethodHandler(params: ["query", "limit"]) { call in
