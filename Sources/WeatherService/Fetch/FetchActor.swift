@@ -55,45 +55,49 @@ public actor FetchActor {
     public func current(
         at place: Place, maxAgeMs: Int64? = nil, refresh: Bool = false, cause: String
     ) async throws -> FetchAnswer<CurrentReport> {
-        let request = provider.currentRequest(lat: place.lat, lon: place.lon)
-        let outcome = try await fetch(
-            kind: "current", key: place.key, maxAgeMs: maxAgeMs, refresh: refresh, cause: cause, request: request,
-            cached: {
-                $0.current[place.key].map {
-                    Cached(value: FetchedValue.current($0.value), fetchedAt: $0.fetchedAt, provider: $0.provider)
-                }
-            }
-        ) { [provider] (body: [UInt8], call: UpstreamCall) throws(ProviderError) -> (FetchedValue, DomainEvent) in
-            let report = try provider.decodeCurrent(body, place: place)
-            return (
-                .current(report), .weatherFetched(WeatherFetched(key: place.key, call: call, report: .current(report)))
-            )
-        }
-        guard case .current(let report) = outcome.value else { throw RPCError.internalError }
-        return outcome.map(report)
+        let answer = try await weather(.current, at: place, maxAgeMs: maxAgeMs, refresh: refresh, cause: cause)
+        guard case .weather(.current(let report)) = answer.value else { throw RPCError.internalError }
+        return answer.map(report)
     }
 
     /// The 5-day / 3-hour forecast at `place`.
     public func forecast(
         at place: Place, maxAgeMs: Int64? = nil, refresh: Bool = false, cause: String
     ) async throws -> FetchAnswer<ForecastReport> {
-        let request = provider.forecastRequest(lat: place.lat, lon: place.lon)
-        let outcome = try await fetch(
-            kind: "forecast", key: place.key, maxAgeMs: maxAgeMs, refresh: refresh, cause: cause, request: request,
-            cached: {
-                $0.forecast[place.key].map {
-                    Cached(value: FetchedValue.forecast($0.value), fetchedAt: $0.fetchedAt, provider: $0.provider)
+        let answer = try await weather(.forecast, at: place, maxAgeMs: maxAgeMs, refresh: refresh, cause: cause)
+        guard case .weather(.forecast(let report)) = answer.value else { throw RPCError.internalError }
+        return answer.map(report)
+    }
+
+    private func weather(
+        _ kind: WeatherKind, at place: Place, maxAgeMs: Int64?, refresh: Bool, cause: String
+    ) async throws -> FetchAnswer<FetchedValue> {
+        let request =
+            kind == .current
+            ? provider.currentRequest(lat: place.lat, lon: place.lon)
+            : provider.forecastRequest(lat: place.lat, lon: place.lon)
+        let key = place.key
+        return try await fetch(
+            kind: kind.rawValue, key: key, maxAgeMs: maxAgeMs, refresh: refresh, cause: cause, request: request,
+            cached: { cache in
+                switch kind {
+                case .current:
+                    cache.current[key].map {
+                        Cached(value: .weather(.current($0.value)), fetchedAt: $0.fetchedAt, provider: $0.provider)
+                    }
+                case .forecast:
+                    cache.forecast[key].map {
+                        Cached(value: .weather(.forecast($0.value)), fetchedAt: $0.fetchedAt, provider: $0.provider)
+                    }
                 }
             }
         ) { [provider] (body: [UInt8], call: UpstreamCall) throws(ProviderError) -> (FetchedValue, DomainEvent) in
-            let report = try provider.decodeForecast(body, place: place)
-            return (
-                .forecast(report),
-                .weatherFetched(WeatherFetched(key: place.key, call: call, report: .forecast(report)))
-            )
+            let report: WeatherFetched.Report =
+                kind == .current
+                ? .current(try provider.decodeCurrent(body, place: place))
+                : .forecast(try provider.decodeForecast(body, place: place))
+            return (.weather(report), .weatherFetched(WeatherFetched(key: key, call: call, report: report)))
         }
-        guard case .forecast(let report) = outcome.value else { throw RPCError.internalError }
-        return outcome.map(report)
     }
 
     /// Geocoding candidates for `query` (at most `limit`).
@@ -119,8 +123,7 @@ public actor FetchActor {
 
     /// The decoded value of any fetch, so one code path serves all three kinds.
     enum FetchedValue: Sendable, Equatable {
-        case current(CurrentReport)
-        case forecast(ForecastReport)
+        case weather(WeatherFetched.Report)
         case places([Place])
     }
 
