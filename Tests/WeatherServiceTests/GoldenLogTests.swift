@@ -61,13 +61,89 @@ struct GoldenLogTests {
         ]
     }
 
-    /// Writes the v1 golden log and its state, unless they exist: a released golden log is never rewritten.
+    /// The v1 upstream events: a current and a forecast fetch, failures, geocoding.
+    static func v1WeatherEvents() -> [(DomainEvent, String, String?)] {
+        let t = { (minute: Int64) in Timestamp(milliseconds: 1_795_348_800_000 + minute * 60_000) }
+        let place = Place(name: "Kathmandu", country: "NP", state: "Bagmati", lat: 27.7, lon: 85.32)
+        let call = { (minute: Int64, status: Int64?, attempt: Int64) in
+            UpstreamCall(
+                provider: "open-meteo", url: "https://api.open-meteo.com/v1/forecast?latitude=27.7&longitude=85.32",
+                status: status, latencyMs: 120, bytes: status == nil ? 0 : 2048, attempt: attempt, at: t(minute))
+        }
+        let rain = Condition.wmo(63)
+        let current = CurrentReport(
+            place: place, timezone: "Asia/Kathmandu", utcOffsetSeconds: 20_700,
+            current: CurrentConditions(
+                observedAt: t(0), temperature: 18.5, feelsLike: 17.9, humidity: 77, pressure: 1012, windSpeed: 2.1,
+                windDirection: 200, condition: rain, sunrise: t(-300), sunset: t(340)))
+        let entries = (0..<4).map {
+            ForecastEntry(time: t(Int64($0) * 180), temperature: 15 + Double($0), pop: 0.4, condition: .wmo(3))
+        }
+        let forecast = ForecastReport(
+            place: place, timezone: "Asia/Kathmandu", utcOffsetSeconds: 20_700, entries: entries,
+            daily: DailySummary.days(of: entries, utcOffsetSeconds: 20_700))
+        let geocodeCall = UpstreamCall(
+            provider: "open-meteo", url: "https://geocoding-api.open-meteo.com/v1/search?name=Kathmandu&count=5",
+            status: 200, latencyMs: 80, bytes: 900, attempt: 1, at: t(1))
+        return [
+            (
+                .geocodeFetched(
+                    GeocodeFetched(query: "Kathmandu", key: "kathmandu", call: geocodeCall, candidates: [place])),
+                "rpc:1", nil
+            ),
+            (
+                .historyRecorded(
+                    HistoryEntry(
+                        name: "Kathmandu", country: "NP", state: "Bagmati", lat: 27.7, lon: 85.32, searchedAt: t(1))),
+                "rpc:1", nil
+            ),
+            (
+                .weatherFetchFailed(
+                    FetchFailed(
+                        key: place.key, kind: "current", call: call(2, 503, 1), error: "upstream_error",
+                        message: "open-meteo failed (HTTP 503); try again later.")), "rpc:1", nil
+            ),
+            (
+                .weatherFetched(WeatherFetched(key: place.key, call: call(3, 200, 2), report: .current(current))),
+                "rpc:1", nil
+            ),
+            (
+                .weatherFetched(WeatherFetched(key: place.key, call: call(4, 200, 1), report: .forecast(forecast))),
+                "rpc:2", nil
+            ),
+            (
+                .weatherFetchFailed(
+                    FetchFailed(
+                        key: "10.0,10.0", kind: "current", call: call(5, 429, 1), error: "rate_limited",
+                        message: "retry after 120 s.", retryAfterSeconds: 120)), "rpc:3", nil
+            ),
+            (
+                .geocodeFailed(
+                    FetchFailed(
+                        key: "atlantis", kind: "geocode", call: geocodeCall, error: "not_found",
+                        message: "no such place")), "rpc:4", nil
+            ),
+            (
+                .weatherFetchFailed(
+                    FetchFailed(
+                        key: "1.0,1.0", kind: "forecast", call: call(7, nil, 1), error: "offline",
+                        message: "cannot be reached")), "rpc:5", nil
+            ),
+        ]
+    }
+
+    /// Writes the golden logs and their states, unless they exist: a released golden log is never rewritten.
     static func record() async throws {
-        let logURL = folder.appendingPathComponent("v1-core.jsonl")
+        try await record("v1-core", v1Events())
+        try await record("v1-weather", v1WeatherEvents())
+    }
+
+    static func record(_ name: String, _ events: [(DomainEvent, String, String?)]) async throws {
+        let logURL = folder.appendingPathComponent("\(name).jsonl")
         guard !FileManager.default.fileExists(atPath: logURL.path) else { return }
         let file = FaultInjectingFile()
         var minute: Int64 = 0
-        for (event, cause, corr) in v1Events() {
+        for (event, cause, corr) in events {
             let ts = Timestamp(milliseconds: 1_795_348_800_000 + minute * 60_000)
             minute += 1
             let writer = LogWriter(file: file, position: try position(of: file.contents), mode: .always, now: { ts }) {
@@ -79,11 +155,10 @@ struct GoldenLogTests {
             await running.value
         }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try Data(file.contents).write(to: folder.appendingPathComponent("v1-core.jsonl"))
-        let state = try Replay.run(path: folder.appendingPathComponent("v1-core.jsonl").path, commandWindow: 100_000)
-            .state
+        try Data(file.contents).write(to: logURL)
+        let state = try Replay.run(path: logURL.path, commandWindow: 100_000).state
         try Data(state.json.jsonBytes + [UInt8(ascii: "\n")]).write(
-            to: folder.appendingPathComponent("v1-core.state.json"))
+            to: folder.appendingPathComponent("\(name).state.json"))
     }
 
     static func position(of bytes: [UInt8]) throws -> LogWriter.Position {

@@ -112,7 +112,7 @@ public actor FetchActor {
                 }
             }
         ) { [provider] (body: [UInt8], call: UpstreamCall) throws(ProviderError) -> (FetchedValue, DomainEvent) in
-            let places = try provider.decodeGeocode(body)
+            let places = Array(try provider.decodeGeocode(body).prefix(5))
             return (
                 .places(places), .geocodeFetched(GeocodeFetched(query: query, key: key, call: call, candidates: places))
             )
