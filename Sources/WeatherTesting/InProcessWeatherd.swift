@@ -96,6 +96,7 @@ public final class InProcessWeatherd: Sendable {
     /// Waits for every request, stops the writer and releases the data dir.
     public func stop() async {
         await server.drain()
+        await service.context.background.drain()
         service.context.writer.finish()
         await writerTask.value
         service.releaseLock()

@@ -175,6 +175,8 @@ public actor FetchActor {
         case .success(let fetched):
             return FetchAnswer(fetched, source: "network", stale: false)
         case .failure(let failure):
+            // A refresh asked for new data: older data would hide that the call failed.
+            if refresh { throw failure.error }
             return try staleOr(entry, failure.error)
         }
     }

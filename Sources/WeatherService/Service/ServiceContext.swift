@@ -17,6 +17,10 @@ public struct ServiceContext: Sendable {
     public let clock: WallClock
     public let info: ServiceInfo
     public let logger: Logger
+    /// Work started by a request but not awaited by it (a refresh after a move), drained at shutdown.
+    public let background: BackgroundWork
+    /// Decimals kept of the client's coordinates (`--location-precision`).
+    public let locationPrecision: Int
 }
 
 /// Facts about the running service, for `service/status`.

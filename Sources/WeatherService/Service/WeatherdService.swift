@@ -94,7 +94,7 @@ public final class WeatherdService: Sendable {
             settings: StateActor(state.settings, writer: writer), location: StateActor(state.location, writer: writer),
             cache: cache, fetcher: fetcher, registry: registry, writer: writer, bus: bus, dataDirectory: directory,
             clock: clock, info: info,
-            logger: logger)
+            logger: logger, background: BackgroundWork(), locationPrecision: configuration.locationPrecision)
         logger.info(
             "serving \(directory.path): \(replay.outcome.lines) events replayed, last seq \(position.nextSeq - 1)")
     }
@@ -107,6 +107,7 @@ public final class WeatherdService: Sendable {
         context.favoritesMethods.merging(context.settingsMethods) { first, _ in first }
             .merging(context.logMethods) { first, _ in first }
             .merging(context.weatherMethods) { first, _ in first }
+            .merging(context.locationMethods) { first, _ in first }
     }
 
     /// Asks the service to stop: input ends, in-flight requests finish, `service.stopped` is written.
@@ -165,6 +166,7 @@ public final class WeatherdService: Sendable {
         }
         shutdown(reason: "eof")
         await server.drain()
+        await context.background.drain()
         let reason = shutdownReason.withLock { $0 } ?? "eof"
         let uptime = context.clock.now().milliseconds - context.info.startedAt.milliseconds
         await appendQuietly(

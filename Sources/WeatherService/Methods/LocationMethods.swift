@@ -1,0 +1,137 @@
+import EventLog
+import Providers
+import WeatherDomain
+
+/// Which places a refresh covers.
+enum RefreshScope: String, CaseIterable, Sendable {
+    case all, favorites, current
+}
+
+extension ServiceContext {
+    /// `location/set` and `refresh`.
+    var locationMethods: [String: MethodHandler] {
+        [
+            "location/set": MethodHandler(changesState: true, params: ["lat", "lon", "address"]) { call in
+                let p = call.params
+                let lat = try p.double("lat", in: -90...90)
+                let lon = try p.double("lon", in: -180...180)
+                let address = try p.nonEmptyString("address")
+                if let address {
+                    guard lat == nil, lon == nil else {
+                        throw FieldError(path: "params", problem: "must give either address, or lat and lon")
+                    }
+                    return {
+                        let place = try await lookUpAddress(address, cause: call.cause)
+                        return try await setLocation(
+                            lat: place.lat, lon: place.lon, name: place.name ?? address, call: call)()
+                    }
+                }
+                guard let lat, let lon else {
+                    throw FieldError(path: "params", problem: "needs lat and lon, or address")
+                }
+                return try await setLocation(lat: lat, lon: lon, name: nil, call: call)
+            },
+            "refresh": MethodHandler(params: ["scope"]) { call in
+                let scope = try call.params.choice("scope", as: RefreshScope.self) ?? .all
+                return { try await refresh(scope, cause: call.cause) }
+            },
+        ]
+    }
+
+    /// Decides and queues the move now; once durable, answers it and, when it triggered one, starts
+    /// the refresh of the current place and every favorite in the background (its fetches are caused
+    /// by the `location.changed` event).
+    func setLocation(lat: Double, lon: Double, name: String?, call: MethodCall) async throws -> Completion {
+        let now = clock.now()
+        let precision = locationPrecision
+        let submission = try await location.submit(cause: call.cause, corr: call.corr) { state in
+            LocationDecisions.set(state, lat: lat, lon: lon, name: name, precision: precision, now: now)
+        }
+        return {
+            let envelopes = try await location.commit(submission)
+            guard case .locationChanged(let moved)? = submission.events.last else { throw RPCError.internalError }
+            if moved.refresh, let seq = envelopes.last?.seq {
+                background.start {
+                    do {
+                        _ = try await refresh(.all, cause: "event:\(seq)")
+                    } catch {
+                        logger.warning("the refresh after a move failed: \(error)")
+                    }
+                }
+            }
+            return moved.json
+        }
+    }
+
+    /// Geocodes an address to its best candidate (not recorded in the search history).
+    func lookUpAddress(_ address: String, cause: String) async throws -> Place {
+        guard let place = try await fetcher.geocode(address, limit: 1, cause: cause).value.first else {
+            throw DomainError.placeNotFound(address)
+        }
+        return place
+    }
+
+    /// Fetches current weather and forecast for every place in `scope`, ignoring freshness, four at a
+    /// time; answers per place whether it worked.
+    func refresh(_ scope: RefreshScope, cause: String) async throws -> JSONValue {
+        var places: [(label: JSONValue, place: Place)] = []
+        if scope != .favorites, let here = await location.read({ $0.current }) {
+            places.append(("current", Place(name: here.name, country: nil, state: nil, lat: here.lat, lon: here.lon)))
+        }
+        if scope != .current {
+            for favorite in await favorites.read({ $0.items }) {
+                places.append(
+                    (
+                        .string(favorite.id),
+                        Place(
+                            name: favorite.name, country: favorite.country, state: nil, lat: favorite.lat,
+                            lon: favorite.lon)
+                    ))
+            }
+        }
+        let fetcher = self.fetcher
+        let results = await withTaskGroup(of: (Int, JSONValue).self) { group in
+            var next = 0
+            var results = [JSONValue](repeating: .null, count: places.count)
+            func startNext() {
+                guard next < places.count else { return }
+                let index = next
+                let (label, place) = places[index]
+                next += 1
+                group.addTask {
+                    var result: [String: JSONValue] = [
+                        "place": label, "lat": .double(place.lat), "lon": .double(place.lon),
+                    ]
+                    if let name = place.name { result["name"] = .string(name) }
+                    do {
+                        _ = try await fetcher.current(at: place, refresh: true, cause: cause)
+                        _ = try await fetcher.forecast(at: place, refresh: true, cause: cause)
+                        result["ok"] = true
+                    } catch {
+                        result["ok"] = false
+                        result["error"] = .string(RefreshFailure.kind(of: error))
+                    }
+                    return (index, .object(result))
+                }
+            }
+            for _ in 0..<4 { startNext() }
+            while let (index, result) = await group.next() {
+                results[index] = result
+                startNext()
+            }
+            return results
+        }
+        return .object(["scope": .string(scope.rawValue), "results": .array(results)])
+    }
+}
+
+/// The stable kind of a refresh failure.
+enum RefreshFailure {
+    static func kind(of error: any Error) -> String {
+        switch error {
+        case let error as any WireError: error.kind
+        case let error as ProviderError: error.kind.rawValue
+        default: "internal_error"
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import Synchronization
+
+/// Tasks a request started without waiting for them, so shutdown can finish them before
+/// `service.stopped` is written.
+public final class BackgroundWork: Sendable {
+    private let tasks = Mutex<[UInt64: Task<Void, Never>]>([:])
+    private let next = Mutex<UInt64>(0)
+
+    public init() {}
+
+    /// Runs `operation` in the background.
+    public func start(_ operation: @escaping @Sendable () async -> Void) {
+        let id = next.withLock { value in
+            defer { value += 1 }
+            return value
+        }
+        tasks.withLock { tasks in
+            tasks[id] = Task {
+                await operation()
+                _ = self.tasks.withLock { $0.removeValue(forKey: id) }
+            }
+        }
+    }
+
+    /// Waits until every background task has finished.
+    public func drain() async {
+        while let task = tasks.withLock({ $0.values.first }) { await task.value }
+    }
+}

@@ -1,0 +1,83 @@
+import Providers
+import Testing
+import WeatherDomain
+import WeatherService
+import WeatherTesting
+
+@Suite("Location tracking and refresh, in process")
+struct LocationTests {
+    static var quick: FetchPolicy {
+        var policy = FetchPolicy()
+        policy.backoff = .milliseconds(1)
+        return policy
+    }
+
+    @Test("a first location and a move of 5 km refresh the current place and every favorite; a small move does not")
+    func moves() async throws {
+        let network = InMemoryTransport()
+        network.route("/v1/forecast", query: "current=", InMemoryTransport.ok(OpenMeteoBodies.current(temperature: 9)))
+        network.route("/v1/forecast", query: "hourly=", InMemoryTransport.ok(OpenMeteoBodies.forecast()))
+        try await InProcessWeatherd.with(network: network, fetch: Self.quick) { service in
+            _ = try await service.result("favorites/add", ["name": "Cabin", "lat": 61.1, "lon": 10.4])
+            let first = try await service.result("location/set", ["lat": 59.913_868, "lon": 10.752_245])
+            #expect(first["refresh"] == true)
+            #expect(first["lat"] == 59.91)
+            #expect(first["lon"] == 10.75)
+            await service.service.context.background.drain()
+            #expect(network.requests.count == 4, "current and forecast for here and for the favorite")
+
+            let small = try await service.result("location/set", ["lat": 59.93, "lon": 10.76])
+            #expect(small["refresh"] == false)
+            await service.service.context.background.drain()
+            #expect(network.requests.count == 4)
+
+            let far = try await service.result("location/set", ["lat": 60.0, "lon": 10.76])
+            #expect(far["refresh"] == true)
+            await service.service.context.background.drain()
+            #expect(network.requests.count == 8)
+            let fetched = try await service.result("events/query", ["types": ["weather.fetched"]])
+            #expect(
+                fetched["events"]?.arrayValue?.allSatisfy { $0["cause"]?.stringValue?.hasPrefix("event:") == true }
+                    == true)
+            #expect(try await service.result("location/get")["lat"] == 60.0)
+        }
+    }
+
+    @Test("refresh answers per place, with the error kind of a place that failed")
+    func refresh() async throws {
+        let network = InMemoryTransport()
+        network.route("/v1/forecast", InMemoryTransport.status(401))
+        try await InProcessWeatherd.with(network: network, fetch: Self.quick) { service in
+            _ = try await service.result("favorites/add", ["name": "A", "lat": 1, "lon": 1])
+            let result = try await service.result("refresh", ["scope": "favorites"])
+            let places = try #require(result["results"]?.arrayValue)
+            #expect(places.count == 1)
+            #expect(places.first?["place"] == "fav-1")
+            #expect(places.first?["ok"] == false)
+            #expect(places.first?["error"] == "unauthorized")
+            let none = try await service.result("refresh", ["scope": "current"])
+            #expect(none["results"] == [])
+            let bad = try await service.call("refresh", ["scope": "everything"])
+            #expect(bad["error"]?["code"] == -32602)
+        }
+    }
+
+    @Test("location/set by address geocodes and keeps the place's name")
+    func address() async throws {
+        let network = InMemoryTransport()
+        network.route(
+            "/v1/search",
+            InMemoryTransport.ok(OpenMeteoBodies.geocode([("Kathmandu", "NP", "Bagmati", 27.7172, 85.324)])))
+        network.route("/v1/forecast", query: "current=", InMemoryTransport.ok(OpenMeteoBodies.current(temperature: 20)))
+        network.route("/v1/forecast", query: "hourly=", InMemoryTransport.ok(OpenMeteoBodies.forecast()))
+        try await InProcessWeatherd.with(network: network, fetch: Self.quick) { service in
+            let here = try await service.result("location/set", ["address": "Kathmandu"])
+            #expect(here["name"] == "Kathmandu")
+            #expect(here["lat"] == 27.72)
+            let weather = try await service.result("weather/current")
+            #expect(weather["current"]?["temperature"] == 20.0)
+            let both = try await service.call("location/set", ["address": "x", "lat": 1, "lon": 1])
+            #expect(both["error"]?["code"] == -32602)
+        }
+    }
+}
