@@ -38,7 +38,8 @@ public final class InProcessWeatherd: Sendable {
         self.service = service
         server = RPCServer(
             methods: service.methods, sink: output, registry: service.context.registry, logger: Logger(level: .error),
-            maxLineBytes: maxLineBytes)
+            maxLineBytes: maxLineBytes, onAnswered: service.context.pushes.answered)
+        service.context.pushes.connect(output)
         writerTask = Task { await service.context.writer.run() }
     }
 
@@ -97,6 +98,7 @@ public final class InProcessWeatherd: Sendable {
     public func stop() async {
         await server.drain()
         await service.context.background.drain()
+        _ = service.context.pushes.stopSubscriptions(nil)
         service.context.writer.finish()
         await writerTask.value
         service.releaseLock()

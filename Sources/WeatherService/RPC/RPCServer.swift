@@ -15,14 +15,16 @@ public final class RPCServer: Sendable {
     /// The longest accepted input line.
     public let maxLineBytes: Int
     private let inFlight = InFlight()
+    private let onAnswered: @Sendable (JSONValue) -> Void
 
     /// The deepest nesting accepted in a request.
     public static let maxDepth = 64
 
     public init(
         methods: [String: MethodHandler], sink: any LineSink, registry: CommandRegistry, logger: Logger,
-        maxLineBytes: Int
+        maxLineBytes: Int, onAnswered: @escaping @Sendable (JSONValue) -> Void = { _ in }
     ) {
+        self.onAnswered = onAnswered
         self.methods = methods
         self.sink = sink
         self.registry = registry
@@ -64,7 +66,7 @@ public final class RPCServer: Sendable {
                 send(errorLine(id: .null, .invalidRequest("an empty batch")))
                 return finish()
             }
-            let batch = BatchAnswer(count: elements.count) { [sink] lines in
+            let batch = BatchAnswer(count: elements.count) { [sink, onAnswered] lines, ids in
                 if !lines.isEmpty {
                     var out: [UInt8] = [UInt8(ascii: "[")]
                     for (index, line) in lines.enumerated() {
@@ -74,24 +76,27 @@ public final class RPCServer: Sendable {
                     out.append(UInt8(ascii: "]"))
                     sink.send(out)
                 }
+                for id in ids { onAnswered(id) }
                 finish()
             }
             for (index, element) in elements.enumerated() {
-                await begin(element) { line in batch.set(index, line) }
+                await begin(element) { line, id in batch.set(index, line, id: id) }
             }
         default:
-            await begin(value) { [sink] line in
+            await begin(value) { [sink, onAnswered] line, id in
                 if let line { sink.send(line) }
+                if let id { onAnswered(id) }
                 finish()
             }
         }
     }
 
-    /// Begins one request and arranges for `deliver` to get its answer line (nil for a notification).
-    private func begin(_ value: JSONValue, deliver: @escaping @Sendable ([UInt8]?) -> Void) async {
+    /// Begins one request and arranges for `deliver` to get its answer line (nil for a notification)
+    /// and, for a successful answer, its id (so work that must follow the answer can start).
+    private func begin(_ value: JSONValue, deliver: @escaping @Sendable ([UInt8]?, JSONValue?) -> Void) async {
         let request: RPCRequest
         switch RPCRequest.validate(value) {
-        case .failure(let rejection): return deliver(errorLine(id: rejection.id, rejection.error))
+        case .failure(let rejection): return deliver(errorLine(id: rejection.id, rejection.error), nil)
         case .success(let valid): request = valid
         }
         let outcome = await start(request)
@@ -105,18 +110,18 @@ public final class RPCServer: Sendable {
             }
         }
         guard let id = request.id else {
-            if case .failure = outcome { return deliver(nil) }
+            if case .failure = outcome { return deliver(nil, nil) }
             Task {
                 _ = await run()
-                deliver(nil)
+                deliver(nil, nil)
             }
             return
         }
-        if case .failure(let error) = outcome { return deliver(errorLine(id: id, error)) }
+        if case .failure(let error) = outcome { return deliver(errorLine(id: id, error), nil) }
         inFlight.start(id: id) {
             switch await run() {
-            case .success(let result): deliver(self.resultLine(id: id, result))
-            case .failure(let error): deliver(self.errorLine(id: id, error))
+            case .success(let result): deliver(self.resultLine(id: id, result), id)
+            case .failure(let error): deliver(self.errorLine(id: id, error), nil)
             }
         }
     }
@@ -237,20 +242,21 @@ public final class RPCServer: Sendable {
 
 /// Collects the answers of a batch and sends them together once all are in.
 private final class BatchAnswer: Sendable {
-    private let state: Mutex<(lines: [[UInt8]?], remaining: Int)>
-    private let complete: @Sendable ([[UInt8]]) -> Void
+    private let state: Mutex<(lines: [[UInt8]?], ids: [JSONValue], remaining: Int)>
+    private let complete: @Sendable ([[UInt8]], [JSONValue]) -> Void
 
-    init(count: Int, complete: @escaping @Sendable ([[UInt8]]) -> Void) {
-        state = Mutex((Array(repeating: nil, count: count), count))
+    init(count: Int, complete: @escaping @Sendable ([[UInt8]], [JSONValue]) -> Void) {
+        state = Mutex((Array(repeating: nil, count: count), [], count))
         self.complete = complete
     }
 
-    func set(_ index: Int, _ line: [UInt8]?) {
-        let lines = state.withLock { state -> [[UInt8]]? in
+    func set(_ index: Int, _ line: [UInt8]?, id: JSONValue?) {
+        let done = state.withLock { state -> ([[UInt8]], [JSONValue])? in
             state.lines[index] = line
+            if let id { state.ids.append(id) }
             state.remaining -= 1
-            return state.remaining == 0 ? state.lines.compactMap { $0 } : nil
+            return state.remaining == 0 ? (state.lines.compactMap { $0 }, state.ids) : nil
         }
-        if let lines { complete(lines) }
+        if let done { complete(done.0, done.1) }
     }
 }

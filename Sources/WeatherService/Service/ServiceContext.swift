@@ -19,6 +19,8 @@ public struct ServiceContext: Sendable {
     public let logger: Logger
     /// Work started by a request but not awaited by it (a refresh after a move), drained at shutdown.
     public let background: BackgroundWork
+    /// Notifications to the client and work that follows an answer.
+    public let pushes: Pushes
     /// Decimals kept of the client's coordinates (`--location-precision`).
     public let locationPrecision: Int
 }

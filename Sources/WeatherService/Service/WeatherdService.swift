@@ -94,7 +94,8 @@ public final class WeatherdService: Sendable {
             settings: StateActor(state.settings, writer: writer), location: StateActor(state.location, writer: writer),
             cache: cache, fetcher: fetcher, registry: registry, writer: writer, bus: bus, dataDirectory: directory,
             clock: clock, info: info,
-            logger: logger, background: BackgroundWork(), locationPrecision: configuration.locationPrecision)
+            logger: logger, background: BackgroundWork(), pushes: Pushes(),
+            locationPrecision: configuration.locationPrecision)
         logger.info(
             "serving \(directory.path): \(replay.outcome.lines) events replayed, last seq \(position.nextSeq - 1)")
     }
@@ -108,6 +109,7 @@ public final class WeatherdService: Sendable {
             .merging(context.logMethods) { first, _ in first }
             .merging(context.weatherMethods) { first, _ in first }
             .merging(context.locationMethods) { first, _ in first }
+            .merging(context.subscriptionMethods) { first, _ in first }
     }
 
     /// Asks the service to stop: input ends, in-flight requests finish, `service.stopped` is written.
@@ -135,9 +137,10 @@ public final class WeatherdService: Sendable {
         defer { signals.forEach { $0.cancel() } }
         let slots = DispatchSemaphore(value: 1024)
         StandardInput(maxLineBytes: configuration.maxLineBytes).start(slots: slots, into: input.continuation)
+        context.pushes.connect(output)
         let server = RPCServer(
             methods: methods, sink: output, registry: context.registry, logger: context.logger,
-            maxLineBytes: configuration.maxLineBytes)
+            maxLineBytes: configuration.maxLineBytes, onAnswered: context.pushes.answered)
         return await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.context.writer.run() }
             group.addTask { await output.run() }
@@ -167,6 +170,7 @@ public final class WeatherdService: Sendable {
         shutdown(reason: "eof")
         await server.drain()
         await context.background.drain()
+        _ = context.pushes.stopSubscriptions(nil)
         let reason = shutdownReason.withLock { $0 } ?? "eof"
         let uptime = context.clock.now().milliseconds - context.info.startedAt.milliseconds
         await appendQuietly(
