@@ -258,3 +258,36 @@ struct FetchTests {
         await second.stop()
     }
 }
+
+@Suite("Cancellation, in process")
+struct CancellationTests {
+    @Test("$/cancelRequest answers a slow request once with -32800 at once, while the shared call goes on for others")
+    func cancelSlowFetch() async throws {
+        let network = InMemoryTransport()
+        network.route(
+            "/v1/forecast", .delayed(.milliseconds(600), InMemoryTransport.ok(OpenMeteoBodies.current(temperature: 6))))
+        try await InProcessWeatherd.with(network: network) { service in
+            let slow: JSONValue = [
+                "jsonrpc": "2.0", "id": "slow", "method": "weather/current", "params": ["lat": 1, "lon": 1],
+            ]
+            let other: JSONValue = [
+                "jsonrpc": "2.0", "id": "other", "method": "weather/current", "params": ["lat": 1, "lon": 1],
+            ]
+            await service.receive(slow.jsonBytes)
+            await service.receive(other.jsonBytes)
+            try await Task.sleep(for: .milliseconds(50))
+            let started = ContinuousClock.now
+            await service.receive(Array(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"slow"}}"#.utf8))
+            let cancelled = try #require(try await service.output.response(id: "slow"))
+            #expect(ContinuousClock.now - started < .milliseconds(300))
+            #expect(cancelled["error"]?["code"] == -32800)
+            let answered = try #require(try await service.output.response(id: "other"))
+            #expect(answered["result"]?["current"]?["temperature"] == 6.0)
+            try await Task.sleep(for: .milliseconds(100))
+            let lines = try service.output.messages()
+            #expect(lines.filter { $0["id"] == "slow" }.count == 1, "answered exactly once")
+            #expect(lines.count == 2, "the cancel notification itself produces no output")
+            #expect(network.requests.count == 1)
+        }
+    }
+}

@@ -27,18 +27,57 @@ func withDeadline<T: Sendable>(
     return value
 }
 
-/// The first of several tasks to finish resumes the waiting caller; the rest are cancelled.
-private final class Race<T: Sendable>: Sendable {
-    private let state = Mutex<(continuation: CheckedContinuation<T, Never>?, tasks: [Task<Void, Never>])>((nil, []))
+/// Waits for a shared task's value, but gives up with `CancellationError` when the waiting task is
+/// cancelled; the shared task goes on for its other waiters.
+func value<T: Sendable>(of task: Task<T, Never>) async throws -> T {
+    let race = Race<Result<T, CancellationError>>()
+    let result = await withTaskCancellationHandler {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, CancellationError>, Never>) in
+            race.start(continuation)
+            race.add(Task { race.finish(.success(await task.value)) })
+        }
+    } onCancel: {
+        race.finish(.failure(CancellationError()))
+    }
+    return try result.get()
+}
 
-    func start(_ continuation: CheckedContinuation<T, Never>) { state.withLock { $0.continuation = continuation } }
+/// The first of several finishers resumes the waiting caller; the rest are ignored and their tasks cancelled.
+private final class Race<T: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<T, Never>?
+        /// A value that arrived before the caller started waiting.
+        var early: T?
+        var done = false
+        var tasks: [Task<Void, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    func start(_ continuation: CheckedContinuation<T, Never>) {
+        let early = state.withLock { state -> T? in
+            guard let early = state.early else {
+                state.continuation = continuation
+                return nil
+            }
+            state.early = nil
+            return early
+        }
+        if let early { continuation.resume(returning: early) }
+    }
 
     func add(_ task: Task<Void, Never>) { state.withLock { $0.tasks.append(task) } }
 
     func finish(_ value: T) {
         let continuation = state.withLock { state -> CheckedContinuation<T, Never>? in
-            defer { state.continuation = nil }
-            return state.continuation
+            guard !state.done else { return nil }
+            state.done = true
+            guard let continuation = state.continuation else {
+                state.early = value
+                return nil
+            }
+            state.continuation = nil
+            return continuation
         }
         continuation?.resume(returning: value)
     }

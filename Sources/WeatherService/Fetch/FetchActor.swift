@@ -166,11 +166,15 @@ public actor FetchActor {
             counts.sharedCalls += 1
             task = running
         } else {
-            task = Task { await self.call(kind: kind, key: key, cause: cause, request: request, decode: decode) }
+            task = Task {
+                let result = await self.call(kind: kind, key: key, cause: cause, request: request, decode: decode)
+                self.endFlight(flightKey)
+                return result
+            }
             inFlight[flightKey] = task
         }
-        let result = await task.value
-        if inFlight[flightKey] == task { inFlight[flightKey] = nil }
+        // A cancelled waiter stops waiting; the call goes on for the others and still fills the cache.
+        let result = try await value(of: task)
         switch result {
         case .success(let fetched):
             return FetchAnswer(fetched, source: "network", stale: false)
@@ -180,6 +184,8 @@ public actor FetchActor {
             return try staleOr(entry, failure.error)
         }
     }
+
+    private func endFlight(_ key: String) { inFlight[key] = nil }
 
     /// Older data when the provider cannot be reached, else the error.
     private func staleOr(_ entry: Cached<FetchedValue>?, _ error: any Error) throws -> FetchAnswer<FetchedValue> {
