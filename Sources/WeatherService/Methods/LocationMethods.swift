@@ -73,13 +73,13 @@ extension ServiceContext {
 
     /// Fetches current weather and forecast for every place in `scope`, ignoring freshness, four at a
     /// time; answers per place whether it worked.
-    func refresh(_ scope: RefreshScope, cause: String) async throws -> JSONValue {
+    func refresh(_ scope: RefreshScope, only: Set<String>? = nil, cause: String) async throws -> JSONValue {
         var places: [(label: JSONValue, place: Place)] = []
         if scope != .favorites, let here = await location.read({ $0.current }) {
             places.append(("current", Place(name: here.name, country: nil, state: nil, lat: here.lat, lon: here.lon)))
         }
         if scope != .current {
-            for favorite in await favorites.read({ $0.items }) {
+            for favorite in await favorites.read({ $0.items }) where only?.contains(favorite.id) ?? true {
                 places.append(
                     (
                         .string(favorite.id),
@@ -122,6 +122,20 @@ extension ServiceContext {
             return results
         }
         return .object(["scope": .string(scope.rawValue), "results": .array(results)])
+    }
+}
+
+extension ServiceContext {
+    /// The scheduler's refresh: the favorites (those in `only`, or all), returning the ids that failed.
+    func refreshFavorites(only: Set<String>?) async -> Set<String> {
+        do {
+            let outcome = try await refresh(.favorites, only: only, cause: "timer:refresh")
+            let failed = (outcome["results"]?.arrayValue ?? []).filter { $0["ok"] == false }
+            return Set(failed.compactMap { $0["place"]?.stringValue })
+        } catch {
+            logger.warning("the scheduled refresh failed: \(error)")
+            return only ?? []
+        }
     }
 }
 

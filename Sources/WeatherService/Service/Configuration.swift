@@ -14,6 +14,8 @@ public struct Configuration: Sendable, Equatable {
     public var owmBaseURL = "https://api.openweathermap.org"
     public var openMeteoBaseURL = "https://api.open-meteo.com"
     public var openMeteoGeocodingBaseURL = "https://geocoding-api.open-meteo.com"
+    /// Time between scheduled refreshes of the favorites (`--refresh-interval`); nil disables them.
+    public var refreshInterval: Duration? = .seconds(4 * 3600)
     /// Decimals kept of the client's coordinates in the log (`--location-precision`; 2 is about 1 km).
     public var locationPrecision = 2
     /// The fetch limits (`--cache-ttl`, `--upstream-timeout`, `--rate-limit`).
@@ -41,6 +43,7 @@ public struct Configuration: Sendable, Equatable {
           --cache-ttl SECONDS     serve cached weather younger than this without a call (default 600)
           --upstream-timeout SECONDS  overall deadline of one fetch, retries included (default 30)
           --rate-limit N          upstream calls allowed per minute (default 60)
+          --refresh-interval SECONDS  refresh every favorite this often (default 14400; 0 = never)
           --location-precision N  decimals kept of the client's coordinates in the log (default 2, ~1 km)
 
         environment: OWM_API_KEY (the OpenWeatherMap key; never logged), WEATHERD_DATA_DIR, the base URLs above
@@ -122,6 +125,9 @@ public struct Configuration: Sendable, Equatable {
             case "--upstream-timeout": config.fetch.deadline = .seconds(try number(1...600))
             case "--rate-limit": config.fetch.callsPerMinute = try number(1...100_000)
             case "--location-precision": config.locationPrecision = try number(0...6)
+            case "--refresh-interval":
+                let seconds = try number(0...(30 * 86_400))
+                config.refreshInterval = seconds == 0 ? nil : .seconds(seconds)
             default: throw ConfigurationError("unknown option \(argument)")
             }
         }

@@ -164,10 +164,24 @@ public final class WeatherdService: Sendable {
                     version: Self.version, fsync: configuration.fsync.rawValue,
                     pid: Int64(ProcessInfo.processInfo.processIdentifier))))
         await appendQuietly(startup, what: "the start-up events")
+        let scheduler = configuration.refreshInterval.map { interval in
+            Task { [context] in
+                let service = RefreshScheduler(interval: interval, clock: ContinuousClock()) { only in
+                    await context.refreshFavorites(only: only)
+                }
+                do {
+                    try await service.run()
+                } catch {
+                    // run() ends only by cancellation, at shutdown.
+                }
+            }
+        }
         for await item in input.stream {
             await server.receive(item) { slots.signal() }
         }
         shutdown(reason: "eof")
+        scheduler?.cancel()
+        await scheduler?.value
         await server.drain()
         await context.background.drain()
         _ = context.pushes.stopSubscriptions(nil)
