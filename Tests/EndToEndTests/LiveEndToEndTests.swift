@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+import WeatherDomain
+import WeatherTesting
+
+@Suite("weatherd end to end: moves, refreshes and the live feed")
+struct LiveEndToEndTests {
+    /// Waits until `condition` holds, for at most `timeout`.
+    static func eventually(_ timeout: Duration = .seconds(10), _ condition: () throws -> Bool) async rethrows -> Bool {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while try !condition() {
+            if ContinuousClock.now >= deadline { return false }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return true
+    }
+
+    @Test("a move of 5 km or more triggers upstream calls, a small move does not")
+    func moves() async throws {
+        let server = try LocalHTTPServer()
+        server.route("/v1/forecast", query: "current=", .init(body: OpenMeteoBodies.current(temperature: 3)))
+        server.route("/v1/forecast", query: "hourly=", .init(body: OpenMeteoBodies.forecast()))
+        let directory = TemporaryDataDirectory()
+        let weatherd = try startWeatherd(directory, ["--open-meteo-base-url", server.baseURL])
+        _ = try await weatherd.call("favorites/add", ["name": "Hut", "lat": 46.5, "lon": 8.0])
+        let first = try await weatherd.call("location/set", ["lat": 46.948, "lon": 7.447])
+        #expect(first["result"]?["refresh"] == true)
+        #expect(await Self.eventually { server.requests.count == 4 })
+        let small = try await weatherd.call("location/set", ["lat": 46.96, "lon": 7.46])
+        #expect(small["result"]?["refresh"] == false)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(server.requests.count == 4)
+        try weatherd.closeInput()
+        #expect(await weatherd.waitForExit() == 0)
+        let log = String(decoding: directory.logBytes(), as: UTF8.self)
+        #expect(!log.contains("46.948") && !log.contains("7.447"), "raw coordinates never reach the log")
+        #expect(try Repository.checkLog(directory.path).status == 0)
+    }
+
+    @Test("events/subscribe from 0 delivers the whole history, then live events, with no gap")
+    func liveFeed() async throws {
+        let directory = TemporaryDataDirectory()
+        let first = try startWeatherd(directory)
+        for index in 0..<20 {
+            _ = try await first.call(
+                "favorites/add", ["name": .string("P\(index)"), "lat": .int(Int64(index)), "lon": 0])
+        }
+        try first.closeInput()
+        #expect(await first.waitForExit() == 0)
+
+        let weatherd = try startWeatherd(directory)
+        _ = try await weatherd.call("events/subscribe", ["afterSeq": 0])
+        for index in 20..<30 {
+            _ = try await weatherd.call(
+                "favorites/add", ["name": .string("P\(index)"), "lat": .int(Int64(index)), "lon": 0])
+        }
+        let lastSeq = try #require(try await weatherd.call("service/status")["result"]?["lastSeq"]?.intValue)
+        let pushed = {
+            try weatherd.output.messages().filter { $0["method"] == "events/event" }.compactMap {
+                $0["params"]?["seq"]?.intValue
+            }
+        }
+        #expect(try await Self.eventually { try pushed().last == lastSeq })
+        #expect(try pushed() == Array(1...lastSeq))
+        #expect(try weatherd.output.messages().contains { $0["method"] == "events/caughtUp" })
+        try weatherd.closeInput()
+        #expect(await weatherd.waitForExit() == 0)
+    }
+}
