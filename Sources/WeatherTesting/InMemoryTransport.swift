@@ -66,11 +66,11 @@ public final class InMemoryTransport: Sendable {
         case .response(let response): return response
         case .failure(let error): throw error
         case .delayed(let duration, let next):
-            let clock = ContinuousClock()
-            let end = clock.now.advanced(by: duration)
-            while clock.now < end {
-                do { try await Task.sleep(until: end, clock: clock) } catch { continue }
-            }
+            // Like URLSession on Linux, the delay ignores cancellation: it sleeps in a task of its own,
+            // which a cancelled caller still waits for (without spinning).
+            await Task.detached {
+                do { try await Task.sleep(for: duration) } catch {}
+            }.value
             return try await perform(next)
         }
     }
