@@ -13,6 +13,9 @@ public final class InProcessWeatherd: Sendable {
     /// The provider's in-memory network: route replies here.
     public let network: InMemoryTransport
     private let writerTask: Task<Void, Never>
+    private let alertTask: Task<Void, Never>
+    /// The clock of the daily-summary timer.
+    public let timer = ManualSleepClock()
     private let nextID = Mutex<Int64>(1)
 
     /// Opens the service on `directory` (replaying whatever log is there).
@@ -41,6 +44,7 @@ public final class InProcessWeatherd: Sendable {
             maxLineBytes: maxLineBytes, onAnswered: service.context.pushes.answered)
         service.context.pushes.connect(output)
         writerTask = Task { await service.context.writer.run() }
+        alertTask = Task { [timer] in await service.alertActor.run(clock: timer) }
     }
 
     /// Runs `body` against a service on a fresh temporary data dir, and stops the service afterwards.
@@ -99,6 +103,8 @@ public final class InProcessWeatherd: Sendable {
         await server.drain()
         await service.context.background.drain()
         _ = service.context.pushes.stopSubscriptions(nil)
+        alertTask.cancel()
+        await alertTask.value
         service.context.writer.finish()
         await writerTask.value
         service.releaseLock()

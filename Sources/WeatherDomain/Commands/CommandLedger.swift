@@ -54,6 +54,7 @@ public enum CommandResult {
         case .settingsChanged(let change): change.json
         case .historyCleared(let count): .object(["history": .array([]), "cleared": .int(count)])
         case .locationChanged(let location): location.json
+        case .alertsConfigured(let settings): settings.json
         default: nil
         }
     }

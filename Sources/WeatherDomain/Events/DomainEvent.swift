@@ -17,6 +17,8 @@ public enum DomainEvent: Sendable, Equatable {
     case weatherFetchFailed(FetchFailed)
     case geocodeFetched(GeocodeFetched)
     case geocodeFailed(FetchFailed)
+    case alertRaised(RaisedAlert)
+    case alertsConfigured(AlertSettings)
 
     /// The event's type name as written in the log.
     public var type: String { kind.type }
@@ -38,6 +40,8 @@ public enum DomainEvent: Sendable, Equatable {
         case .weatherFetchFailed: EventKind("weather.fetch_failed", 1)
         case .geocodeFetched: EventKind("geocode.fetched", 1)
         case .geocodeFailed: EventKind("geocode.failed", 1)
+        case .alertRaised: EventKind("alert.raised", 1)
+        case .alertsConfigured: EventKind("alerts.configured", 1)
         }
     }
 
@@ -56,6 +60,8 @@ public enum DomainEvent: Sendable, Equatable {
         case .weatherFetched(let fetched): fetched.json
         case .weatherFetchFailed(let failed), .geocodeFailed(let failed): failed.json
         case .geocodeFetched(let fetched): fetched.json
+        case .alertRaised(let alert): alert.json
+        case .alertsConfigured(let settings): settings.json
         }
     }
 
@@ -76,6 +82,8 @@ public enum DomainEvent: Sendable, Equatable {
         case ("weather.fetch_failed", 1): return .weatherFetchFailed(try FetchFailed(json: data))
         case ("geocode.fetched", 1): return .geocodeFetched(try GeocodeFetched(json: data))
         case ("geocode.failed", 1): return .geocodeFailed(try FetchFailed(json: data))
+        case ("alert.raised", 1): return .alertRaised(try RaisedAlert(json: data))
+        case ("alerts.configured", 1): return .alertsConfigured(try AlertSettings(json: data))
         default: return nil
         }
     }

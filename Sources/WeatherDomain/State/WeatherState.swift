@@ -8,6 +8,7 @@ public struct WeatherState: Sendable, Equatable {
     public var settings = SettingsState()
     public var location = LocationState()
     public var cache = WeatherCache()
+    public var alerts = AlertState()
     public var commands: CommandLedger
     /// The seq of the last event folded in.
     public private(set) var lastSeq: Int64 = 0
@@ -23,6 +24,7 @@ public struct WeatherState: Sendable, Equatable {
         settings.apply(event)
         location.apply(event)
         cache.apply(event)
+        alerts.apply(event)
         commands.apply(event, corr: corr)
         lastSeq = seq
     }
@@ -37,7 +39,7 @@ public struct WeatherState: Sendable, Equatable {
     public var json: JSONValue {
         .object([
             "favorites": favorites.json, "history": history.json, "settings": settings.json,
-            "location": location.json, "cache": cache.json, "commands": commands.json,
+            "location": location.json, "cache": cache.json, "alerts": alerts.json, "commands": commands.json,
         ])
     }
 }

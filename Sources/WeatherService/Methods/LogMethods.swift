@@ -26,6 +26,7 @@ extension ServiceContext {
             live.settings = await settings.read { $0 }
             live.location = await location.read { $0 }
             live.cache = await cache.read { $0 }
+            live.alerts = await alerts.read { $0 }
             live.commands = registry.ledger
             if writer.status.lastSeq == before {
                 seq = before

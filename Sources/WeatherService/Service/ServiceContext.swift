@@ -9,6 +9,7 @@ public struct ServiceContext: Sendable {
     public let settings: StateActor<SettingsState>
     public let location: StateActor<LocationState>
     public let cache: StateActor<WeatherCache>
+    public let alerts: StateActor<AlertState>
     public let fetcher: FetchActor
     public let registry: CommandRegistry
     public let writer: LogWriter

@@ -17,6 +17,8 @@ public final class WeatherdService: Sendable {
     public static let version = "0.1.0"
 
     public let context: ServiceContext
+    /// Decides and pushes alerts; started by `run`.
+    public let alertActor: AlertActor
     private let configuration: Configuration
     private let lock: DirectoryLock
     private let recovered: LogRecovered?
@@ -92,10 +94,12 @@ public final class WeatherdService: Sendable {
         context = ServiceContext(
             favorites: StateActor(state.favorites, writer: writer), history: StateActor(state.history, writer: writer),
             settings: StateActor(state.settings, writer: writer), location: StateActor(state.location, writer: writer),
-            cache: cache, fetcher: fetcher, registry: registry, writer: writer, bus: bus, dataDirectory: directory,
+            cache: cache, alerts: StateActor(state.alerts, writer: writer), fetcher: fetcher, registry: registry,
+            writer: writer, bus: bus, dataDirectory: directory,
             clock: clock, info: info,
             logger: logger, background: BackgroundWork(), pushes: Pushes(),
             locationPrecision: configuration.locationPrecision)
+        alertActor = AlertActor(context: context)
         logger.info(
             "serving \(directory.path): \(replay.outcome.lines) events replayed, last seq \(position.nextSeq - 1)")
     }
@@ -110,6 +114,7 @@ public final class WeatherdService: Sendable {
             .merging(context.weatherMethods) { first, _ in first }
             .merging(context.locationMethods) { first, _ in first }
             .merging(context.subscriptionMethods) { first, _ in first }
+            .merging(context.alertMethods(alertActor)) { first, _ in first }
     }
 
     /// Asks the service to stop: input ends, in-flight requests finish, `service.stopped` is written.
@@ -176,12 +181,15 @@ public final class WeatherdService: Sendable {
                 }
             }
         }
+        let alerting = Task { await alertActor.run(clock: ContinuousClock()) }
         for await item in input.stream {
             await server.receive(item) { slots.signal() }
         }
         shutdown(reason: "eof")
         scheduler?.cancel()
         await scheduler?.value
+        alerting.cancel()
+        await alerting.value
         await server.drain()
         await context.background.drain()
         _ = context.pushes.stopSubscriptions(nil)

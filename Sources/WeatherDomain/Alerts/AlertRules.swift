@@ -1,0 +1,139 @@
+/// A place alerts are decided for.
+public struct AlertTarget: Sendable, Equatable {
+    public var place: Place
+    /// The favorite, or nil for the current location.
+    public var favoriteId: String?
+
+    public init(place: Place, favoriteId: String?) {
+        self.place = place
+        self.favoriteId = favoriteId
+    }
+}
+
+/// The alert rules of DESIGN §2.1, as pure decisions over a fetch, the state and `now`.
+public enum AlertRules {
+    /// Alerts raised by a new current-weather fetch: a drop of more than `tempDropC` below the
+    /// previous fetch within 24 h, and severe weather now.
+    public static func afterCurrent(
+        _ state: AlertState, target: AlertTarget, report: CurrentReport,
+        previous: (temperature: Double, at: Timestamp)?,
+        now: Timestamp
+    ) -> [DomainEvent] {
+        var candidates: [(AlertRule, String, JSONValue)] = []
+        let temperature = report.current.temperature
+        if let previous, now.milliseconds - previous.at.milliseconds <= 24 * 3_600_000,
+            previous.temperature - temperature > state.settings.tempDropC
+        {
+            let drop = Rounding.round(previous.temperature - temperature, decimals: 1)
+            candidates.append(
+                (
+                    .tempDrop, "The temperature fell \(drop) °C, to \(temperature) °C.",
+                    .object([
+                        "temperature": .double(temperature), "previous": .double(previous.temperature),
+                        "drop": .double(drop),
+                    ])
+                ))
+        }
+        if state.settings.severe, report.current.condition.isSevere {
+            candidates.append(
+                (
+                    .severe, "Severe weather now: \(report.current.condition.text).",
+                    .object([
+                        "condition": report.current.condition.json,
+                        "time": .string(report.current.observedAt.description),
+                    ])
+                ))
+        }
+        return raise(candidates, state: state, target: target, utcOffsetSeconds: report.utcOffsetSeconds, now: now)
+    }
+
+    /// Alerts raised by a new forecast: the lowest temperature of the next 24 h more than `tempDropC`
+    /// below the current one, and severe weather in the next 24 h.
+    public static func afterForecast(
+        _ state: AlertState, target: AlertTarget, report: ForecastReport, currentTemperature: Double?, now: Timestamp
+    ) -> [DomainEvent] {
+        let horizon = now.milliseconds + 24 * 3_600_000
+        let next = report.entries.filter {
+            $0.time.milliseconds >= now.milliseconds - 3 * 3_600_000 && $0.time.milliseconds <= horizon
+        }
+        var candidates: [(AlertRule, String, JSONValue)] = []
+        if let currentTemperature, let low = next.min(by: { $0.temperature < $1.temperature }),
+            currentTemperature - low.temperature > state.settings.tempDropC
+        {
+            candidates.append(
+                (
+                    .tempDrop,
+                    "The temperature will fall to \(low.temperature) °C within 24 h (now \(currentTemperature) °C).",
+                    .object([
+                        "temperature": .double(currentTemperature), "low": .double(low.temperature),
+                        "at": .string(low.time.description),
+                    ])
+                ))
+        }
+        if state.settings.severe, let storm = next.first(where: { $0.condition.isSevere }) {
+            candidates.append(
+                (
+                    .severe, "Severe weather expected: \(storm.condition.text) at \(storm.time).",
+                    .object(["condition": storm.condition.json, "time": .string(storm.time.description)])
+                ))
+        }
+        return raise(candidates, state: state, target: target, utcOffsetSeconds: report.utcOffsetSeconds, now: now)
+    }
+
+    /// The daily summary, once the place's local time has reached the configured time: the local
+    /// day's low, high and dominant condition from the forecast.
+    public static func dailySummary(
+        _ state: AlertState, target: AlertTarget, forecast: ForecastReport, utcOffsetSeconds: Int64, now: Timestamp
+    ) -> [DomainEvent] {
+        guard state.settings.dailySummaryEnabled else { return [] }
+        let localMinutes = Int64.floorMod(now.milliseconds / 60_000 + utcOffsetSeconds / 60, 24 * 60)
+        guard localMinutes >= state.settings.dailySummaryMinutes else { return [] }
+        let today = LocalDate.string(now, utcOffsetSeconds: utcOffsetSeconds)
+        let day =
+            DailySummary.days(of: forecast.entries, utcOffsetSeconds: utcOffsetSeconds, limit: 10)
+            .first { $0.date == today }
+            ?? forecast.daily.first { $0.date == today }
+        guard let day else { return [] }
+        let name = target.place.name ?? target.place.key
+        return raise(
+            [
+                (
+                    .dailySummary, "\(name) today: \(day.condition.text), \(day.min) to \(day.max) °C.",
+                    .object(["low": .double(day.min), "high": .double(day.max), "condition": day.condition.json])
+                )
+            ], state: state, target: target, utcOffsetSeconds: utcOffsetSeconds, now: now)
+    }
+
+    private static func raise(
+        _ candidates: [(AlertRule, String, JSONValue)], state: AlertState, target: AlertTarget, utcOffsetSeconds: Int64,
+        now: Timestamp
+    ) -> [DomainEvent] {
+        let localDate = LocalDate.string(now, utcOffsetSeconds: utcOffsetSeconds)
+        var number = state.nextNumber
+        var events: [DomainEvent] = []
+        for (rule, message, details) in candidates {
+            let alert = RaisedAlert(
+                id: "alert-\(number)", rule: rule, key: target.place.key, place: target.place,
+                favoriteId: target.favoriteId, localDate: localDate, raisedAt: now, message: message, details: details)
+            guard !state.raised.contains(alert.dedupKey) else { continue }
+            events.append(.alertRaised(alert))
+            number += 1
+        }
+        return events
+    }
+}
+
+/// Pure decisions about the alert settings.
+public enum AlertDecisions {
+    /// Changes the given settings; no event when nothing changes.
+    public static func configure(
+        _ state: AlertState, dailySummaryEnabled: Bool?, dailySummaryMinutes: Int64?, tempDropC: Double?, severe: Bool?
+    ) -> [DomainEvent] {
+        var settings = state.settings
+        if let dailySummaryEnabled { settings.dailySummaryEnabled = dailySummaryEnabled }
+        if let dailySummaryMinutes { settings.dailySummaryMinutes = dailySummaryMinutes }
+        if let tempDropC { settings.tempDropC = tempDropC }
+        if let severe { settings.severe = severe }
+        return settings == state.settings ? [] : [.alertsConfigured(settings)]
+    }
+}

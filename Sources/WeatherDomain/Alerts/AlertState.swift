@@ -1,0 +1,155 @@
+/// The alert rules a place can trigger.
+public enum AlertRule: String, Sendable, Equatable, CaseIterable {
+    case tempDrop = "temp_drop"
+    case severe
+    case dailySummary = "daily_summary"
+}
+
+/// Global alert settings (`alerts/configure`), persisted as `alerts.configured`.
+public struct AlertSettings: Sendable, Equatable {
+    public var dailySummaryEnabled = true
+    /// Local time of the daily summary, in minutes after midnight (08:00 by default).
+    public var dailySummaryMinutes: Int64 = 8 * 60
+    /// A drop of more than this many °C raises `temp_drop`.
+    public var tempDropC = 10.0
+    public var severe = true
+
+    public init() {}
+
+    /// `HH:MM`.
+    public var dailySummaryTime: String {
+        let hours = dailySummaryMinutes / 60
+        let minutes = dailySummaryMinutes % 60
+        return (hours < 10 ? "0" : "") + "\(hours):" + (minutes < 10 ? "0" : "") + "\(minutes)"
+    }
+
+    /// Reads `HH:MM` (00:00…23:59).
+    public static func minutes(of time: String) -> Int64? {
+        let parts = time.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 2, parts[1].count == 2, let hours = Int64(parts[0]),
+            let minutes = Int64(parts[1]), (0..<24).contains(hours), (0..<60).contains(minutes)
+        else { return nil }
+        return hours * 60 + minutes
+    }
+
+    public var json: JSONValue {
+        .object([
+            "dailySummary": .object(["enabled": .bool(dailySummaryEnabled), "time": .string(dailySummaryTime)]),
+            "tempDropC": .double(tempDropC), "severe": .bool(severe),
+        ])
+    }
+
+    public init(json: JSONValue) throws(FieldError) {
+        let reader = try FieldReader(json, path: "data")
+        let daily = try FieldReader(reader.members["dailySummary"], path: "data.dailySummary")
+        dailySummaryEnabled = try daily.bool("enabled")
+        guard let minutes = Self.minutes(of: try daily.string("time")) else {
+            throw FieldError(path: "data.dailySummary.time", problem: "must be HH:MM")
+        }
+        dailySummaryMinutes = minutes
+        tempDropC = try reader.double("tempDropC")
+        severe = try reader.bool("severe")
+    }
+}
+
+/// One raised alert, as `alert.raised` records it.
+public struct RaisedAlert: Sendable, Equatable {
+    /// `alert-<n>`.
+    public var id: String
+    public var rule: AlertRule
+    /// The place's cache key.
+    public var key: String
+    public var place: Place
+    /// The favorite it is for, or nil for the current location.
+    public var favoriteId: String?
+    /// The place's local date the alert belongs to: one alert per (place, rule, local date).
+    public var localDate: String
+    public var raisedAt: Timestamp
+    /// A human sentence.
+    public var message: String
+    /// Rule-specific figures (temperatures in °C, condition).
+    public var details: JSONValue
+
+    public init(
+        id: String, rule: AlertRule, key: String, place: Place, favoriteId: String?, localDate: String,
+        raisedAt: Timestamp, message: String, details: JSONValue
+    ) {
+        self.id = id
+        self.rule = rule
+        self.key = key
+        self.place = place
+        self.favoriteId = favoriteId
+        self.localDate = localDate
+        self.raisedAt = raisedAt
+        self.message = message
+        self.details = details
+    }
+
+    /// The de-duplication key.
+    public var dedupKey: String { "\(key)|\(rule.rawValue)|\(localDate)" }
+
+    public var json: JSONValue {
+        var object: [String: JSONValue] = [
+            "id": .string(id), "rule": .string(rule.rawValue), "key": .string(key), "place": place.json,
+            "localDate": .string(localDate), "raisedAt": .string(raisedAt.description), "message": .string(message),
+            "details": details,
+        ]
+        if let favoriteId { object["favoriteId"] = .string(favoriteId) }
+        return .object(object)
+    }
+
+    public init(json: JSONValue) throws(FieldError) {
+        let r = try FieldReader(json, path: "data")
+        guard let rule = try r.choice("rule", as: AlertRule.self) else {
+            throw FieldError(path: "data.rule", problem: "is required")
+        }
+        self.init(
+            id: try r.string("id"), rule: rule, key: try r.string("key"),
+            place: try Place(json: r.members["place"] ?? .null, path: "data.place"),
+            favoriteId: try r.optionalString("favoriteId"), localDate: try r.string("localDate"),
+            raisedAt: try r.timestamp("raisedAt"), message: try r.string("message"),
+            details: r.members["details"] ?? .object([:]))
+    }
+}
+
+/// Alert settings and the alerts raised, most recent first.
+public struct AlertState: StateSlice {
+    /// How many raised alerts are kept for `alerts/list`.
+    public static let capacity = 1000
+
+    public private(set) var settings = AlertSettings()
+    public private(set) var recent: [RaisedAlert] = []
+    /// (place, rule, local date) keys already raised; bounded with `recent`'s horizon of a few days.
+    public private(set) var raised: Set<String> = []
+    private var raisedOrder: [String] = []
+    public private(set) var nextNumber: Int64 = 1
+
+    public init() {}
+
+    public mutating func apply(_ event: DomainEvent) {
+        switch event {
+        case .alertsConfigured(let settings):
+            self.settings = settings
+        case .alertRaised(let alert):
+            recent.insert(alert, at: 0)
+            if recent.count > Self.capacity { recent.removeLast(recent.count - Self.capacity) }
+            if raised.insert(alert.dedupKey).inserted { raisedOrder.append(alert.dedupKey) }
+            if raisedOrder.count > 10 * Self.capacity {
+                for key in raisedOrder.prefix(Self.capacity) { raised.remove(key) }
+                raisedOrder.removeFirst(Self.capacity)
+            }
+            if alert.id.hasPrefix("alert-"), let number = Int64(alert.id.dropFirst(6)) {
+                nextNumber = max(nextNumber, number + 1)
+            }
+        default:
+            break
+        }
+    }
+
+    public var json: JSONValue {
+        .object([
+            "settings": settings.json, "recent": .array(recent.map(\.json)),
+            "raised": .array(raised.sorted().map { .string($0) }), "nextNumber": .int(nextNumber),
+        ])
+    }
+}

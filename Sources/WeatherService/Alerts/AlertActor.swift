@@ -1,0 +1,134 @@
+import EventLog
+import WeatherDomain
+
+/// Decides alerts as weather is fetched and as the daily-summary time comes, and pushes raised
+/// alerts to a subscribed client.
+///
+/// It follows the bus, which carries only committed, live events: replay never reaches it, so
+/// nothing is re-raised or pushed after a restart; the (place, rule, local date) keys folded from
+/// `alert.raised` stop a second raise of the same alert.
+public actor AlertActor {
+    /// The context it reads and appends through.
+    private let context: ServiceContext
+    /// The last current temperature fetched per place key, for the temperature-drop rule.
+    private var previous: [String: (temperature: Double, at: Timestamp)] = [:]
+    /// Whether the client asked for `alerts/raised` notifications.
+    private var subscribed = false
+
+    init(context: ServiceContext) { self.context = context }
+
+    /// Turns pushes on or off.
+    func setSubscribed(_ on: Bool) { subscribed = on }
+
+    /// Follows the bus until cancelled; checks the daily summaries every minute of `clock`.
+    public func run(clock: any Clock<Duration>) async {
+        previous = await context.cache.read { cache in
+            cache.current.mapValues { ($0.value.current.temperature, $0.fetchedAt) }
+        }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.follow() }
+            group.addTask {
+                while !Task.isCancelled {
+                    do { try await clock.sleep(for: .seconds(60)) } catch { return }
+                    await self.checkDailySummaries()
+                }
+            }
+        }
+    }
+
+    private func follow() async {
+        while !Task.isCancelled {
+            let (subscription, _) = context.bus.subscribe(capacity: 10_000)
+            while let message = await subscription.next() {
+                guard case .event(let envelope) = message else { break }
+                await handle(envelope)
+            }
+            subscription.cancel()
+        }
+    }
+
+    private func handle(_ envelope: EventEnvelope) async {
+        guard envelope.type == "weather.fetched" || envelope.type == "alert.raised" else { return }
+        let event: DomainEvent
+        do {
+            guard
+                case .event(let decoded) = try EventCatalog.standard.decode(
+                    type: envelope.type, version: envelope.v, data: envelope.decodedData())
+            else { return }
+            event = decoded
+        } catch {
+            context.logger.error("alerts cannot read seq \(envelope.seq): \(error)")
+            return
+        }
+        switch event {
+        case .alertRaised(let alert):
+            if subscribed { context.pushes.notify("alerts/raised", alert.json) }
+        case .weatherFetched(let fetched):
+            await decide(after: fetched, cause: "event:\(envelope.seq)")
+        default:
+            break
+        }
+    }
+
+    private func decide(after fetched: WeatherFetched, cause: String) async {
+        let now = context.clock.now()
+        let targets = await targets(for: fetched.key)
+        let before = previous[fetched.key]
+        if case .current(let report) = fetched.report {
+            previous[fetched.key] = (report.current.temperature, fetched.call.at)
+        }
+        let currentTemperature = previous[fetched.key]?.temperature
+        for target in targets {
+            await append(cause: cause) { state in
+                switch fetched.report {
+                case .current(let report):
+                    AlertRules.afterCurrent(state, target: target, report: report, previous: before, now: now)
+                case .forecast(let report):
+                    AlertRules.afterForecast(
+                        state, target: target, report: report, currentTemperature: currentTemperature, now: now)
+                }
+            }
+        }
+    }
+
+    private func checkDailySummaries() async {
+        let now = context.clock.now()
+        let forecasts = await context.cache.read { $0.forecast }
+        for (key, cached) in forecasts {
+            for target in await targets(for: key) {
+                await append(cause: "timer:daily_summary") { state in
+                    AlertRules.dailySummary(
+                        state, target: target, forecast: cached.value, utcOffsetSeconds: cached.value.utcOffsetSeconds,
+                        now: now)
+                }
+            }
+        }
+    }
+
+    /// The places with alerts on at `key`: favorites with `notify`, and the current location.
+    private func targets(for key: String) async -> [AlertTarget] {
+        var targets = await context.favorites.read { state in
+            state.items.filter { $0.notify && Place.key(lat: $0.lat, lon: $0.lon) == key }.map {
+                AlertTarget(
+                    place: Place(name: $0.name, country: $0.country, state: nil, lat: $0.lat, lon: $0.lon),
+                    favoriteId: $0.id)
+            }
+        }
+        if let here = await context.location.read({ $0.current }), Place.key(lat: here.lat, lon: here.lon) == key {
+            targets.append(
+                AlertTarget(
+                    place: Place(name: here.name, country: nil, state: nil, lat: here.lat, lon: here.lon),
+                    favoriteId: nil))
+        }
+        return targets
+    }
+
+    private func append(cause: String, _ decide: @escaping @Sendable (AlertState) -> [DomainEvent]) async {
+        do {
+            let submission = try await context.alerts.submit(cause: cause, corr: nil, decide)
+            _ = try await context.alerts.commit(submission)
+        } catch {
+            context.logger.error("an alert could not be recorded: \(error)")
+        }
+    }
+}
