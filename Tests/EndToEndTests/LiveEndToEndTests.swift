@@ -67,3 +67,60 @@ struct LiveEndToEndTests {
         #expect(await weatherd.waitForExit() == 0)
     }
 }
+
+@Suite("weatherd end to end: alerts and cancellation")
+struct AlertEndToEndTests {
+    @Test("a subscribed client receives a severe-weather alert and a temperature-drop alert")
+    func alerts() async throws {
+        let server = try LocalHTTPServer()
+        server.route("/v1/forecast", query: "current=", .init(body: OpenMeteoBodies.current(temperature: 22, code: 95)))
+        let directory = TemporaryDataDirectory()
+        let weatherd = try startWeatherd(directory, ["--open-meteo-base-url", server.baseURL])
+        _ = try await weatherd.call("favorites/add", ["name": "Plains", "lat": 35.2, "lon": -97.4])
+        _ = try await weatherd.call("alerts/subscribe")
+        _ = try await weatherd.call("weather/current", ["favoriteId": "fav-1"])
+        server.route("/v1/forecast", query: "current=", .init(body: OpenMeteoBodies.current(temperature: 8, code: 3)))
+        _ = try await weatherd.call("weather/current", ["favoriteId": "fav-1", "maxAgeSeconds": 0])
+        let rules = {
+            try weatherd.output.messages().filter { $0["method"] == "alerts/raised" }.map { $0["params"]?["rule"] }
+        }
+        #expect(try await LiveEndToEndTests.eventually { try rules().count == 2 })
+        #expect(try rules() == ["severe", "temp_drop"])
+        try weatherd.closeInput()
+        #expect(await weatherd.waitForExit() == 0)
+        let check = try Repository.checkLog(directory.path)
+        #expect(check.status == 0, "\(check.output)")
+
+        let restarted = try startWeatherd(directory, ["--open-meteo-base-url", server.baseURL])
+        _ = try await restarted.call("alerts/subscribe")
+        let listed = try await restarted.call("alerts/list")
+        #expect(listed["result"]?["alerts"]?.arrayValue?.count == 2)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(
+            try restarted.output.messages().allSatisfy { $0["method"] == nil }, "a restart re-raises and pushes nothing"
+        )
+        try restarted.closeInput()
+        #expect(await restarted.waitForExit() == 0)
+    }
+
+    @Test("a slow upstream request is cancelled in time and answered once")
+    func cancel() async throws {
+        let server = try LocalHTTPServer()
+        server.route(
+            "/v1/forecast", query: "current=", .init(body: OpenMeteoBodies.current(temperature: 1), delay: .seconds(2)))
+        let directory = TemporaryDataDirectory()
+        let weatherd = try startWeatherd(directory, ["--open-meteo-base-url", server.baseURL])
+        try weatherd.send(line: #"{"jsonrpc":"2.0","id":"slow","method":"weather/current","params":{"lat":1,"lon":1}}"#)
+        try await Task.sleep(for: .milliseconds(200))
+        let started = ContinuousClock.now
+        try weatherd.send(line: #"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"slow"}}"#)
+        let answer = try #require(try await weatherd.output.response(id: "slow"))
+        #expect(answer["error"]?["code"] == -32800)
+        #expect(ContinuousClock.now - started < .milliseconds(500))
+        try weatherd.closeInput()
+        #expect(await weatherd.waitForExit() == 0)
+        #expect(try weatherd.output.messages().filter { $0["id"] == "slow" }.count == 1)
+        let types = try logEvents(directory).map { $0["type"]?.stringValue ?? "" }
+        #expect(types.suffix(2) == ["weather.fetched", "service.stopped"], "the shared call finished and was audited")
+    }
+}

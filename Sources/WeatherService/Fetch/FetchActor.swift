@@ -187,6 +187,12 @@ public actor FetchActor {
 
     private func endFlight(_ key: String) { inFlight[key] = nil }
 
+    /// Waits for every upstream call in flight (each is bounded by the deadline), so their audit
+    /// events are written before `service.stopped`.
+    public func drain() async {
+        while let task = inFlight.values.first { _ = await task.value }
+    }
+
     /// Older data when the provider cannot be reached, else the error.
     private func staleOr(_ entry: Cached<FetchedValue>?, _ error: any Error) throws -> FetchAnswer<FetchedValue> {
         let unreachable: Set<ProviderError.Kind> = [

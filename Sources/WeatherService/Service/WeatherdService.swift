@@ -192,6 +192,7 @@ public final class WeatherdService: Sendable {
         await alerting.value
         await server.drain()
         await context.background.drain()
+        await context.fetcher.drain()
         _ = context.pushes.stopSubscriptions(nil)
         let reason = shutdownReason.withLock { $0 } ?? "eof"
         let uptime = context.clock.now().milliseconds - context.info.startedAt.milliseconds
