@@ -132,10 +132,39 @@ struct GoldenLogTests {
         ]
     }
 
+    /// The v1 alert events, and a location change that triggered a refresh.
+    static func v1AlertEvents() -> [(DomainEvent, String, String?)] {
+        let t = { (minute: Int64) in Timestamp(milliseconds: 1_795_348_800_000 + minute * 60_000) }
+        let place = Place(name: "Plains", country: "US", state: nil, lat: 35.2, lon: -97.4)
+        var settings = AlertSettings()
+        settings.dailySummaryMinutes = 7 * 60 + 15
+        settings.tempDropC = 8
+        return [
+            (.alertsConfigured(settings), "rpc:1", "cfg-1"),
+            (.locationChanged(Location(lat: 35.2, lon: -97.4, name: nil, setAt: t(1), refresh: true)), "rpc:2", nil),
+            (
+                .alertRaised(
+                    RaisedAlert(
+                        id: "alert-1", rule: .severe, key: place.key, place: place, favoriteId: nil,
+                        localDate: "2026-11-22", raisedAt: t(2), message: "Severe weather now: thunderstorm.",
+                        details: ["condition": Condition.wmo(95).json, "time": .string(t(2).description)])), "event:3",
+                nil
+            ),
+            (
+                .alertRaised(
+                    RaisedAlert(
+                        id: "alert-2", rule: .tempDrop, key: place.key, place: place, favoriteId: "fav-1",
+                        localDate: "2026-11-22", raisedAt: t(3), message: "The temperature fell 12 °C, to 8 °C.",
+                        details: ["temperature": 8.0, "previous": 20.0, "drop": 12.0])), "event:4", nil
+            ),
+        ]
+    }
+
     /// Writes the golden logs and their states, unless they exist: a released golden log is never rewritten.
     static func record() async throws {
         try await record("v1-core", v1Events())
         try await record("v1-weather", v1WeatherEvents())
+        try await record("v1-alerts", v1AlertEvents())
     }
 
     static func record(_ name: String, _ events: [(DomainEvent, String, String?)]) async throws {
