@@ -12,6 +12,12 @@ import WeatherService
 signal(SIGPIPE, SIG_IGN)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "log" {
+    let code = LogTools.run(Array(arguments.dropFirst()), environment: ProcessInfo.processInfo.environment) { line in
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+    exit(code)
+}
 if arguments.contains("--help") || arguments.contains("-h") {
     Logger.standardError(Configuration.usage)
     exit(0)

@@ -173,6 +173,14 @@ public struct LogDamage: Error, Sendable, Equatable, CustomStringConvertible {
     public var offset: Int64
     public var problem: LineProblem
 
+    public init(path: String, line: Int64, seq: Int64, offset: Int64, problem: LineProblem) {
+        self.path = path
+        self.line = line
+        self.seq = seq
+        self.offset = offset
+        self.problem = problem
+    }
+
     public var description: String {
         "\(path): line \(line) (seq \(seq), byte offset \(offset)) is damaged: \(problem.detail) "
             + "[\(problem.reason.rawValue)]. Intact events follow it, so nothing was dropped and no byte was changed; "
