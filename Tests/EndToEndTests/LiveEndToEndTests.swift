@@ -41,19 +41,13 @@ struct LiveEndToEndTests {
     func liveFeed() async throws {
         let directory = TemporaryDataDirectory()
         let first = try startWeatherd(directory)
-        for index in 0..<20 {
-            _ = try await first.call(
-                "favorites/add", ["name": .string("P\(index)"), "lat": .int(Int64(index)), "lon": 0])
-        }
+        try await addFavorites(first, 0..<20)
         try first.closeInput()
         #expect(await first.waitForExit() == 0)
 
         let weatherd = try startWeatherd(directory)
         _ = try await weatherd.call("events/subscribe", ["afterSeq": 0])
-        for index in 20..<30 {
-            _ = try await weatherd.call(
-                "favorites/add", ["name": .string("P\(index)"), "lat": .int(Int64(index)), "lon": 0])
-        }
+        try await addFavorites(weatherd, 20..<30)
         let lastSeq = try #require(try await weatherd.call("service/status")["result"]?["lastSeq"]?.intValue)
         let pushed = {
             try weatherd.output.messages().filter { $0["method"] == "events/event" }.compactMap {

@@ -23,10 +23,7 @@ struct LogToolsEndToEndTests {
     func live() async throws {
         let directory = TemporaryDataDirectory()
         let weatherd = try startWeatherd(directory)
-        for index in 0..<5 {
-            _ = try await weatherd.call(
-                "favorites/add", ["name": .string("P\(index)"), "lat": .int(Int64(index)), "lon": 0])
-        }
+        try await addFavorites(weatherd, 0..<5)
         _ = try await weatherd.call("settings/set", ["units": "imperial"])
         let before = directory.logBytes()
         let verify = try Self.tool(["verify", "--data-dir", directory.path])
@@ -51,10 +48,7 @@ struct LogToolsEndToEndTests {
     func damage() async throws {
         let directory = TemporaryDataDirectory()
         let weatherd = try startWeatherd(directory)
-        for index in 0..<4 {
-            _ = try await weatherd.call(
-                "favorites/add", ["name": .string("P\(index)"), "lat": .int(Int64(index)), "lon": 0])
-        }
+        try await addFavorites(weatherd, 0..<4)
         try weatherd.closeInput()
         #expect(await weatherd.waitForExit() == 0)
         var bytes = directory.logBytes()

@@ -5,22 +5,9 @@ import WeatherTesting
 
 @Suite("weatherd end to end: repair and refusal at start-up")
 struct RecoveryEndToEndTests {
-    /// A data dir with a few events written by the real binary.
-    func populated() async throws -> TemporaryDataDirectory {
-        let directory = TemporaryDataDirectory()
-        let weatherd = try startWeatherd(directory)
-        for index in 0..<3 {
-            _ = try await weatherd.call(
-                "favorites/add", ["name": .string("P\(index)"), "lat": .int(Int64(index)), "lon": 0])
-        }
-        try weatherd.closeInput()
-        #expect(await weatherd.waitForExit() == 0)
-        return directory
-    }
-
     @Test("a torn last line is cut off, kept in a .broken copy and audited as log.recovered")
     func tornTail() async throws {
-        let directory = try await populated()
+        let directory = try await populatedDataDirectory(favorites: 3)
         let intact = directory.logBytes()
         let torn = Array(#"{"seq":99,"ts":"2026-11-22T"#.utf8)
         try directory.writeLog(intact + torn)
@@ -40,7 +27,7 @@ struct RecoveryEndToEndTests {
 
     @Test("damage in a middle line refuses start-up, names line, seq and offset, and changes no byte")
     func middleDamage() async throws {
-        let directory = try await populated()
+        let directory = try await populatedDataDirectory(favorites: 3)
         var bytes = directory.logBytes()
         let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         let secondStart = lines[0].count + 1

@@ -35,3 +35,21 @@ func logEvents(_ directory: TemporaryDataDirectory) throws -> [JSONValue] {
 func startWeatherd(_ directory: TemporaryDataDirectory, _ extra: [String] = []) throws -> RunningWeatherd {
     try RunningWeatherd(arguments: ["--data-dir", directory.path, "--log-level", "warning"] + extra)
 }
+
+/// Adds favorites `P<i>` at latitude `i` for each index, one request at a time.
+func addFavorites(_ weatherd: RunningWeatherd, _ indices: Range<Int>) async throws {
+    for index in indices {
+        _ = try await weatherd.call(
+            "favorites/add", ["name": .string("P\(index)"), "lat": .int(Int64(index)), "lon": 0])
+    }
+}
+
+/// A data dir holding `count` favorites written by the real binary, which has exited cleanly.
+func populatedDataDirectory(favorites count: Int) async throws -> TemporaryDataDirectory {
+    let directory = TemporaryDataDirectory()
+    let weatherd = try startWeatherd(directory)
+    try await addFavorites(weatherd, 0..<count)
+    try weatherd.closeInput()
+    guard await weatherd.waitForExit() == 0 else { throw RunningWeatherdError("weatherd did not exit cleanly") }
+    return directory
+}
