@@ -3,19 +3,6 @@ import Testing
 import WeatherDomain
 import WeatherTesting
 
-/// A small deterministic generator (SplitMix64), so every CI run tries the same crash points.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite("Simulated power loss")
 struct PowerLossTests {
     @Test("10,000 crash points: every acknowledged event survives, start-up never fails, the rest is a clean tail")
