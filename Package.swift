@@ -25,6 +25,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "weatherd", dependencies: ["WeatherService", "Providers"], swiftSettings: swiftSettings),
+        .executableTarget(name: "weatherd-bench", dependencies: ["WeatherDomain"], swiftSettings: swiftSettings),
         .testTarget(
             name: "WeatherDomainTests",
             dependencies: ["WeatherDomain", "WeatherTesting"],
