@@ -17,11 +17,12 @@ struct FaultSweepTests {
     }
 
     @Test("1,000 bit flips in random non-final lines: every one refused at the right line, seq and offset")
-    func bitFlips() throws {
+    func bitFlips() async throws {
         let (log, starts) = RecoveryTests.log(40)
         let directory = TemporaryDataDirectory()
         var random = SeededGenerator(state: 1000)
-        for _ in 0..<1000 {
+        for trial in 0..<1000 {
+            if trial % 50 == 0 { await Task.yield() }
             let line = Int.random(in: 0..<(starts.count - 1), using: &random)
             let end = starts[line + 1] - 1
             let at = Int.random(in: starts[line]..<end, using: &random)

@@ -134,7 +134,7 @@ struct FetchTests {
             let started = ContinuousClock.now
             let response = try await service.call("weather/current", Self.berlin)
             #expect(response["error"]?["data"]?["kind"] == "timeout")
-            #expect(ContinuousClock.now - started < .seconds(5))
+            #expect(ContinuousClock.now - started < .seconds(15), "far sooner than the provider's 30 s")
             let failed = try await events(service, ["weather.fetch_failed"])
             #expect(failed.first?["data"]?["error"] == "timeout")
         }
@@ -265,7 +265,7 @@ struct CancellationTests {
     func cancelSlowFetch() async throws {
         let network = InMemoryTransport()
         network.route(
-            "/v1/forecast", .delayed(.milliseconds(600), InMemoryTransport.ok(OpenMeteoBodies.current(temperature: 6))))
+            "/v1/forecast", .delayed(.seconds(4), InMemoryTransport.ok(OpenMeteoBodies.current(temperature: 6))))
         try await InProcessWeatherd.with(network: network) { service in
             let slow: JSONValue = [
                 "jsonrpc": "2.0", "id": "slow", "method": "weather/current", "params": ["lat": 1, "lon": 1],
@@ -279,7 +279,7 @@ struct CancellationTests {
             let started = ContinuousClock.now
             await service.receive(Array(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"slow"}}"#.utf8))
             let cancelled = try #require(try await service.output.response(id: "slow"))
-            #expect(ContinuousClock.now - started < .milliseconds(300))
+            #expect(ContinuousClock.now - started < .seconds(2), "long before the 4 s upstream answers")
             #expect(cancelled["error"]?["code"] == -32800)
             let answered = try #require(try await service.output.response(id: "other"))
             #expect(answered["result"]?["current"]?["temperature"] == 6.0)
