@@ -18,7 +18,7 @@ public final class CollectingSink: LineSink {
 
     /// Waits until at least `count` lines have arrived; false when `timeout` passes first.
     @discardableResult
-    public func wait(for count: Int, timeout: Duration = .seconds(10)) async -> Bool {
+    public func wait(for count: Int, timeout: Duration = .seconds(60)) async -> Bool {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while state.withLock({ $0.count }) < count {
             if ContinuousClock.now >= deadline { return false }
@@ -28,7 +28,7 @@ public final class CollectingSink: LineSink {
     }
 
     /// Waits for the response with `id`; nil when `timeout` passes first.
-    public func response(id: JSONValue, timeout: Duration = .seconds(10)) async throws -> JSONValue? {
+    public func response(id: JSONValue, timeout: Duration = .seconds(60)) async throws -> JSONValue? {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while true {
             for message in try messages() where message["id"] == id && message["method"] == nil {

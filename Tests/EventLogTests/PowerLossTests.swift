@@ -33,7 +33,7 @@ struct PowerLossTests {
         var recoveredBeyondAck = 0
         for trial in 0..<10_000 {
             // Give the other tests' tasks a turn: this loop would otherwise hold a pool thread for its whole run.
-            if trial % 50 == 0 { await Task.yield() }
+            if trial % 10 == 0 { await Task.yield() }
             // The acknowledged prefix is durable; the next lines were written but not yet fsynced.
             let acked = Int.random(in: 0..<lineEnds.count, using: &random)
             let ackedBytes = acked == 0 ? 0 : lineEnds[acked - 1]
