@@ -102,21 +102,21 @@ struct OpenWeatherMapProviderTests {
 
     @Test("request URLs: path prefix, no trailing slash, metric units, key last")
     func requestURLs() {
-        let provider = OpenWeatherMapProvider(apiKey: "0123abcd", baseURL: "http://127.0.0.1:8080/owm/")
+        let provider = OpenWeatherMapProvider(apiKey: "test-key", baseURL: "http://127.0.0.1:8080/owm/")
         let current = provider.currentRequest(lat: 51.5085, lon: -0.1257)
         #expect(
             current.url
-                == "http://127.0.0.1:8080/owm/data/2.5/weather?lat=51.5085&lon=-0.1257&units=metric&appid=0123abcd")
+                == "http://127.0.0.1:8080/owm/data/2.5/weather?lat=51.5085&lon=-0.1257&units=metric&appid=test-key")
         #expect(current.auditURL == "http://127.0.0.1:8080/owm/data/2.5/weather?lat=51.5085&lon=-0.1257&units=metric")
         let forecast = provider.forecastRequest(lat: -33.86785, lon: 151.20732)
         #expect(
             forecast.url
-                == "http://127.0.0.1:8080/owm/data/2.5/forecast?lat=-33.8679&lon=151.2073&units=metric&appid=0123abcd")
+                == "http://127.0.0.1:8080/owm/data/2.5/forecast?lat=-33.8679&lon=151.2073&units=metric&appid=test-key")
         #expect(
             forecast.auditURL == "http://127.0.0.1:8080/owm/data/2.5/forecast?lat=-33.8679&lon=151.2073&units=metric")
         let geocode = provider.geocodeRequest(query: "São Paulo, BR", limit: 5)
         #expect(
-            geocode.url == "http://127.0.0.1:8080/owm/geo/1.0/direct?q=S%C3%A3o%20Paulo%2C%20BR&limit=5&appid=0123abcd")
+            geocode.url == "http://127.0.0.1:8080/owm/geo/1.0/direct?q=S%C3%A3o%20Paulo%2C%20BR&limit=5&appid=test-key")
         #expect(geocode.auditURL == "http://127.0.0.1:8080/owm/geo/1.0/direct?q=S%C3%A3o%20Paulo%2C%20BR&limit=5")
         #expect(provider.geocodeRequest(query: "x", limit: 9).auditURL.hasSuffix("limit=5"))
         #expect(provider.geocodeRequest(query: "x", limit: 0).auditURL.hasSuffix("limit=1"))
