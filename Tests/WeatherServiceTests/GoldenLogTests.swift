@@ -65,9 +65,9 @@ struct GoldenLogTests {
     static func v1WeatherEvents() -> [(DomainEvent, String, String?)] {
         let t = { (minute: Int64) in Timestamp(milliseconds: 1_795_348_800_000 + minute * 60_000) }
         let place = Place(name: "Kathmandu", country: "NP", state: "Bagmati", lat: 27.7, lon: 85.32)
-        let call = { (minute: Int64, status: Int64?, attempt: Int64) in
+        let call = { (minute: Int64, status: Int64?, attempt: Int64, lat: String, lon: String) in
             UpstreamCall(
-                provider: "open-meteo", url: "https://api.open-meteo.com/v1/forecast?latitude=27.7&longitude=85.32",
+                provider: "open-meteo", url: "https://api.open-meteo.com/v1/forecast?latitude=\(lat)&longitude=\(lon)",
                 status: status, latencyMs: 120, bytes: status == nil ? 0 : 2048, attempt: attempt, at: t(minute))
         }
         let rain = Condition.wmo(63)
@@ -85,6 +85,9 @@ struct GoldenLogTests {
         let geocodeCall = UpstreamCall(
             provider: "open-meteo", url: "https://geocoding-api.open-meteo.com/v1/search?name=Kathmandu&count=5",
             status: 200, latencyMs: 80, bytes: 900, attempt: 1, at: t(1))
+        let atlantisCall = UpstreamCall(
+            provider: "open-meteo", url: "https://geocoding-api.open-meteo.com/v1/search?name=Atlantis&count=5",
+            status: 404, latencyMs: 60, bytes: 30, attempt: 1, at: t(6))
         return [
             (
                 .geocodeFetched(
@@ -100,33 +103,36 @@ struct GoldenLogTests {
             (
                 .weatherFetchFailed(
                     FetchFailed(
-                        key: place.key, kind: "current", call: call(2, 503, 1), error: "upstream_error",
+                        key: place.key, kind: "current", call: call(2, 503, 1, "27.7", "85.32"),
+                        error: "upstream_error",
                         message: "open-meteo failed (HTTP 503); try again later.")), "rpc:1", nil
             ),
             (
-                .weatherFetched(WeatherFetched(key: place.key, call: call(3, 200, 2), report: .current(current))),
+                .weatherFetched(
+                    WeatherFetched(key: place.key, call: call(3, 200, 2, "27.7", "85.32"), report: .current(current))),
                 "rpc:1", nil
             ),
             (
-                .weatherFetched(WeatherFetched(key: place.key, call: call(4, 200, 1), report: .forecast(forecast))),
+                .weatherFetched(
+                    WeatherFetched(key: place.key, call: call(4, 200, 1, "27.7", "85.32"), report: .forecast(forecast))),
                 "rpc:2", nil
             ),
             (
                 .weatherFetchFailed(
                     FetchFailed(
-                        key: "10.0,10.0", kind: "current", call: call(5, 429, 1), error: "rate_limited",
+                        key: "10.0,10.0", kind: "current", call: call(5, 429, 1, "10", "10"), error: "rate_limited",
                         message: "retry after 120 s.", retryAfterSeconds: 120)), "rpc:3", nil
             ),
             (
                 .geocodeFailed(
                     FetchFailed(
-                        key: "atlantis", kind: "geocode", call: geocodeCall, error: "not_found",
+                        key: "atlantis", kind: "geocode", call: atlantisCall, error: "not_found",
                         message: "no such place")), "rpc:4", nil
             ),
             (
                 .weatherFetchFailed(
                     FetchFailed(
-                        key: "1.0,1.0", kind: "forecast", call: call(7, nil, 1), error: "offline",
+                        key: "1.0,1.0", kind: "forecast", call: call(7, nil, 1, "1", "1"), error: "offline",
                         message: "cannot be reached")), "rpc:5", nil
             ),
         ]
