@@ -9,6 +9,28 @@ struct ProviderEndToEndTests {
         Array(try Data(contentsOf: Repository.root.appendingPathComponent("Tests/ProvidersTests/Fixtures/\(name)")))
     }
 
+    /// An OWM fixture (captured with `units=standard`) as the API answers `units=metric`: Kelvin to °C.
+    static func metric(_ name: String) throws -> [UInt8] {
+        func convert(_ value: JSONValue) -> JSONValue {
+            switch value {
+            case .object(let members):
+                return .object(
+                    Dictionary(
+                        uniqueKeysWithValues: members.map { key, member in
+                            if ["temp", "feels_like", "temp_min", "temp_max"].contains(key),
+                                let kelvin = member.doubleValue
+                            {
+                                return (key, JSONValue.double(kelvin - 273.15))
+                            }
+                            return (key, convert(member))
+                        }))
+            case .array(let items): return .array(items.map(convert))
+            default: return value
+            }
+        }
+        return convert(try JSONValue.parse(try fixture(name))).jsonBytes
+    }
+
     /// The fetch and geocode audit events of a data dir's log.
     static func upstreamEvents(_ directory: TemporaryDataDirectory) throws -> [JSONValue] {
         try logEvents(directory).filter {
@@ -66,8 +88,8 @@ struct ProviderEndToEndTests {
     func privacy() async throws {
         let key = "k3y-SECRET-0123456789abcdef"
         let server = try LocalHTTPServer()
-        server.route("/data/2.5/weather", .init(body: try Self.fixture("owm-current-london.json")))
-        server.route("/data/2.5/forecast", .init(body: try Self.fixture("owm-forecast-london.json")))
+        server.route("/data/2.5/weather", .init(body: try Self.metric("owm-current-london.json")))
+        server.route("/data/2.5/forecast", .init(body: try Self.metric("owm-forecast-london.json")))
         server.route("/geo/1.0/direct", .init(body: try Self.fixture("owm-geo-direct-london.json")))
         let directory = TemporaryDataDirectory()
         let weatherd = try RunningWeatherd(
@@ -75,6 +97,7 @@ struct ProviderEndToEndTests {
             environment: ["OWM_API_KEY": key])
         let current = try await weatherd.call("weather/current", ["city": "London"])
         #expect(current["result"]?["provider"] == "openweathermap")
+        #expect(current["result"]?["current"]?["temperature"] == 15.3)
         _ = try await weatherd.call("weather/forecast", ["city": "London", "units": "imperial"])
         _ = try await weatherd.call("map/layers")
         server.route("/data/2.5/weather", .init(status: 401, body: try Self.fixture("owm-error-401.json")))

@@ -1,5 +1,6 @@
 import Providers
 import Testing
+import WeatherDomain
 
 @Suite("Provider error mapping")
 struct ErrorMappingTests {
@@ -24,5 +25,40 @@ struct ErrorMappingTests {
         #expect(ProviderError.from(TransportError(.offline, "refused"), provider: "x").isRetryable)
         #expect(ProviderError.from(TransportError(.timeout, "slow"), provider: "x").kind == .timeout)
         #expect(ProviderError.from(status: 503, headers: [:], provider: "x")?.isRetryable == true)
+    }
+}
+
+@Suite("Report range check")
+struct ReportCheckTests {
+    static let place = Place(name: nil, country: nil, state: nil, lat: 1, lon: 2)
+
+    static func current(humidity: Double? = 50, offset: Int64 = 0, lat: Double = 1) -> CurrentReport {
+        CurrentReport(
+            place: Place(name: nil, country: nil, state: nil, lat: lat, lon: 2), timezone: nil,
+            utcOffsetSeconds: offset,
+            current: CurrentConditions(
+                observedAt: Timestamp(milliseconds: 0), temperature: 10, humidity: humidity, condition: .wmo(0)))
+    }
+
+    @Test("impossible values make the answer a bad_upstream_response; real ones pass")
+    func ranges() throws {
+        try ReportCheck.check(Self.current(), provider: "x")
+        try ReportCheck.check(Self.current(humidity: nil), provider: "x")
+        for bad in [
+            Self.current(humidity: 101), Self.current(offset: 90_000), Self.current(lat: 91),
+            Self.current(humidity: .nan),
+        ] {
+            #expect(throws: ProviderError.self) { try ReportCheck.check(bad, provider: "x") }
+        }
+        let forecast = ForecastReport(
+            place: Self.place, timezone: nil, utcOffsetSeconds: 0,
+            entries: [ForecastEntry(time: Timestamp(milliseconds: 0), temperature: 5, pop: 1.5, condition: .wmo(0))],
+            daily: [])
+        do {
+            try ReportCheck.check(forecast, provider: "x")
+            Issue.record("pop 1.5 was accepted")
+        } catch {
+            #expect(error.kind == .badUpstreamResponse)
+        }
     }
 }

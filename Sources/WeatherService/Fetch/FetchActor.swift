@@ -92,10 +92,16 @@ public actor FetchActor {
                 }
             }
         ) { [provider] (body: [UInt8], call: UpstreamCall) throws(ProviderError) -> (FetchedValue, DomainEvent) in
-            let report: WeatherFetched.Report =
-                kind == .current
-                ? .current(try provider.decodeCurrent(body, place: place))
-                : .forecast(try provider.decodeForecast(body, place: place))
+            let report: WeatherFetched.Report
+            if kind == .current {
+                let current = try provider.decodeCurrent(body, place: place)
+                try ReportCheck.check(current, provider: provider.name)
+                report = .current(current)
+            } else {
+                let forecast = try provider.decodeForecast(body, place: place)
+                try ReportCheck.check(forecast, provider: provider.name)
+                report = .forecast(forecast)
+            }
             return (.weather(report), .weatherFetched(WeatherFetched(key: key, call: call, report: report)))
         }
     }
@@ -113,6 +119,7 @@ public actor FetchActor {
             }
         ) { [provider] (body: [UInt8], call: UpstreamCall) throws(ProviderError) -> (FetchedValue, DomainEvent) in
             let places = Array(try provider.decodeGeocode(body).prefix(5))
+            try ReportCheck.check(places, provider: provider.name)
             return (
                 .places(places), .geocodeFetched(GeocodeFetched(query: query, key: key, call: call, candidates: places))
             )

@@ -1,0 +1,57 @@
+import WeatherDomain
+
+/// Refuses decoded answers whose values cannot be real, so nothing impossible reaches the log.
+///
+/// Both providers' decoders pass their results through here (via the `FetchActor`); a value out of
+/// range makes the whole answer a `bad_upstream_response`, like an unreadable body.
+public enum ReportCheck {
+    public static func check(_ report: CurrentReport, provider: String) throws(ProviderError) {
+        try place(report.place, provider)
+        try offset(report.utcOffsetSeconds, provider)
+        let now = report.current
+        try range("humidity", now.humidity, 0...100, provider)
+        try range("windDirection", now.windDirection, 0...360, provider)
+        for (name, value) in [
+            ("pressure", now.pressure), ("windSpeed", now.windSpeed), ("windGust", now.windGust),
+            ("visibility", now.visibility),
+        ] {
+            try range(name, value, 0...Double.greatestFiniteMagnitude, provider)
+        }
+        try range("temperature", now.temperature, -100...100, provider)
+    }
+
+    public static func check(_ report: ForecastReport, provider: String) throws(ProviderError) {
+        try place(report.place, provider)
+        try offset(report.utcOffsetSeconds, provider)
+        for entry in report.entries {
+            try range("humidity", entry.humidity, 0...100, provider)
+            try range("pop", entry.pop, 0...1, provider)
+            try range("windDirection", entry.windDirection, 0...360, provider)
+            try range("temperature", entry.temperature, -100...100, provider)
+        }
+    }
+
+    public static func check(_ places: [Place], provider: String) throws(ProviderError) {
+        for candidate in places { try place(candidate, provider) }
+    }
+
+    private static func place(_ place: Place, _ provider: String) throws(ProviderError) {
+        try range("lat", place.lat, -90...90, provider)
+        try range("lon", place.lon, -180...180, provider)
+    }
+
+    private static func offset(_ seconds: Int64, _ provider: String) throws(ProviderError) {
+        guard (-64_800...64_800).contains(seconds) else {
+            throw .badBody(provider, "a UTC offset of \(seconds) s is outside ±18 h")
+        }
+    }
+
+    private static func range(
+        _ name: String, _ value: Double?, _ allowed: ClosedRange<Double>, _ provider: String
+    ) throws(ProviderError) {
+        guard let value else { return }
+        guard value.isFinite, allowed.contains(value) else {
+            throw .badBody(provider, "\(name) \(value) is out of range")
+        }
+    }
+}
