@@ -25,7 +25,8 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "weatherd", dependencies: ["WeatherService", "Providers"], swiftSettings: swiftSettings),
-        .executableTarget(name: "weatherd-bench", dependencies: ["WeatherDomain"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "weatherd-bench", dependencies: ["WeatherDomain", "EventLog", "WeatherService"], swiftSettings: swiftSettings),
         .testTarget(
             name: "WeatherDomainTests",
             dependencies: ["WeatherDomain", "WeatherTesting"],

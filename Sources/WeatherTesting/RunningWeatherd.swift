@@ -84,6 +84,17 @@ public final class RunningWeatherd: Sendable {
 
     public var pid: Int32 { process.processIdentifier }
 
+    /// The child's peak resident set size so far (`VmHWM` in `/proc/<pid>/status`), in bytes.
+    ///
+    /// - Throws: when the process has ended or the file cannot be read or understood.
+    public func peakResidentBytes() throws -> Int64 {
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int64($0) })
+        else { throw RunningWeatherdError("no VmHWM line in /proc/\(pid)/status") }
+        return kilobytes * 1024
+    }
+
     /// Writes raw bytes to stdin.
     public func write(_ bytes: [UInt8]) throws { try stdin.write(contentsOf: Data(bytes)) }
 

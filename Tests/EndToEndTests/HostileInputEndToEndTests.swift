@@ -14,7 +14,12 @@ struct HostileInputEndToEndTests {
         }
     }
 
-    @Test("100,000 seeded random and mutated lines: no crash, every well-formed request answered exactly once")
+    /// The most memory the flood may take: the input is about 60 MB, the in-flight bound is 1,024 lines of
+    /// at most 64 KiB, and an idle weatherd takes about 15 MB.
+    static let peakMemoryBound: Int64 = 160 << 20
+
+    @Test(
+        "100,000 seeded random and mutated lines: no crash, bounded memory, every well-formed request answered once")
     func flood() async throws {
         let directory = TemporaryDataDirectory()
         let weatherd = try startWeatherd(directory, ["--max-line-bytes", "65536"])
@@ -71,6 +76,7 @@ struct HostileInputEndToEndTests {
             }
         }
         try weatherd.write(chunk)
+        let peak = try weatherd.peakResidentBytes()
         try weatherd.closeInput()
         let status = await weatherd.waitForExit(timeout: .seconds(120))
         #expect(status == 0, "weatherd must end cleanly; stderr: \(weatherd.standardError.suffix(500))")
@@ -85,5 +91,6 @@ struct HostileInputEndToEndTests {
         #expect(answered.values.allSatisfy { $0 == 1 }, "and exactly once")
         let check = try Repository.checkLog(directory.path)
         #expect(check.status == 0, "\(check.output)")
+        #expect(peak < Self.peakMemoryBound, "peak RSS \(peak >> 20) MiB while flooded")
     }
 }

@@ -18,6 +18,26 @@ struct CodecTests {
         #expect(CRC32C.checksum(bytes[split...], continuing: CRC32C.checksum(bytes[..<split])) == whole)
     }
 
+    @Test(
+        "the checksum of a chain's hex digits equals the checksum of those digits as bytes",
+        arguments: [0, 1, 0xE306_9283, 0xFFFF_FFFF, 0x0A0B_0C0D] as [UInt32])
+    func hexSeed(value: UInt32) {
+        #expect(CRC32C.checksumOfHex(value) == CRC32C.checksum(CRC32C.hex(value)))
+    }
+
+    @Test("CRC-32C of every length up to 40 matches the bit-by-bit definition")
+    func everyLength() {
+        let bytes = (0..<40).map { UInt8(truncatingIfNeeded: $0 &* 91 &+ 3) }
+        for length in 0...bytes.count {
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in bytes[..<length] {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0x82F6_3B78 : crc >> 1 }
+            }
+            #expect(CRC32C.checksum(bytes[..<length]) == ~crc, "length \(length)")
+        }
+    }
+
     static func line(seq: Int64, corr: String? = nil, previousChain: UInt32 = 0) -> (bytes: [UInt8], chain: UInt32) {
         var buffer: [UInt8] = []
         let event = NewEvent(

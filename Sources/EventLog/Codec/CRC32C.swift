@@ -5,49 +5,59 @@
 public enum CRC32C {
     private static let polynomial: UInt32 = 0x82F6_3B78
 
-    private static let tables: [[UInt32]] = {
-        var tables = [[UInt32]](repeating: [UInt32](repeating: 0, count: 256), count: 8)
+    /// Eight tables of 256 entries, one after the other: entry `i` of table `k` is at `k * 256 + i`.
+    private static let table: [UInt32] = {
+        var table = [UInt32](repeating: 0, count: 8 * 256)
         for index in 0..<256 {
             var crc = UInt32(index)
             for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ polynomial : crc >> 1 }
-            tables[0][index] = crc
+            table[index] = crc
         }
-        for index in 0..<256 {
-            for slice in 1..<8 {
-                let previous = tables[slice - 1][index]
-                tables[slice][index] = (previous >> 8) ^ tables[0][Int(previous & 0xFF)]
+        for slice in 1..<8 {
+            for index in 0..<256 {
+                let previous = table[(slice - 1) * 256 + index]
+                table[slice * 256 + index] = (previous >> 8) ^ table[Int(previous & 0xFF)]
             }
         }
-        return tables
+        return table
     }()
 
     /// Returns the checksum of `bytes`, continuing from `crc` (the checksum of the bytes before them).
     public static func checksum(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
+        guard let base = bytes.baseAddress else { return crc }
+        let count = bytes.count
         var crc = ~crc
-        tables.withUnsafeBufferPointer { t in
-            let t0 = t[0], t1 = t[1], t2 = t[2], t3 = t[3], t4 = t[4], t5 = t[5], t6 = t[6], t7 = t[7]
+        table.withUnsafeBufferPointer { buffer in
+            // Every index below is masked to 0...255 within its table, so unchecked reads are in bounds.
+            let t = UnsafePointer(buffer.baseAddress!)
             var index = 0
-            let count = bytes.count
             while count - index >= 8 {
-                let low =
-                    crc
-                    ^ (UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8
-                        | UInt32(bytes[index + 2]) << 16 | UInt32(bytes[index + 3]) << 24)
-                let high =
-                    UInt32(bytes[index + 4]) | UInt32(bytes[index + 5]) << 8
-                    | UInt32(bytes[index + 6]) << 16 | UInt32(bytes[index + 7]) << 24
+                let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                let low = crc ^ UInt32(truncatingIfNeeded: word)
+                let high = UInt32(truncatingIfNeeded: word >> 32)
                 crc =
-                    t7[Int(low & 0xFF)] ^ t6[Int((low >> 8) & 0xFF)] ^ t5[Int((low >> 16) & 0xFF)]
-                    ^ t4[Int(low >> 24)] ^ t3[Int(high & 0xFF)] ^ t2[Int((high >> 8) & 0xFF)]
-                    ^ t1[Int((high >> 16) & 0xFF)] ^ t0[Int(high >> 24)]
+                    t[1792 + Int(low & 0xFF)] ^ t[1536 + Int((low >> 8) & 0xFF)] ^ t[1280 + Int((low >> 16) & 0xFF)]
+                    ^ t[1024 + Int(low >> 24)] ^ t[768 + Int(high & 0xFF)] ^ t[512 + Int((high >> 8) & 0xFF)]
+                    ^ t[256 + Int((high >> 16) & 0xFF)] ^ t[Int(high >> 24)]
                 index += 8
             }
             while index < count {
-                crc = t0[Int((crc ^ UInt32(bytes[index])) & 0xFF)] ^ (crc >> 8)
+                crc = t[Int((crc ^ UInt32(base.load(fromByteOffset: index, as: UInt8.self))) & 0xFF)] ^ (crc >> 8)
                 index += 1
             }
         }
         return ~crc
+    }
+
+    /// The checksum of `value` written as the log's 8 lowercase hex digits (the seed of every `chain`).
+    public static func checksumOfHex(_ value: UInt32) -> UInt32 {
+        var digits: UInt64 = 0
+        for shift in stride(from: 28, through: 0, by: -4) {
+            let nibble = UInt8((value >> UInt32(shift)) & 0xF)
+            digits = digits << 8 | UInt64(nibble < 10 ? 48 + nibble : 87 + nibble)
+        }
+        var bytes = digits.bigEndian
+        return withUnsafeBytes(of: &bytes) { checksum($0) }
     }
 
     /// Returns the checksum of a byte collection, continuing from `crc`.

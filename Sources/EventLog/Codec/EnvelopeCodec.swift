@@ -35,7 +35,7 @@ public enum EnvelopeCodec {
         let chain = buffer.withUnsafeBytes { all in
             CRC32C.checksum(
                 UnsafeRawBufferPointer(rebasing: all[start...]),
-                continuing: CRC32C.checksum(CRC32C.hex(previousChain)))
+                continuing: CRC32C.checksumOfHex(previousChain))
         }
         buffer.append(contentsOf: #","chain":""#.utf8)
         buffer.append(contentsOf: CRC32C.hex(chain))
@@ -82,7 +82,7 @@ public enum EnvelopeCodec {
         let data = try scanner.rest(#","data":"#)
         guard data.first == UInt8(ascii: "{") else { throw LineProblem(.badJSON, "data is not an object") }
         let chain = CRC32C.checksum(
-            UnsafeRawBufferPointer(rebasing: line[..<chainAt]), continuing: CRC32C.checksum(CRC32C.hex(previousChain)))
+            UnsafeRawBufferPointer(rebasing: line[..<chainAt]), continuing: CRC32C.checksumOfHex(previousChain))
         guard chain == statedChain else {
             throw LineProblem(.badChain, "chain mismatch (a line deleted, reordered or spliced?)")
         }

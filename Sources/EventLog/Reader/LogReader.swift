@@ -64,7 +64,7 @@ public enum LogReader {
                 let bytes = UnsafeRawBufferPointer(rebasing: raw[..<count])
                 var lineStart = 0
                 if !pending.isEmpty {
-                    guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) else {
+                    guard let newline = newlineIndex(in: bytes, from: 0) else {
                         pending.append(contentsOf: bytes)
                         return
                     }
@@ -73,7 +73,7 @@ public enum LogReader {
                     pending.removeAll(keepingCapacity: true)
                     lineStart = newline + 1
                 }
-                while !scanner.stopped, let newline = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) {
+                while !scanner.stopped, let newline = newlineIndex(in: bytes, from: lineStart) {
                     try scanner.line(UnsafeRawBufferPointer(rebasing: bytes[lineStart..<newline]), body)
                     lineStart = newline + 1
                 }
@@ -82,6 +82,14 @@ public enum LogReader {
             if scanner.stopped { break reading }
         }
         return try scanner.finish(trailing: Int64(pending.count))
+    }
+
+    /// The index of the first newline in `bytes` at or after `start`, found with `memchr`.
+    static func newlineIndex(in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        guard start < bytes.count, let base = bytes.baseAddress,
+            let found = memchr(base + start, Int32(UInt8(ascii: "\n")), bytes.count - start)
+        else { return nil }
+        return base.distance(to: UnsafeRawPointer(found))
     }
 
     /// Per-line state of one read.

@@ -5,19 +5,41 @@
 public struct CommandLedger: Sendable, Equatable {
     /// How many command ids are remembered (the oldest are forgotten first).
     public let window: Int
-    private var results: [String: JSONValue] = [:]
+    private var results: [String: Answer] = [:]
     private var order: [String] = []
     private var head = 0
+
+    /// A remembered answer: the event that carries it (turned into JSON only when a repeat asks, so
+    /// replaying a long log builds no JSON), or the JSON itself. Boxed, so the ledger's table stays small.
+    private indirect enum Answer: Sendable {
+        case event(DomainEvent)
+        case json(JSONValue)
+
+        var json: JSONValue {
+            switch self {
+            case .event(let event): CommandResult.of(event) ?? .null
+            case .json(let json): json
+            }
+        }
+    }
 
     public init(window: Int = 100_000) { self.window = max(1, window) }
 
     public var count: Int { results.count }
 
-    public func result(for commandId: String) -> JSONValue? { results[commandId] }
+    public func result(for commandId: String) -> JSONValue? { results[commandId]?.json }
 
     /// Records the result of the command whose events carried `corr`.
-    public mutating func record(_ commandId: String, result: JSONValue) {
-        if results.updateValue(result, forKey: commandId) != nil { return }
+    public mutating func record(_ commandId: String, result: JSONValue) { remember(commandId, .json(result)) }
+
+    /// Folds one logged event in.
+    public mutating func apply(_ event: DomainEvent, corr: String?) {
+        guard let corr, CommandResult.answers(event) else { return }
+        remember(corr, .event(event))
+    }
+
+    private mutating func remember(_ commandId: String, _ answer: Answer) {
+        if results.updateValue(answer, forKey: commandId) != nil { return }
         order.append(commandId)
         if results.count > window {
             results[order[head]] = nil
@@ -29,18 +51,15 @@ public struct CommandLedger: Sendable, Equatable {
         }
     }
 
-    /// Folds one logged event in.
-    public mutating func apply(_ event: DomainEvent, corr: String?) {
-        guard let corr, let result = CommandResult.of(event) else { return }
-        record(corr, result: result)
-    }
-
+    /// Ledgers are equal when they remember the same ids, in the same order, with the same answers.
     public static func == (lhs: CommandLedger, rhs: CommandLedger) -> Bool {
-        lhs.results == rhs.results && Array(lhs.order[lhs.head...]) == Array(rhs.order[rhs.head...])
+        lhs.window == rhs.window && lhs.order[lhs.head...].elementsEqual(rhs.order[rhs.head...])
+            && lhs.results.count == rhs.results.count
+            && lhs.results.allSatisfy { id, answer in rhs.results[id].map { $0.json == answer.json } ?? false }
     }
 
     public var json: JSONValue {
-        .array(order[head...].map { .array([.string($0), results[$0] ?? .null]) })
+        .array(order[head...].map { .array([.string($0), results[$0]?.json ?? .null]) })
     }
 }
 
@@ -56,6 +75,16 @@ public enum CommandResult {
         case .locationChanged(let location): location.json
         case .alertsConfigured(let settings): settings.json
         default: nil
+        }
+    }
+
+    /// Whether `event` is one a command answers with (`of` is not nil), without building the answer.
+    public static func answers(_ event: DomainEvent) -> Bool {
+        switch event {
+        case .favoriteAdded, .favoriteRemoved, .favoriteUpdated, .settingsChanged, .historyCleared, .locationChanged,
+            .alertsConfigured:
+            true
+        default: false
         }
     }
 }

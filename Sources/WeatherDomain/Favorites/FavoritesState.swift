@@ -1,27 +1,45 @@
 /// The user's favorites, most recently added first.
 public struct FavoritesState: StateSlice {
-    /// Favorites, most recently added first.
-    public private(set) var items: [Favorite] = []
+    /// Favorites, oldest first, so that adding one appends instead of moving every other.
+    private var oldestFirst: [Favorite] = []
+    /// The ids in `oldestFirst`, so that looking for one that is absent costs no scan.
+    private var ids: Set<String> = []
     /// The number used for the next id; ids are never reused, even after a removal.
     public private(set) var nextNumber: Int64 = 1
 
     public init() {}
 
-    public func favorite(id: String) -> Favorite? { items.first { $0.id == id } }
+    /// Favorites, most recently added first.
+    public var items: [Favorite] { oldestFirst.reversed() }
+
+    public func favorite(id: String) -> Favorite? {
+        guard ids.contains(id) else { return nil }
+        return oldestFirst.last { $0.id == id }
+    }
 
     public mutating func apply(_ event: DomainEvent) {
         switch event {
         case .favoriteAdded(let favorite):
-            items.removeAll { $0.id == favorite.id }
-            items.insert(favorite, at: 0)
+            remove(id: favorite.id)
+            oldestFirst.append(favorite)
+            ids.insert(favorite.id)
             if let number = Self.number(of: favorite.id) { nextNumber = max(nextNumber, number + 1) }
         case .favoriteRemoved(let favorite):
-            items.removeAll { $0.id == favorite.id }
+            remove(id: favorite.id)
         case .favoriteUpdated(let update):
-            if let index = items.firstIndex(where: { $0.id == update.favorite.id }) { items[index] = update.favorite }
+            if ids.contains(update.favorite.id),
+                let index = oldestFirst.lastIndex(where: { $0.id == update.favorite.id })
+            {
+                oldestFirst[index] = update.favorite
+            }
         default:
             break
         }
+    }
+
+    private mutating func remove(id: String) {
+        guard ids.remove(id) != nil, let index = oldestFirst.firstIndex(where: { $0.id == id }) else { return }
+        oldestFirst.remove(at: index)
     }
 
     static func number(of id: String) -> Int64? {

@@ -1,12 +1,16 @@
 /// A place the user looked up by name.
 public struct HistoryEntry: Sendable, Equatable {
-    public var name: String
-    public var country: String?
+    public let name: String
+    public let country: String?
     /// State or region, when the geocoder gave one.
-    public var state: String?
+    public let state: String?
     public var lat: Double
     public var lon: Double
     public var searchedAt: Timestamp
+    /// Two entries for the same place (same name, country and state, case-insensitive) are one entry.
+    ///
+    /// Made once from the fields it depends on (which cannot change), not at every comparison.
+    let placeKey: String
 
     public init(name: String, country: String?, state: String?, lat: Double, lon: Double, searchedAt: Timestamp) {
         self.name = name
@@ -15,10 +19,8 @@ public struct HistoryEntry: Sendable, Equatable {
         self.lat = lat
         self.lon = lon
         self.searchedAt = searchedAt
+        placeKey = "\(name.lowercased())|\((country ?? "").lowercased())|\((state ?? "").lowercased())"
     }
-
-    /// Two entries for the same place (same name, country and state, case-insensitive) are one entry.
-    var placeKey: String { "\(name.lowercased())|\((country ?? "").lowercased())|\((state ?? "").lowercased())" }
 
     public var json: JSONValue {
         var object: [String: JSONValue] = [

@@ -61,6 +61,9 @@ private struct JSONParser {
     let maxDepth: Int
     var index = 0
     var depth = 0
+    /// Members of the objects being parsed, innermost last: collected first so that each object's
+    /// dictionary is made once at its final size instead of growing member by member.
+    var members: [(key: String, offset: Int, value: JSONValue)] = []
 
     init(bytes: UnsafeRawBufferPointer, maxDepth: Int) {
         self.bytes = bytes
@@ -160,13 +163,13 @@ private struct JSONParser {
     mutating func parseObject() throws(JSONParseError) -> JSONValue {
         try enter()
         index += 1
-        var members: [String: JSONValue] = [:]
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
             depth -= 1
-            return .object(members)
+            return .object([:])
         }
+        let first = members.count
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
@@ -181,10 +184,7 @@ private struct JSONParser {
             index += 1
             skipWhitespace()
             let value = try parseValue()
-            if members.updateValue(value, forKey: key) != nil {
-                throw JSONParseError(
-                    kind: .duplicateKey, offset: keyOffset, message: "duplicate key \"\(key)\" at byte \(keyOffset)")
-            }
+            members.append((key, keyOffset, value))
             skipWhitespace()
             guard index < bytes.count else { throw fail(.syntax, "unterminated object") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -192,11 +192,23 @@ private struct JSONParser {
             } else if bytes[index] == UInt8(ascii: "}") {
                 index += 1
                 depth -= 1
-                return .object(members)
+                return .object(try collect(from: first))
             } else {
                 throw fail(.syntax, "expected ',' or '}' in object")
             }
         }
+    }
+
+    /// Makes the dictionary of the members collected since `first`, refusing a duplicate key.
+    mutating func collect(from first: Int) throws(JSONParseError) -> [String: JSONValue] {
+        var object = [String: JSONValue](minimumCapacity: members.count - first)
+        for member in members[first...] where object.updateValue(member.value, forKey: member.key) != nil {
+            throw JSONParseError(
+                kind: .duplicateKey, offset: member.offset,
+                message: "duplicate key \"\(member.key)\" at byte \(member.offset)")
+        }
+        members.removeSubrange(first...)
+        return object
     }
 
     mutating func parseString() throws(JSONParseError) -> String {

@@ -1,0 +1,76 @@
+import Foundation
+import WeatherDomain
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A running weatherd with raw pipes: lines in, lines counted out.
+final class Child {
+    let process = Process()
+    let input = Pipe()
+    let output = Pipe()
+    /// Lines already read beyond what earlier calls asked for.
+    var surplus = 0
+
+    init(binary: String, dataDir: String, extra: [String] = []) throws {
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = ["--data-dir", dataDir, "--log-level", "error", "--refresh-interval", "0"] + extra
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    func send(_ bytes: [UInt8]) { input.fileHandleForWriting.write(Data(bytes)) }
+
+    /// Reads until `count` newline-terminated lines have arrived.
+    func readLines(_ count: Int) {
+        var seen = surplus
+        let fd = output.fileHandleForReading.fileDescriptor
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while seen < count {
+            let read = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if read <= 0 { return }
+            for byte in buffer[..<read] where byte == 10 { seen += 1 }
+        }
+        surplus = seen - count
+    }
+
+    /// Reads one whole line (the first answer of a fresh child) and returns it without its newline.
+    func readLine() -> [UInt8] {
+        var line: [UInt8] = []
+        let fd = output.fileHandleForReading.fileDescriptor
+        var byte: UInt8 = 0
+        while Glibc.read(fd, &byte, 1) == 1 {
+            if byte == 10 { return line }
+            line.append(byte)
+        }
+        return line
+    }
+
+    /// The child's peak resident set size so far (`VmHWM`), in bytes.
+    var peakResidentBytes: Int64 {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = Int64(line.split(separator: " ").dropFirst().first ?? "")
+        else { return -1 }
+        return kilobytes * 1024
+    }
+
+    func stop() {
+        input.fileHandleForWriting.closeFile()
+        process.waitUntilExit()
+    }
+}
+
+func seconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = ContinuousClock.now
+    try body()
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+}
+
+func request(_ id: Int, _ method: String, _ params: String) -> [UInt8] {
+    Array(#"{"jsonrpc":"2.0","id":\#(id),"method":"\#(method)","params":\#(params)}"#.utf8) + [10]
+}

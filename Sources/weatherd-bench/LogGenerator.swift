@@ -1,0 +1,126 @@
+import EventLog
+import Foundation
+import WeatherDomain
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Writes synthetic but valid logs: real envelopes (seq, chain, crc) around real domain events.
+///
+/// The small mix cycles through favorites (add, rename, remove, keeping at most 200), history, settings
+/// and location; the realistic mix makes every tenth event a `weather.fetched` 5-day forecast (40 steps,
+/// 5 days) for one of 50 places, so later fetches supersede earlier ones as they do in a real log.
+struct LogGenerator {
+    enum Mix: String {
+        case small, mixed
+    }
+
+    let mix: Mix
+    private var favoritesAdded = 0
+    private var live: [Favorite] = []
+    private var clock = Timestamp(milliseconds: 1_795_000_000_000)
+
+    init(mix: Mix) { self.mix = mix }
+
+    /// Writes `count` events to `DIR/events.jsonl` (the directory is created) and returns the file's size.
+    @discardableResult
+    static func write(mix: Mix, count: Int, to directory: String) throws -> Int64 {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = directory + "/events.jsonl"
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        guard fd >= 0 else { throw POSIXError(.EIO) }
+        defer { close(fd) }
+        var generator = LogGenerator(mix: mix)
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(1 << 22)
+        var chain: UInt32 = 0
+        var size: Int64 = 0
+        for seq in 1...Int64(count) {
+            let event = generator.next(seq: seq)
+            chain =
+                EnvelopeCodec.encode(
+                    seq: seq, ts: generator.clock, event: event, previousChain: chain, into: &buffer
+                ).chain
+            if buffer.count >= 1 << 22 || seq == Int64(count) {
+                size += Int64(buffer.count)
+                let written = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+                guard written == buffer.count else { throw POSIXError(.EIO) }
+                buffer.removeAll(keepingCapacity: true)
+            }
+        }
+        return size
+    }
+
+    mutating func next(seq: Int64) -> NewEvent {
+        clock = Timestamp(milliseconds: clock.milliseconds + 1_000)
+        if mix == .mixed, seq % 10 == 0 {
+            return NewEvent(.weatherFetched(forecast(place: Int(seq / 10) % 50)), cause: "timer:refresh", corr: nil)
+        }
+        let corr = "c-\(seq)"
+        switch seq % 7 {
+        case 0, 1:
+            if live.count >= 200 {
+                let removed = live.removeFirst()
+                return NewEvent(.favoriteRemoved(removed), cause: "rpc:\(seq)", corr: corr)
+            }
+            favoritesAdded += 1
+            let favorite = Favorite(
+                id: "fav-\(favoritesAdded)", name: "Place \(favoritesAdded)", country: "DE",
+                lat: Double(favoritesAdded % 1_700) / 10 - 85, lon: Double(favoritesAdded % 3_500) / 10 - 175,
+                addedAt: clock, notify: true)
+            live.append(favorite)
+            return NewEvent(.favoriteAdded(favorite), cause: "rpc:\(seq)", corr: corr)
+        case 2 where !live.isEmpty:
+            let index = Int(seq) % live.count
+            live[index].name = "Renamed \(seq)"
+            return NewEvent(
+                .favoriteUpdated(FavoriteUpdate(favorite: live[index], changed: ["name"])), cause: "rpc:\(seq)",
+                corr: corr)
+        case 3:
+            let entry = HistoryEntry(
+                name: "City \(seq % 40)", country: "FR", state: nil, lat: Double(seq % 80), lon: Double(seq % 170),
+                searchedAt: clock)
+            return NewEvent(.historyRecorded(entry), cause: "rpc:\(seq)", corr: nil)
+        case 4:
+            return NewEvent(
+                .settingsChanged(SettingsChange(units: seq % 2 == 0 ? .metric : .imperial)), cause: "rpc:\(seq)",
+                corr: corr)
+        default:
+            let location = Location(
+                lat: Double(seq % 8_000) / 100, lon: Double(seq % 17_000) / 100, name: nil, setAt: clock,
+                refresh: seq % 3 == 0)
+            return NewEvent(.locationChanged(location), cause: "rpc:\(seq)", corr: corr)
+        }
+    }
+
+    /// A realistic Open-Meteo 5-day forecast: 40 three-hourly steps with every field, 5 daily summaries.
+    func forecast(place index: Int) -> WeatherFetched {
+        let lat = Double(index) - 25.5
+        let lon = Double(index * 7 % 360) - 179.5
+        let place = Place(name: "Forecast \(index)", country: "NO", state: "Region \(index)", lat: lat, lon: lon)
+        let start = clock.milliseconds / 10_800_000 * 10_800_000
+        let entries = (0..<40).map { step in
+            let code: Int64 = [0, 2, 3, 61, 63, 71][(step + index) % 6]
+            return ForecastEntry(
+                time: Timestamp(milliseconds: start + Int64(step) * 10_800_000),
+                temperature: Double((step * 37 + index) % 300) / 10 - 5, feelsLike: Double((step * 31) % 280) / 10 - 7,
+                humidity: Double(40 + step % 60), pressure: 1_000 + Double(step % 30) + 0.5,
+                windSpeed: Double(step % 120) / 10, windDirection: Double(step * 9 % 360),
+                pop: Double(step % 10) / 10, condition: .wmo(code))
+        }
+        let daily = (0..<5).map { day in
+            DailySummary(
+                date: "2026-11-\(10 + day)", min: -3.5 + Double(day), max: 8.25 + Double(day), condition: .wmo(61))
+        }
+        let call = UpstreamCall(
+            provider: "open-meteo",
+            url: "https://api.open-meteo.com/v1/forecast?latitude=\(lat)&longitude=\(lon)&hourly=temperature_2m",
+            status: 200, latencyMs: 180, bytes: 28_411, attempt: 1, at: clock)
+        return WeatherFetched(
+            key: place.key, call: call,
+            report: .forecast(
+                ForecastReport(
+                    place: place, timezone: "Europe/Oslo", utcOffsetSeconds: 3_600, entries: entries, daily: daily)))
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import WeatherDomain
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Pipelined read-only requests, and the serial round trip's p50 and p99.
+func rpc(binary: String, dir: String, count: Int) throws -> JSONValue {
+    let child = try Child(binary: binary, dataDir: dir + "/rpc-\(getpid())")
+    var batch: [UInt8] = []
+    for index in 0..<count { batch += request(index, index % 2 == 0 ? "favorites/list" : "settings/get", "{}") }
+    let pipelined = seconds {
+        child.send(batch)
+        child.readLines(count)
+    }
+    var samples: [Double] = []
+    for index in 0..<2000 {
+        let line = request(count + index, "settings/get", "{}")
+        samples.append(
+            seconds {
+                child.send(line)
+                child.readLines(1)
+            })
+    }
+    child.stop()
+    samples.sort()
+    return .object([
+        "bench": "rpc", "pipelinedRequestsPerSecond": .double((Double(count) / pipelined).rounded()),
+        "target": ">= 100000",
+        "serialP50Microseconds": .double((samples[samples.count / 2] * 1e6).rounded()),
+        "serialP99Microseconds": .double((samples[samples.count * 99 / 100] * 1e6).rounded()),
+    ])
+}
