@@ -50,6 +50,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["WeatherTesting", "weatherd"],
+            exclude: ["MCPSchemas"],
             swiftSettings: swiftSettings
         ),
     ]
