@@ -6,7 +6,7 @@ import WeatherTesting
 @Suite("JSON Schema validator on the MCP specification's schemas")
 struct MCPJSONSchemaTests {
     /// The protocol versions whose published schemas are copied into `Tests/EndToEndTests/MCPSchemas`.
-    static let versions = ["2024-11-05", "2025-03-26"]
+    static let versions = ["2024-11-05", "2025-03-26", "2026-07-28"]
 
     /// The copied schema of `version`.
     static func schema(_ version: String) throws -> JSONSchema {
@@ -15,17 +15,35 @@ struct MCPJSONSchemaTests {
         return try JSONSchema(contentsOf: url.path)
     }
 
-    /// A result a server answering in `version` could send: the definition it must match, and the value.
-    static func serverResult(_ version: String) -> (definition: String, value: JSONValue) {
+    /// The first result a server answering in `version` sends (`initialize`, or `server/discover` from 2026-07-28 on):
+    /// the definition it must match, the value, a required member, and a member that must be a string.
+    static func serverResult(_ version: String) -> (
+        definition: String, value: JSONValue, required: String, text: String
+    ) {
         let serverInfo: JSONValue = ["name": "weatherd", "version": "1.0.0"]
         let capabilities: JSONValue = [
             "tools": ["listChanged": true], "resources": ["subscribe": true, "listChanged": true], "logging": [:],
         ]
+        if version >= "2026-07-28" {
+            let result: JSONValue = [
+                "supportedVersions": [.string(version)], "capabilities": capabilities, "cacheScope": "public",
+                "ttlMs": 60_000, "resultType": "complete", "instructions": "Ask for the weather.",
+                "_meta": ["io.modelcontextprotocol/serverInfo": serverInfo],
+            ]
+            return ("DiscoverResult", result, "capabilities", "resultType")
+        }
         let result: JSONValue = [
             "protocolVersion": .string(version), "capabilities": capabilities, "serverInfo": serverInfo,
             "instructions": "Ask for the weather.",
         ]
-        return ("InitializeResult", result)
+        return ("InitializeResult", result, "serverInfo", "protocolVersion")
+    }
+
+    /// What every result of `version` carries besides its own members (2026-07-28 made `resultType` required, and
+    /// `cacheScope` and `ttlMs` on cacheable results).
+    static func resultBase(_ version: String, cacheable: Bool = false) -> [String: JSONValue] {
+        guard version >= "2026-07-28" else { return [:] }
+        return cacheable ? ["resultType": "complete", "cacheScope": "public", "ttlMs": 0] : ["resultType": "complete"]
     }
 
     /// A `tools/list` result for `version` with one tool.
@@ -34,7 +52,12 @@ struct MCPJSONSchemaTests {
             "name": "forecast", "description": "The forecast for a place.",
             "inputSchema": ["type": "object", "properties": ["place": ["type": "string"]], "required": ["place"]],
         ]
-        return ["tools": [tool]]
+        return .object(resultBase(version, cacheable: true).merging(["tools": [tool]]) { $1 })
+    }
+
+    /// The definition of a successful JSON-RPC response envelope in `version`.
+    static func successEnvelope(_ version: String) -> String {
+        version >= "2026-07-28" ? "JSONRPCResultResponse" : "JSONRPCResponse"
     }
 
     @Test("every copied schema is a draft-07 or 2020-12 document with definitions", arguments: versions)
@@ -80,18 +103,30 @@ struct MCPJSONSchemaTests {
     @Test("a server's first result passes, and fails naming a removed or mistyped member", arguments: versions)
     func serverResult(version: String) throws {
         let schema = try Self.schema(version)
-        let (definition, value) = Self.serverResult(version)
+        let (definition, value, required, text) = Self.serverResult(version)
         #expect(schema.validate(value, definition: definition) == [])
 
         var members = try #require(value.objectValue)
-        members["serverInfo"] = nil
+        members[required] = nil
         let missing = schema.validate(.object(members), definition: definition)
-        #expect(missing.contains { $0.hasPrefix("$.serverInfo: required member is missing") }, "\(missing)")
+        #expect(missing.contains { $0.hasPrefix("$.\(required): required member is missing") }, "\(missing)")
 
         members = try #require(value.objectValue)
-        members["protocolVersion"] = 20_241_105
+        members[text] = 20_241_105
         let mistyped = schema.validate(.object(members), definition: definition)
-        #expect(mistyped.contains { $0.hasPrefix("$.protocolVersion: expected string, found integer") }, "\(mistyped)")
+        #expect(mistyped.contains { $0.hasPrefix("$.\(text): expected string, found integer") }, "\(mistyped)")
+    }
+
+    @Test("a tools/call result passes, and content that is not a content block fails", arguments: versions)
+    func callToolResult(version: String) throws {
+        let schema = try Self.schema(version)
+        let base = Self.resultBase(version)
+        let valid = base.merging(["content": [["type": "text", "text": "Berlin: 12 °C"]], "isError": false]) { $1 }
+        #expect(schema.validate(.object(valid), definition: "CallToolResult") == [])
+        let invalid = base.merging(["content": [["type": "text", "text": 12]]]) { $1 }
+        let problems = schema.validate(.object(invalid), definition: "CallToolResult")
+        #expect(problems.contains { $0.hasPrefix("$.content[0]: matches none of the") }, "\(problems)")
+        #expect(problems.contains { $0.contains("$.content[0].text: expected string, found integer") }, "\(problems)")
     }
 
     @Test("a tools/list result passes, and a tool whose input schema is not an object fails", arguments: versions)
@@ -107,14 +142,16 @@ struct MCPJSONSchemaTests {
     @Test("JSON-RPC response and notification envelopes pass, and a wrong jsonrpc fails", arguments: versions)
     func envelopes(version: String) throws {
         let schema = try Self.schema(version)
-        let response: JSONValue = ["jsonrpc": "2.0", "id": 1, "result": [:]]
-        #expect(schema.validate(response, definition: "JSONRPCResponse") == [])
+        let envelope = Self.successEnvelope(version)
+        let result = JSONValue.object(Self.resultBase(version))
+        let response: JSONValue = ["jsonrpc": "2.0", "id": 1, "result": result]
+        #expect(schema.validate(response, definition: envelope) == [])
         let notification: JSONValue = ["jsonrpc": "2.0", "method": "notifications/tools/list_changed"]
         #expect(schema.validate(notification, definition: "JSONRPCNotification") == [])
-        let wrong: JSONValue = ["jsonrpc": "1.0", "id": "a", "result": [:]]
-        let problems = schema.validate(wrong, definition: "JSONRPCResponse")
+        let wrong: JSONValue = ["jsonrpc": "1.0", "id": "a", "result": result]
+        let problems = schema.validate(wrong, definition: envelope)
         #expect(problems.contains { $0.hasPrefix("$.jsonrpc: expected \"2.0\"") }, "\(problems)")
-        let noID = schema.validate(["jsonrpc": "2.0", "result": [:]], definition: "JSONRPCResponse")
+        let noID = schema.validate(["jsonrpc": "2.0", "result": result], definition: envelope)
         #expect(noID.contains { $0.hasPrefix("$.id: required member is missing") }, "\(noID)")
     }
 }
