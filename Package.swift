@@ -51,6 +51,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["WeatherTesting", "weatherd"],
+            exclude: ["MCPSchemas"],
             swiftSettings: swiftSettings
         ),
     ]

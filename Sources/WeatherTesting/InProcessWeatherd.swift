@@ -100,6 +100,7 @@ public final class InProcessWeatherd: Sendable {
 
     /// Waits for every request, stops the writer and releases the data dir.
     public func stop() async {
+        service.mcp.close()
         await server.drain()
         await service.context.background.drain()
         _ = service.context.pushes.stopSubscriptions(nil)

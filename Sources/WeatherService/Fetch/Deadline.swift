@@ -5,23 +5,27 @@ import Synchronization
 /// URLSession's own resource timeout is not enforced on Linux, and a task group would wait for
 /// a child that ignores cancellation; so the operation runs in a task of its own, and whichever
 /// of it and the timer finishes first resumes the caller. A late operation is cancelled and left
-/// to finish on its own.
+/// to finish on its own. Cancelling the caller ends the wait at once, as a timeout.
 func withDeadline<T: Sendable>(
     _ limit: Duration, operation: @escaping @Sendable () async -> T, onTimeout: @escaping @Sendable () -> T
 ) async -> T {
     let race = Race<T>()
-    let value = await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
-        race.start(continuation)
-        race.add(Task { race.finish(await operation()) })
-        race.add(
-            Task {
-                do {
-                    try await Task.sleep(for: limit)
-                } catch {
-                    return
-                }
-                race.finish(onTimeout())
-            })
+    let value = await withTaskCancellationHandler {
+        await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
+            race.start(continuation)
+            race.add(Task { race.finish(await operation()) })
+            race.add(
+                Task {
+                    do {
+                        try await Task.sleep(for: limit)
+                    } catch {
+                        return
+                    }
+                    race.finish(onTimeout())
+                })
+        }
+    } onCancel: {
+        race.finish(onTimeout())
     }
     race.cancelAll()
     return value

@@ -200,6 +200,15 @@ public actor FetchActor {
         while let task = inFlight.values.first { _ = await task.value }
     }
 
+    /// Whether no upstream call is in flight.
+    public var isIdle: Bool { inFlight.isEmpty }
+
+    /// Cuts every upstream call in flight short (at shutdown, after a grace period): each records
+    /// its attempt as a `timeout` and makes no further attempt.
+    public func abandonAll() {
+        for task in inFlight.values { task.cancel() }
+    }
+
     /// Older data when the provider cannot be reached, else the error.
     private func staleOr(_ entry: Cached<FetchedValue>?, _ error: any Error) throws -> FetchAnswer<FetchedValue> {
         let unreachable: Set<ProviderError.Kind> = [

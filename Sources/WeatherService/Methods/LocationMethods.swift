@@ -73,7 +73,13 @@ extension ServiceContext {
 
     /// Fetches current weather and forecast for every place in `scope`, ignoring freshness, four at a
     /// time; answers per place whether it worked.
-    func refresh(_ scope: RefreshScope, only: Set<String>? = nil, cause: String) async throws -> JSONValue {
+    ///
+    /// - Parameter onPlace: called as each place finishes, with its result, how many places are done
+    ///   and how many there are in all (MCP's progress notifications).
+    func refresh(
+        _ scope: RefreshScope, only: Set<String>? = nil, cause: String,
+        onPlace: (@Sendable (_ result: JSONValue, _ done: Int, _ total: Int) -> Void)? = nil
+    ) async throws -> JSONValue {
         var places: [(label: JSONValue, place: Place)] = []
         if scope != .favorites, let here = await location.read({ $0.current }) {
             places.append(("current", Place(name: here.name, country: nil, state: nil, lat: here.lat, lon: here.lon)))
@@ -115,8 +121,11 @@ extension ServiceContext {
                 }
             }
             for _ in 0..<4 { startNext() }
+            var done = 0
             while let (index, result) = await group.next() {
                 results[index] = result
+                done += 1
+                onPlace?(result, done, places.count)
                 startNext()
             }
             return results

@@ -14,11 +14,14 @@ public struct RPCError: WireError, Equatable, CustomStringConvertible {
     public var rpcCode: Int
     public var kind: String
     public var message: String
+    /// Members of `data` besides `kind` (MCP's `supported`/`requested`, `uri`).
+    public var details: [String: JSONValue]
 
-    public init(code: Int, kind: String, message: String) {
+    public init(code: Int, kind: String, message: String, details: [String: JSONValue] = [:]) {
         self.rpcCode = code
         self.kind = kind
         self.message = message
+        self.details = details
     }
 
     /// Wraps any wire error.
@@ -30,7 +33,9 @@ public struct RPCError: WireError, Equatable, CustomStringConvertible {
 
     /// The error object: `{"code":…,"message":…,"data":{"kind":…}}`.
     public var json: JSONValue {
-        .object(["code": .int(Int64(rpcCode)), "message": .string(message), "data": .object(["kind": .string(kind)])])
+        var data = details
+        data["kind"] = .string(kind)
+        return .object(["code": .int(Int64(rpcCode)), "message": .string(message), "data": .object(data)])
     }
 
     public static func parseError(_ detail: String, kind: String = "parse_error") -> RPCError {

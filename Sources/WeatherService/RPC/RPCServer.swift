@@ -51,6 +51,12 @@ public final class RPCServer: Sendable {
     /// Waits until every request received so far is answered.
     public func drain() async { await inFlight.drain() }
 
+    /// Whether every request received so far is answered.
+    public var isIdle: Bool { inFlight.isIdle }
+
+    /// Cancels every request in flight (at shutdown, after a grace period); each is answered `-32800`.
+    public func cancelAll() { inFlight.cancelAll() }
+
     private func receive(line: [UInt8], finish: @escaping @Sendable () -> Void) async {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return finish() }
         let value: JSONValue
@@ -118,8 +124,10 @@ public final class RPCServer: Sendable {
             return
         }
         if case .failure(let error) = outcome { return deliver(errorLine(id: id, error), nil) }
-        inFlight.start(id: id) {
-            switch await run() {
+        inFlight.start(id: id) { silence in
+            let outcome = await run()
+            if silence.isSet { return deliver(nil, nil) }
+            switch outcome {
             case .success(let result): deliver(self.resultLine(id: id, result), id)
             case .failure(let error): deliver(self.errorLine(id: id, error), nil)
             }
@@ -129,6 +137,7 @@ public final class RPCServer: Sendable {
     /// The first phase: routing, params, `commandId`, and the method's `begin`.
     private func start(_ request: RPCRequest) async -> Result<Completion, RPCError> {
         if request.method == "$/cancelRequest" { return cancel(request) }
+        if request.method == "notifications/cancelled" { return cancelSilently(request) }
         guard let handler = methods[request.method] else { return .failure(.methodNotFound(request.method)) }
         let params: FieldReader
         let corr: String?
@@ -190,6 +199,16 @@ public final class RPCServer: Sendable {
             return .failure(.invalidParams("params.id is required"))
         }
         inFlight.cancel(id: id)
+        return .success({ .null })
+    }
+
+    /// MCP's `notifications/cancelled`: cancels the running requests with `requestId`, which then get
+    /// no answer at all (MCP's rule).
+    private func cancelSilently(_ request: RPCRequest) -> Result<Completion, RPCError> {
+        guard case .object(let params)? = request.params, let id = params["requestId"] else {
+            return .failure(.invalidParams("params.requestId is required"))
+        }
+        inFlight.cancel(id: id, silently: true)
         return .success({ .null })
     }
 

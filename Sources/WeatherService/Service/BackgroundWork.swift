@@ -22,6 +22,14 @@ public final class BackgroundWork: Sendable {
         }
     }
 
+    /// Whether no background task is running.
+    public var isIdle: Bool { tasks.withLock { $0.isEmpty } }
+
+    /// Cancels every background task (at shutdown, after a grace period).
+    public func cancelAll() {
+        for task in tasks.withLock({ Array($0.values) }) { task.cancel() }
+    }
+
     /// Waits until every background task has finished.
     public func drain() async {
         while let task = tasks.withLock({ $0.values.first }) { await task.value }

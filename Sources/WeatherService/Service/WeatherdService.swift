@@ -19,6 +19,8 @@ public final class WeatherdService: Sendable {
     public let context: ServiceContext
     /// Decides and pushes alerts; started by `run`.
     public let alertActor: AlertActor
+    /// The MCP state of the one connection this process serves.
+    public let mcp = MCPSession(version: WeatherdService.version)
     private let configuration: Configuration
     private let lock: DirectoryLock
     private let recovered: LogRecovered?
@@ -107,14 +109,15 @@ public final class WeatherdService: Sendable {
     /// Releases the data dir's lock (`run` does it itself at the end).
     public func releaseLock() { lock.release() }
 
-    /// All methods by name.
+    /// All methods by name: weatherd's own and the MCP face's.
     public var methods: [String: MethodHandler] {
-        context.favoritesMethods.merging(context.settingsMethods) { first, _ in first }
+        let native = context.favoritesMethods.merging(context.settingsMethods) { first, _ in first }
             .merging(context.logMethods) { first, _ in first }
             .merging(context.weatherMethods) { first, _ in first }
             .merging(context.locationMethods) { first, _ in first }
             .merging(context.subscriptionMethods) { first, _ in first }
             .merging(context.alertMethods(alertActor)) { first, _ in first }
+        return native.merging(context.mcpMethods(mcp, native: native)) { first, _ in first }
     }
 
     /// Asks the service to stop: input ends, in-flight requests finish, `service.stopped` is written.
@@ -190,9 +193,8 @@ public final class WeatherdService: Sendable {
         await scheduler?.value
         alerting.cancel()
         await alerting.value
-        await server.drain()
-        await context.background.drain()
-        await context.fetcher.drain()
+        mcp.close()
+        await finishInFlight(server, grace: .seconds(1))
         _ = context.pushes.stopSubscriptions(nil)
         let reason = shutdownReason.withLock { $0 } ?? "eof"
         let uptime = context.clock.now().milliseconds - context.info.startedAt.milliseconds

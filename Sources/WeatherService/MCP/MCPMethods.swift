@@ -1,0 +1,102 @@
+import WeatherDomain
+
+/// The log levels of `logging/setLevel` (RFC 5424 severities).
+enum MCPLogLevel: String, CaseIterable, Sendable {
+    case debug, info, notice, warning, error, critical, alert, emergency
+}
+
+extension ServiceContext {
+    /// The MCP face: its methods by name, beside weatherd's own (`native`, which the tools call).
+    func mcpMethods(_ session: MCPSession, native: [String: MethodHandler]) -> [String: MethodHandler] {
+        let mcp = {
+            (
+                params: Set<String>, beforeHandshake: Bool,
+                body: @escaping @Sendable (MCPRequest, MethodCall) async throws -> Completion
+            ) in
+            MethodHandler(params: params) { call in
+                try await body(try session.admit(call, beforeHandshake: beforeHandshake), call)
+            }
+        }
+        return [
+            "server/discover": MethodHandler { _ in { MCPDescription.discover(session) } },
+            "initialize": MethodHandler(params: ["protocolVersion", "capabilities", "clientInfo"]) { call in
+                let version = try session.initialize(requested: try call.params.string("protocolVersion"))
+                return { MCPDescription.initialize(version, session) }
+            },
+            "notifications/initialized": MethodHandler { _ in { .null } },
+            "ping": mcp([], true) { request, _ in { request.result([:]) } },
+            "logging/setLevel": mcp(["level"], false) { request, call in
+                guard !request.version.isStateless else { throw RPCError.methodNotFound("logging/setLevel") }
+                guard let level = try call.params.choice("level", as: MCPLogLevel.self) else {
+                    throw FieldError(path: "params.level", problem: "is required")
+                }
+                session.setLogLevel(level.rawValue)
+                return { request.result([:]) }
+            },
+            "tools/list": mcp(["cursor"], false) { request, _ in
+                {
+                    request.cacheable(
+                        ["tools": .array(MCPTool.all.map { $0.json(for: request.version) })], ttlMs: 3_600_000,
+                        scope: "public")
+                }
+            },
+            "tools/call": mcp(["name", "arguments", "inputResponses", "requestState"], false) { request, call in
+                try await callTool(request, call, native: native)
+            },
+            "resources/list": mcp(["cursor"], false) { request, _ in { await listResources(request) } },
+            "resources/templates/list": mcp(["cursor"], false) { request, _ in { listResourceTemplates(request) } },
+            "resources/read": mcp(["uri", "inputResponses", "requestState"], false) { request, call in
+                let uri = try call.params.string("uri")
+                return { try await readResource(uri, request, call, native: native) }
+            },
+            "resources/subscribe": mcp(["uri"], false) { request, call in
+                guard !request.version.isStateless else { throw RPCError.methodNotFound("resources/subscribe") }
+                let uri = try call.params.string("uri")
+                guard MCPResourceURI.target(uri) != nil else {
+                    throw MCPErrors.resourceNotFound(uri, version: request.version)
+                }
+                return {
+                    session.resolve(uri, key: await placeKey(of: uri, cause: call.cause))
+                    session.startFollower { await followResourceChanges(session) }
+                    pushes.afterAnswer(to: call.id) { session.subscribe(uri) }
+                    return request.result([:])
+                }
+            },
+            "resources/unsubscribe": mcp(["uri"], false) { request, call in
+                guard !request.version.isStateless else { throw RPCError.methodNotFound("resources/unsubscribe") }
+                let uri = try call.params.string("uri")
+                session.unsubscribe(uri)
+                return { request.result([:]) }
+            },
+            "subscriptions/listen": mcp(["notifications"], false) { request, call in
+                guard request.version.isStateless, let id = call.id else {
+                    throw RPCError.methodNotFound("subscriptions/listen")
+                }
+                let filter = try FieldReader(call.params.members["notifications"], path: "params.notifications")
+                let uris = (try filter.optionalStrings("resourceSubscriptions") ?? []).filter {
+                    MCPResourceURI.target($0) != nil
+                }
+                return {
+                    for uri in uris { session.resolve(uri, key: await placeKey(of: uri, cause: call.cause)) }
+                    var accepted: [String: JSONValue] = [:]
+                    if filter.has("resourceSubscriptions") {
+                        accepted["resourceSubscriptions"] = .array(uris.map { .string($0) })
+                    }
+                    pushes.notify(
+                        "notifications/subscriptions/acknowledged",
+                        ["_meta": [MCPMeta.subscriptionId: id], "notifications": .object(accepted)])
+                    session.openListener(id: id, uris: Set(uris))
+                    session.startFollower { await followResourceChanges(session) }
+                    try await session.waitForEnd(of: id)
+                    return [
+                        "resultType": "complete",
+                        "_meta": [MCPMeta.serverInfo: session.serverInfo, MCPMeta.subscriptionId: id],
+                    ]
+                }
+            },
+            "completion/complete": mcp(["ref", "argument", "context"], false) { request, call in
+                { try await complete(request, call.params, cause: call.cause) }
+            },
+        ]
+    }
+}

@@ -1,0 +1,200 @@
+import EventLog
+import Foundation
+import WeatherDomain
+
+/// The resource URIs of the MCP face.
+enum MCPResourceURI {
+    static let favorites = "weather://favorites"
+    static let alerts = "weather://alerts"
+    static let currentTemplate = "weather://current/{place}"
+    static let forecastTemplate = "weather://forecast/{place}"
+
+    /// What a URI names.
+    enum Target: Equatable {
+        case favorites, alerts
+        /// `current` or `forecast` weather at a place (percent-decoded).
+        case weather(kind: String, place: String)
+    }
+
+    /// Parses a URI weatherd serves; nil for any other.
+    static func target(_ uri: String) -> Target? {
+        if uri == favorites { return .favorites }
+        if uri == alerts { return .alerts }
+        for kind in ["current", "forecast"] where uri.hasPrefix("weather://\(kind)/") {
+            let raw = String(uri.dropFirst("weather://\(kind)/".count))
+            guard let place = raw.removingPercentEncoding, !place.isEmpty, !place.contains("/") else { return nil }
+            return .weather(kind: kind, place: place)
+        }
+        return nil
+    }
+
+    /// The URI of a place's weather.
+    static func weather(_ kind: String, place: String) -> String {
+        "weather://\(kind)/" + (place.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? place)
+    }
+}
+
+extension ServiceContext {
+    /// `resources/list`: the favorites and alerts, and the current weather of each favorite.
+    func listResources(_ request: MCPRequest) async -> JSONValue {
+        await favorites.barrier()?.settled()
+        let items = await favorites.read { $0.items }
+        let fetched = await cache.read { cache in
+            items.map { cache.current[Place.key(lat: $0.lat, lon: $0.lon)]?.fetchedAt }
+        }
+        var resources: [JSONValue] = [
+            resource(
+                MCPResourceURI.favorites, name: "favorites", title: "Favorite places",
+                description: "The saved favorite places, most recent first.", lastModified: nil, request.version),
+            resource(
+                MCPResourceURI.alerts, name: "alerts", title: "Weather alerts",
+                description: "The alerts raised, most recent first.", lastModified: nil, request.version),
+        ]
+        for (favorite, fetchedAt) in zip(items, fetched) {
+            resources.append(
+                resource(
+                    MCPResourceURI.weather("current", place: favorite.id), name: "current-\(favorite.id)",
+                    title: "Current weather in \(favorite.name)",
+                    description: "The last fetched current weather of the favorite \(favorite.name).",
+                    lastModified: fetchedAt, request.version))
+        }
+        return request.cacheable(["resources": .array(resources)], ttlMs: 0, scope: "private")
+    }
+
+    private func resource(
+        _ uri: String, name: String, title: String, description: String, lastModified: Timestamp?,
+        _ version: MCPVersion
+    ) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "uri": .string(uri), "name": .string(name), "description": .string(description),
+            "mimeType": "application/json",
+        ]
+        if version.hasStructuredContent {
+            object["title"] = .string(title)
+            if let lastModified { object["annotations"] = ["lastModified": .string(lastModified.description)] }
+        }
+        return .object(object)
+    }
+
+    /// `resources/templates/list`.
+    func listResourceTemplates(_ request: MCPRequest) -> JSONValue {
+        let templates: [(String, String, String, String)] = [
+            (
+                MCPResourceURI.currentTemplate, "current", "Current weather",
+                "Current weather at a place: a favorite's id or name, a city, or \"lat,lon\"."
+            ),
+            (
+                MCPResourceURI.forecastTemplate, "forecast", "Forecast",
+                "Forecast at a place: a favorite's id or name, a city, or \"lat,lon\"."
+            ),
+        ]
+        let list: [JSONValue] = templates.map { uri, name, title, description in
+            var object: [String: JSONValue] = [
+                "uriTemplate": .string(uri), "name": .string(name), "description": .string(description),
+                "mimeType": "application/json",
+            ]
+            if request.version.hasStructuredContent { object["title"] = .string(title) }
+            return .object(object)
+        }
+        return request.cacheable(["resourceTemplates": .array(list)], ttlMs: 3_600_000, scope: "public")
+    }
+
+    /// `resources/read`.
+    func readResource(_ uri: String, _ request: MCPRequest, _ call: MethodCall, native: [String: MethodHandler])
+        async throws -> JSONValue
+    {
+        guard let target = MCPResourceURI.target(uri) else {
+            throw MCPErrors.resourceNotFound(uri, version: request.version)
+        }
+        let value: JSONValue
+        switch target {
+        case .favorites:
+            await favorites.barrier()?.settled()
+            value = .object(["favorites": .array(await favorites.read { $0.items.map(\.json) })])
+        case .alerts:
+            await alerts.barrier()?.settled()
+            value = .object(["alerts": .array(await alerts.read { $0.recent.map(\.json) })])
+        case .weather(let kind, let place):
+            guard let handler = native[kind == "current" ? "weather/current" : "weather/forecast"] else {
+                throw RPCError.internalError
+            }
+            let params = try FieldReader(.object(await placeParams(place)), path: "uri")
+            value = try await handler.begin(MethodCall(id: call.id, params: params, cause: call.cause, corr: nil))()
+        }
+        let contents: JSONValue = [
+            "uri": .string(uri), "mimeType": "application/json", "text": .string(value.jsonString),
+        ]
+        return request.cacheable(["contents": [contents]], ttlMs: 0, scope: "private")
+    }
+
+    /// The native place params for a `{place}`: `lat,lon`, a favorite's id or name, else a city.
+    func placeParams(_ place: String) async -> [String: JSONValue] {
+        let parts = place.split(separator: ",", omittingEmptySubsequences: false)
+        if parts.count == 2, let lat = Double(String(parts[0]).trimmingWhitespace),
+            let lon = Double(String(parts[1]).trimmingWhitespace)
+        {
+            return ["lat": .double(lat), "lon": .double(lon)]
+        }
+        await favorites.barrier()?.settled()
+        let id = await favorites.read { state in
+            state.favorite(id: place)?.id
+                ?? state.items.first { $0.name.caseInsensitiveCompare(place) == .orderedSame }?.id
+        }
+        if let id { return ["favoriteId": .string(id)] }
+        return ["city": .string(place)]
+    }
+
+    /// The place key a weather URI's fetches are cached under; a city is geocoded (cached, audited).
+    func placeKey(of uri: String, cause: String) async -> String? {
+        guard case .weather(_, let place)? = MCPResourceURI.target(uri) else { return nil }
+        let params = await placeParams(place)
+        if let lat = params["lat"]?.doubleValue, let lon = params["lon"]?.doubleValue {
+            return Place.key(lat: lat, lon: lon)
+        }
+        if let id = params["favoriteId"]?.stringValue {
+            return await favorites.read { state in state.favorite(id: id).map { Place.key(lat: $0.lat, lon: $0.lon) } }
+        }
+        do {
+            return try await lookUpCity(place, cause: cause).key
+        } catch {
+            logger.warning("cannot follow \(uri): \(error)")
+            return nil
+        }
+    }
+
+    /// Follows committed events and announces the subscribed resources they change, until cancelled.
+    func followResourceChanges(_ session: MCPSession) async {
+        while !Task.isCancelled {
+            let (subscription, _) = bus.subscribe(capacity: 10_000)
+            while let message = await subscription.next() {
+                guard case .event(let envelope) = message else { break }
+                guard let change = resourceChange(envelope) else { continue }
+                for target in session.targets(of: change) {
+                    var params: [String: JSONValue] = ["uri": .string(target.uri)]
+                    if let id = target.subscription { params["_meta"] = [MCPMeta.subscriptionId: id] }
+                    pushes.notify("notifications/resources/updated", .object(params))
+                }
+            }
+            subscription.cancel()
+        }
+    }
+
+    private func resourceChange(_ envelope: EventEnvelope) -> ResourceChange? {
+        if envelope.type.hasPrefix("favorite.") { return .favorites }
+        if envelope.type == "alert.raised" { return .alerts }
+        guard envelope.type == "weather.fetched" else { return nil }
+        do {
+            guard
+                case .event(.weatherFetched(let fetched)) = try EventCatalog.standard.decode(
+                    type: envelope.type, version: envelope.v, data: envelope.decodedData())
+            else { return nil }
+            switch fetched.report {
+            case .current: return .weather(kind: "current", key: fetched.key)
+            case .forecast: return .weather(kind: "forecast", key: fetched.key)
+            }
+        } catch {
+            logger.error("resource updates cannot read seq \(envelope.seq): \(error)")
+            return nil
+        }
+    }
+}

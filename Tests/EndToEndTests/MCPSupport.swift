@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import WeatherDomain
+import WeatherTesting
+
+/// A real weatherd spoken to as an MCP client would, with Open-Meteo bodies served on 127.0.0.1.
+struct MCPHarness {
+    let weatherd: RunningWeatherd
+    let server: LocalHTTPServer
+    let directory: TemporaryDataDirectory
+
+    /// Starts weatherd against a local stand-in; `forecastDelay` slows every weather answer.
+    static func start(forecastDelay: Duration = .zero) throws -> MCPHarness {
+        let server = try LocalHTTPServer()
+        server.route(
+            "/v1/search",
+            .init(
+                body: OpenMeteoBodies.geocode([
+                    ("Berlin", "DE", "State of Berlin", 52.52, 13.41), ("Bern", "CH", nil, 46.95, 7.45),
+                ])))
+        server.route(
+            "/v1/forecast", query: "current=",
+            .init(body: OpenMeteoBodies.current(temperature: 4.5), delay: forecastDelay))
+        server.route(
+            "/v1/forecast", query: "hourly=", .init(body: OpenMeteoBodies.forecast(), delay: forecastDelay))
+        let directory = TemporaryDataDirectory()
+        let weatherd = try startWeatherd(
+            directory,
+            ["--open-meteo-base-url", server.baseURL, "--open-meteo-geocoding-base-url", server.baseURL])
+        return MCPHarness(weatherd: weatherd, server: server, directory: directory)
+    }
+
+    /// `initialize` then `notifications/initialized`; returns the initialize response.
+    @discardableResult
+    func initialize(_ version: String = "2025-11-25") async throws -> JSONValue {
+        let response = try await weatherd.call(
+            "initialize",
+            [
+                "protocolVersion": .string(version), "capabilities": [:],
+                "clientInfo": ["name": "weatherd-tests", "version": "1"],
+            ])
+        try weatherd.send(line: #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+        return response
+    }
+
+    /// A `tools/call`; returns the whole response.
+    func tool(_ name: String, _ arguments: JSONValue = [:], meta: JSONValue? = nil) async throws -> JSONValue {
+        var params: [String: JSONValue] = ["name": .string(name), "arguments": arguments]
+        if let meta { params["_meta"] = meta }
+        return try await weatherd.call("tools/call", .object(params))
+    }
+
+    /// Every output line so far, decoded.
+    func messages() throws -> [JSONValue] { try weatherd.output.messages() }
+
+    /// Closes stdin and waits for a clean exit.
+    func stop() async throws -> Int32? {
+        try weatherd.closeInput()
+        return await weatherd.waitForExit()
+    }
+}
+
+/// The `_meta` of a 2026-07-28 request.
+let statelessMeta: JSONValue = [
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": [:],
+    "io.modelcontextprotocol/clientInfo": ["name": "weatherd-tests", "version": "1"],
+]
+
+/// Waits until `condition` holds, for at most `timeout`.
+func eventually(_ timeout: Duration = .seconds(20), _ condition: () throws -> Bool) async rethrows -> Bool {
+    let deadline = ContinuousClock.now.advanced(by: timeout)
+    while try !condition() {
+        if ContinuousClock.now >= deadline { return false }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return true
+}
+
+/// The structured result of a tool call, decoded from its text block.
+func toolText(_ response: JSONValue) throws -> JSONValue {
+    let text = try #require(response["result"]?["content"]?.arrayValue?.first?["text"]?.stringValue)
+    return try JSONValue.parse(Array(text.utf8))
+}
