@@ -82,11 +82,11 @@ struct LifecycleTests {
         let directory = TemporaryDataDirectory()
         let first = try startWeatherd(directory)
         _ = try await first.call("service/status")
-        let started = ContinuousClock.now
         let second = try startWeatherd(directory)
+        // A second weatherd that waited for the lock would never exit while the first holds it: exiting
+        // within the wait is "at once" (the time itself is weatherd-bench's business, not a test's).
         let status = await second.waitForExit(timeout: .seconds(5))
         #expect(status != nil && status != 0)
-        #expect(ContinuousClock.now - started < .seconds(1))
         #expect(second.standardError.contains(directory.path))
         #expect(second.standardError.contains("pid \(first.pid)"))
         let stillServing = try await first.call("settings/get")
