@@ -43,7 +43,7 @@ public final class InProcessWeatherd: Sendable {
             methods: service.methods, sink: output, registry: service.context.registry, logger: Logger(level: .error),
             maxLineBytes: maxLineBytes, onAnswered: service.context.pushes.answered)
         service.context.pushes.connect(output)
-        writerTask = Task { await service.context.writer.run() }
+        writerTask = Task { await service.runLog() }
         alertTask = Task { [timer] in await service.alertActor.run(clock: timer) }
     }
 
@@ -98,7 +98,8 @@ public final class InProcessWeatherd: Sendable {
         return result
     }
 
-    /// Waits for every request, stops the writer and releases the data dir.
+    /// Waits for every request, stops the writer (and the snapshotter, which writes a last snapshot) and
+    /// releases the data dir.
     public func stop() async {
         await server.drain()
         await service.context.background.drain()

@@ -5,9 +5,10 @@
 public struct CommandLedger: Sendable, Equatable {
     /// How many command ids are remembered (the oldest are forgotten first).
     public let window: Int
-    private var results: [String: JSONValue] = [:]
-    private var order: [String] = []
-    private var head = 0
+    var results: [String: JSONValue] = [:]
+    /// Command ids in the order they were first recorded; those before `head` are forgotten.
+    var order: [String] = []
+    var head = 0
 
     public init(window: Int = 100_000) { self.window = max(1, window) }
 

@@ -1,9 +1,9 @@
 /// The user's favorites, most recently added first.
 public struct FavoritesState: StateSlice {
     /// Favorites, most recently added first.
-    public private(set) var items: [Favorite] = []
+    public internal(set) var items: [Favorite] = []
     /// The number used for the next id; ids are never reused, even after a removal.
-    public private(set) var nextNumber: Int64 = 1
+    public internal(set) var nextNumber: Int64 = 1
 
     public init() {}
 

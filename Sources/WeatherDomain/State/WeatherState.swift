@@ -11,9 +11,9 @@ public struct WeatherState: Sendable, Equatable {
     public var alerts = AlertState()
     public var commands: CommandLedger
     /// The seq of the last event folded in.
-    public private(set) var lastSeq: Int64 = 0
+    public internal(set) var lastSeq: Int64 = 0
     /// Events of a type or version this build does not know, kept in the log and skipped here.
-    public private(set) var skippedEvents: [EventKind: Int] = [:]
+    public internal(set) var skippedEvents: [EventKind: Int] = [:]
 
     public init(commandWindow: Int = 100_000) { commands = CommandLedger(window: commandWindow) }
 
