@@ -108,9 +108,11 @@ public final class Snapshotter: Sendable {
                 wake.wait()
                 continue
             }
-            for batch in batches { fold(batch, into: &folded) }
-            let due = every > 0 && folded.state.lastSeq - folded.lastWritten >= every
-            if due || (stopping && batches.isEmpty && folded.state.lastSeq > folded.lastWritten) {
+            for batch in batches {
+                fold(batch, into: &folded)
+                if every > 0, folded.state.lastSeq - folded.lastWritten >= every { write(&folded, index: writer.index) }
+            }
+            if stopping, batches.isEmpty, folded.state.lastSeq > folded.lastWritten {
                 write(&folded, index: writer.index)
             }
             if stopping, batches.isEmpty { return }
