@@ -189,6 +189,21 @@ struct SnapshotTests {
         await restarted.stop()
     }
 
+    @Test("damage before the snapshot's seq that a full replay refuses is refused, not hidden by the snapshot")
+    func damageBeforeTheSnapshot() async throws {
+        let directory = try await snapshottedDirectory()
+        var log = directory.logBytes()
+        let fifthLine = try #require(log.indices.filter { log[$0] == UInt8(ascii: "\n") }.dropFirst(3).first) + 1
+        log[fifthLine + 40] ^= 0x01
+        try directory.writeLog(log)
+        let (logger, lines) = capturingLogger()
+        #expect(throws: LogDamage.self) {
+            try Replay.start(
+                path: directory.logPath, snapshots: store(directory), commandWindow: 100_000, logger: logger)
+        }
+        #expect(lines.lines.count == 2)
+    }
+
     private func resealedState(_ state: JSONValue, lastSeq: Int64) -> JSONValue {
         guard case .object(var members) = state else { return state }
         members["lastSeq"] = .int(lastSeq)

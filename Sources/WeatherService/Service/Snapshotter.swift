@@ -41,7 +41,6 @@ public final class Snapshotter: Sendable {
     private let logger: Logger
     private let queue = Mutex(Queue())
     private let initial: Folded
-    private let written = Mutex<Int64?>(nil)
     private let wake = DispatchSemaphore(value: 0)
 
     /// Creates a snapshotter continuing from the state start-up rebuilt.
@@ -59,11 +58,7 @@ public final class Snapshotter: Sendable {
         self.fsync = fsync
         self.logger = logger
         initial = Folded(state: state, chain: chain, lastWritten: snapshotSeq ?? 0)
-        written.withLock { $0 = snapshotSeq }
     }
-
-    /// The seq of the newest snapshot on disk that this process loaded or wrote.
-    public var lastSnapshotSeq: Int64? { written.withLock { $0 } }
 
     /// Queues a committed batch; called on the writer's thread, so it only appends to a queue.
     public func record(_ batch: [EventEnvelope]) {
@@ -150,7 +145,6 @@ public final class Snapshotter: Sendable {
             try store.write(file.bytes, seq: seq)
             try store.prune(keep: Self.kept)
             folded.lastWritten = seq
-            written.withLock { $0 = seq }
             logger.debug("snapshot of seq \(seq) written")
         } catch {
             // A snapshot is only an optimisation: the next one is tried after `every` more events.
