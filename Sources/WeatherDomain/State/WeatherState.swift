@@ -1,7 +1,7 @@
 /// All of weatherd's state: the fold of every event in the log.
 ///
 /// Live, each slice is owned by its actor; this type is what replay builds, what `state/verify`
-/// compares against, and what snapshots will store.
+/// compares against, and what snapshots store (`snapshotJSON`).
 public struct WeatherState: Sendable, Equatable {
     public var favorites = FavoritesState()
     public var history = HistoryState()
