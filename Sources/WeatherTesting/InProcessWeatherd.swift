@@ -22,7 +22,9 @@ public final class InProcessWeatherd: Sendable {
     public init(
         directory: TemporaryDataDirectory, clock: ManualClock = ManualClock(), fsync: FsyncMode = .always,
         maxLineBytes: Int = 1 << 20, commandWindow: Int = 100_000, file: FaultInjectingFile? = nil,
-        network: InMemoryTransport = InMemoryTransport(), fetch: FetchPolicy = FetchPolicy()
+        network: InMemoryTransport = InMemoryTransport(), fetch: FetchPolicy = FetchPolicy(),
+        snapshotEvery: Int = 10_000,
+        logger: Logger = Logger(level: .error)
     ) throws {
         self.network = network
         var configuration = Configuration(dataDirectory: directory.path)
@@ -30,8 +32,9 @@ public final class InProcessWeatherd: Sendable {
         configuration.maxLineBytes = maxLineBytes
         configuration.commandWindow = commandWindow
         configuration.fetch = fetch
+        configuration.snapshotEvery = snapshotEvery
         let service = try WeatherdService(
-            configuration: configuration, clock: clock.wallClock, logger: Logger(level: .error),
+            configuration: configuration, clock: clock.wallClock, logger: logger,
             provider: OpenMeteoProvider(baseURL: "http://weather.test", geocodingBaseURL: "http://geo.test"),
             transport: network.transport
         ) { path in
@@ -43,7 +46,7 @@ public final class InProcessWeatherd: Sendable {
             methods: service.methods, sink: output, registry: service.context.registry, logger: Logger(level: .error),
             maxLineBytes: maxLineBytes, onAnswered: service.context.pushes.answered)
         service.context.pushes.connect(output)
-        writerTask = Task { await service.context.writer.run() }
+        writerTask = Task { await service.runLog() }
         alertTask = Task { [timer] in await service.alertActor.run(clock: timer) }
     }
 
@@ -98,7 +101,8 @@ public final class InProcessWeatherd: Sendable {
         return result
     }
 
-    /// Waits for every request, stops the writer and releases the data dir.
+    /// Waits for every request, stops the writer (and the snapshotter, which writes a last snapshot) and
+    /// releases the data dir.
     public func stop() async {
         service.mcp.close()
         await server.drain()

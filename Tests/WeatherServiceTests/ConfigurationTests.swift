@@ -8,7 +8,7 @@ struct ConfigurationTests {
         let config = try Configuration.parse(
             [
                 "--data-dir", "/d", "--fsync=batch", "--max-line-bytes", "4096", "--log-level=debug",
-                "--command-window", "7",
+                "--command-window", "7", "--snapshot-every", "500",
             ],
             environment: ["WEATHERD_DATA_DIR": "/env"])
         #expect(config.dataDirectory == "/d")
@@ -16,6 +16,13 @@ struct ConfigurationTests {
         #expect(config.maxLineBytes == 4096)
         #expect(config.logLevel == .debug)
         #expect(config.commandWindow == 7)
+        #expect(config.snapshotEvery == 500)
+    }
+
+    @Test("snapshots are written every 10,000 events by default, and --snapshot-every 0 keeps only the shutdown one")
+    func snapshotEvery() throws {
+        #expect(try Configuration.parse([], environment: [:]).snapshotEvery == 10_000)
+        #expect(try Configuration.parse(["--snapshot-every=0"], environment: [:]).snapshotEvery == 0)
     }
 
     @Test("the data dir falls back from WEATHERD_DATA_DIR to XDG_DATA_HOME to ~/.local/share")
@@ -30,6 +37,7 @@ struct ConfigurationTests {
         arguments: [
             (["--fsync", "sometimes"], "--fsync"), (["--max-line-bytes", "ten"], "--max-line-bytes"),
             (["--data-dir"], "--data-dir"), (["--colour"], "--colour"), (["--log-level", "loud"], "--log-level"),
+            (["--snapshot-every", "-1"], "--snapshot-every"), (["--snapshot-every", "often"], "--snapshot-every"),
         ])
     func errors(arguments: [String], flag: String) {
         do {

@@ -117,12 +117,13 @@ public struct AlertState: StateSlice {
     /// How many raised alerts are kept for `alerts/list`.
     public static let capacity = 1000
 
-    public private(set) var settings = AlertSettings()
-    public private(set) var recent: [RaisedAlert] = []
+    public internal(set) var settings = AlertSettings()
+    public internal(set) var recent: [RaisedAlert] = []
     /// (place, rule, local date) keys already raised; bounded with `recent`'s horizon of a few days.
-    public private(set) var raised: Set<String> = []
-    private var raisedOrder: [String] = []
-    public private(set) var nextNumber: Int64 = 1
+    public internal(set) var raised: Set<String> = []
+    /// The keys of `raised` in the order they were raised, which is the order they are forgotten in.
+    var raisedOrder: [String] = []
+    public internal(set) var nextNumber: Int64 = 1
 
     public init() {}
 
@@ -149,7 +150,9 @@ public struct AlertState: StateSlice {
     public var json: JSONValue {
         .object([
             "settings": settings.json, "recent": .array(recent.map(\.json)),
-            "raised": .array(raised.sorted().map { .string($0) }), "nextNumber": .int(nextNumber),
+            "raised": .array(raised.sorted().map { .string($0) }),
+            "raisedOrder": .array(raisedOrder.map { .string($0) }),
+            "nextNumber": .int(nextNumber),
         ])
     }
 }

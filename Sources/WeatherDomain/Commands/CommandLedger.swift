@@ -5,13 +5,14 @@
 public struct CommandLedger: Sendable, Equatable {
     /// How many command ids are remembered (the oldest are forgotten first).
     public let window: Int
-    private var results: [String: Answer] = [:]
-    private var order: [String] = []
-    private var head = 0
+    var results: [String: Answer] = [:]
+    /// Command ids in the order they were first recorded; those before `head` are forgotten.
+    var order: [String] = []
+    var head = 0
 
     /// A remembered answer: the event that carries it (turned into JSON only when a repeat asks, so
     /// replaying a long log builds no JSON), or the JSON itself. Boxed, so the ledger's table stays small.
-    private indirect enum Answer: Sendable {
+    indirect enum Answer: Sendable {
         case event(DomainEvent)
         case json(JSONValue)
 

@@ -1,11 +1,11 @@
 /// The user's favorites, most recently added first.
 public struct FavoritesState: StateSlice {
     /// Favorites, oldest first, so that adding one appends instead of moving every other.
-    private var oldestFirst: [Favorite] = []
+    var oldestFirst: [Favorite] = []
     /// The ids in `oldestFirst`, so that looking for one that is absent costs no scan.
-    private var ids: Set<String> = []
+    var ids: Set<String> = []
     /// The number used for the next id; ids are never reused, even after a removal.
-    public private(set) var nextNumber: Int64 = 1
+    public internal(set) var nextNumber: Int64 = 1
 
     public init() {}
 

@@ -47,7 +47,7 @@ public struct HistoryState: StateSlice {
     public static let capacity = 20
 
     /// Entries, most recent first.
-    public private(set) var entries: [HistoryEntry] = []
+    public internal(set) var entries: [HistoryEntry] = []
 
     public init() {}
 

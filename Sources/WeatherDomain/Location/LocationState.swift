@@ -40,9 +40,9 @@ public struct Location: Sendable, Equatable {
 
 /// The current location slice: unset until the client sets one.
 public struct LocationState: StateSlice {
-    public private(set) var current: Location?
+    public internal(set) var current: Location?
     /// Where the last refresh was triggered from: the 5 km rule measures moves from here.
-    public private(set) var refreshedFrom: Location?
+    public internal(set) var refreshedFrom: Location?
 
     public init() {}
 

@@ -11,7 +11,7 @@ public enum Units: String, Sendable, Equatable, CaseIterable {
 /// The user's persisted settings.
 public struct SettingsState: StateSlice {
     /// The default unit system for answers.
-    public private(set) var units: Units = .metric
+    public internal(set) var units: Units = .metric
 
     public init() {}
 

@@ -1,7 +1,7 @@
 /// All of weatherd's state: the fold of every event in the log.
 ///
 /// Live, each slice is owned by its actor; this type is what replay builds, what `state/verify`
-/// compares against, and what snapshots will store.
+/// compares against, and what snapshots store (`snapshotJSON`).
 public struct WeatherState: Sendable, Equatable {
     public var favorites = FavoritesState()
     public var history = HistoryState()
@@ -11,9 +11,9 @@ public struct WeatherState: Sendable, Equatable {
     public var alerts = AlertState()
     public var commands: CommandLedger
     /// The seq of the last event folded in.
-    public private(set) var lastSeq: Int64 = 0
+    public internal(set) var lastSeq: Int64 = 0
     /// Events of a type or version this build does not know, kept in the log and skipped here.
-    public private(set) var skippedEvents: [EventKind: Int] = [:]
+    public internal(set) var skippedEvents: [EventKind: Int] = [:]
 
     public init(commandWindow: Int = 100_000) { commands = CommandLedger(window: commandWindow) }
 

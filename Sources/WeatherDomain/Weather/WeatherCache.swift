@@ -20,13 +20,13 @@ public struct Cached<Value: Sendable & Equatable>: Sendable, Equatable {
 public struct WeatherCache: StateSlice {
     public static let capacity = 1000
 
-    public private(set) var current: [String: Cached<CurrentReport>] = [:]
-    public private(set) var forecast: [String: Cached<ForecastReport>] = [:]
-    public private(set) var geocodes: [String: Cached<[Place]>] = [:]
+    public internal(set) var current: [String: Cached<CurrentReport>] = [:]
+    public internal(set) var forecast: [String: Cached<ForecastReport>] = [:]
+    public internal(set) var geocodes: [String: Cached<[Place]>] = [:]
     /// `<kind>|<key>` → when the provider said `not_found`.
-    public private(set) var notFound: [String: Timestamp] = [:]
+    public internal(set) var notFound: [String: Timestamp] = [:]
     /// Provider → no call before this time.
-    public private(set) var rateLimitedUntil: [String: Timestamp] = [:]
+    public internal(set) var rateLimitedUntil: [String: Timestamp] = [:]
 
     public init() {}
 
@@ -77,20 +77,34 @@ public struct WeatherCache: StateSlice {
         }
     }
 
+    /// The canonical form: complete, so that `WeatherCache(json:)` rebuilds the cache exactly (snapshots).
     public var json: JSONValue {
-        func entries<V>(_ map: [String: Cached<V>], _ encode: (V) -> JSONValue) -> JSONValue {
+        func entries<V>(_ map: [String: Cached<V>], _ encode: (V, inout [String: JSONValue]) -> Void) -> JSONValue {
             .object(
                 map.mapValues {
-                    .object([
-                        "value": encode($0.value), "fetchedAt": .string($0.fetchedAt.description),
-                        "provider": .string($0.provider),
-                    ])
+                    var object: [String: JSONValue] = [
+                        "fetchedAt": .string($0.fetchedAt.description), "provider": .string($0.provider),
+                    ]
+                    encode($0.value, &object)
+                    return .object(object)
                 })
         }
+        func located(_ place: Place, _ timezone: String?, _ offset: Int64, into object: inout [String: JSONValue]) {
+            object["place"] = place.json
+            object["utcOffsetSeconds"] = .int(offset)
+            if let timezone { object["timezone"] = .string(timezone) }
+        }
         return .object([
-            "current": entries(current) { $0.current.json },
-            "forecast": entries(forecast) { .array($0.entries.map(\.json)) },
-            "geocodes": entries(geocodes) { .array($0.map(\.json)) },
+            "current": entries(current) { report, object in
+                object["value"] = report.current.json
+                located(report.place, report.timezone, report.utcOffsetSeconds, into: &object)
+            },
+            "forecast": entries(forecast) { report, object in
+                object["value"] = .array(report.entries.map(\.json))
+                object["daily"] = .array(report.daily.map(\.json))
+                located(report.place, report.timezone, report.utcOffsetSeconds, into: &object)
+            },
+            "geocodes": entries(geocodes) { places, object in object["value"] = .array(places.map(\.json)) },
             "notFound": .object(notFound.mapValues { .string($0.description) }),
             "rateLimitedUntil": .object(rateLimitedUntil.mapValues { .string($0.description) }),
         ])

@@ -68,7 +68,7 @@ extension ServiceContext {
             "upstreamCalls": await fetcher.upstreamCounts.json,
             "readOnly": .bool(writerStatus.failure != nil), "fsync": .string(info.fsync.rawValue),
             "batches": .int(Int64(writerStatus.batches)), "syncs": .int(Int64(writerStatus.syncs)),
-            "pid": .int(Int64(ProcessInfo.processInfo.processIdentifier)),
+            "pid": .int(Int64(ProcessInfo.processInfo.processIdentifier)), "startup": info.startup.json,
             "skippedEvents": .object(
                 info.skippedEvents.reduce(into: [:]) { $0[$1.key.description] = .int(Int64($1.value)) }),
         ]

@@ -18,6 +18,8 @@ public struct Configuration: Sendable, Equatable {
     public var refreshInterval: Duration? = .seconds(4 * 3600)
     /// Decimals kept of the client's coordinates in the log (`--location-precision`; 2 is about 1 km).
     public var locationPrecision = 2
+    /// Events between periodic snapshots (`--snapshot-every`); 0 writes one only at clean shutdown.
+    public var snapshotEvery = 10_000
     /// The fetch limits (`--cache-ttl`, `--upstream-timeout`, `--rate-limit`).
     public var fetch = FetchPolicy()
 
@@ -45,6 +47,7 @@ public struct Configuration: Sendable, Equatable {
           --rate-limit N          upstream calls allowed per minute (default 60)
           --refresh-interval SECONDS  refresh every favorite this often (default 14400; 0 = never)
           --location-precision N  decimals kept of the client's coordinates in the log (default 2, ~1 km)
+          --snapshot-every N      write a state snapshot every N events (default 10000; 0 = only at shutdown)
 
         environment: OWM_API_KEY (the OpenWeatherMap key; never logged), WEATHERD_DATA_DIR, the base URLs above
         """
@@ -125,6 +128,7 @@ public struct Configuration: Sendable, Equatable {
             case "--upstream-timeout": config.fetch.deadline = .seconds(try number(1...600))
             case "--rate-limit": config.fetch.callsPerMinute = try number(1...100_000)
             case "--location-precision": config.locationPrecision = try number(0...6)
+            case "--snapshot-every": config.snapshotEvery = try number(0...100_000_000)
             case "--refresh-interval":
                 let seconds = try number(0...(30 * 86_400))
                 config.refreshInterval = seconds == 0 ? nil : .seconds(seconds)

@@ -1,7 +1,7 @@
 import EventLog
 import WeatherDomain
 
-/// Rebuilds state by folding the log: at start-up, and for `state/verify`.
+/// Rebuilds state by folding the log: at start-up (from a snapshot when one fits), and for `state/verify`.
 ///
 /// Replay only rebuilds state: it never fetches, alerts or notifies.
 public enum Replay {
@@ -9,46 +9,121 @@ public enum Replay {
     public struct Result: Sendable {
         public var state: WeatherState
         public var outcome: LogReader.Outcome
+        /// The seq → offset index of the whole valid log (the snapshot's part plus the part read).
+        public var index: SeqIndex
+        /// Where the replay started and how much it read.
+        public var startup: Startup
     }
 
-    /// Folds the log at `path` into a fresh state.
+    /// What start-up did: the snapshot it started from, if any, and how many events it folded in after it.
+    public struct Startup: Sendable, Equatable {
+        /// The seq of the snapshot used, or nil for a full replay.
+        public var snapshotSeq: Int64?
+        /// Events folded in (or skipped as unknown) on top of the snapshot, or from the start.
+        public var replayedEvents: Int64
+
+        public init(snapshotSeq: Int64?, replayedEvents: Int64) {
+            self.snapshotSeq = snapshotSeq
+            self.replayedEvents = replayedEvents
+        }
+
+        /// The form `service/status` shows.
+        public var json: JSONValue {
+            .object(["snapshotSeq": snapshotSeq.map { .int($0) } ?? .null, "replayedEvents": .int(replayedEvents)])
+        }
+    }
+
+    /// A snapshot's state, ready to continue from: the log must still hold line `seq` with `chain`.
+    public struct Base: Sendable {
+        public var state: WeatherState
+        public var chain: UInt32
+        public var index: SeqIndex
+
+        public init(state: WeatherState, chain: UInt32, index: SeqIndex) {
+            self.state = state
+            self.chain = chain
+            self.index = index
+        }
+    }
+
+    /// Folds the log at `path` into a fresh state, or into `base` from the line after its seq.
+    ///
+    /// With a base, reading starts at the indexed line at or before the base's seq, and the line holding
+    /// that seq must have the base's chain: that one comparison proves the log is the one the snapshot
+    /// was taken from (the chain covers every earlier line).
     ///
     /// - Parameters:
     ///   - through: stop after this seq (the whole valid log when nil).
     ///   - limit: ignore bytes past this offset (a committed length).
-    /// - Throws: `LogDamage` for damage other than a torn tail; `ReplayError` for an intact line whose
-    ///   `data` is not JSON or, for a known type and version, does not match its schema (start-up refuses
-    ///   rather than drop an event it cannot read); `StorageError` when the file cannot be read.
+    ///   - base: a snapshot to continue from.
+    /// - Throws: `SnapshotError.mismatch` when the log does not continue `base` (it ends before the base's
+    ///   seq, has another chain there, or is damaged before it); `LogDamage` for damage other than a torn
+    ///   tail; `ReplayError` for an intact line whose `data` is not JSON or, for a known type and version,
+    ///   does not match its schema (start-up refuses rather than drop an event it cannot read);
+    ///   `StorageError` when the file cannot be read.
     public static func run(
-        path: String, commandWindow: Int, through: Int64? = nil, limit: Int64? = nil,
+        path: String, commandWindow: Int, through: Int64? = nil, limit: Int64? = nil, from base: Base? = nil,
         catalog: EventCatalog = .standard, logger: Logger? = nil
     ) throws -> Result {
-        var state = WeatherState(commandWindow: commandWindow)
-        let outcome = try LogReader.read(path: path, limit: limit) { envelope, offset in
-            if let through, envelope.seq > through { return false }
-            let data: JSONValue
-            do {
-                data = try envelope.decodedData()
-            } catch {
-                throw ReplayError(seq: envelope.seq, offset: offset, detail: "data is not valid JSON: \(error)")
+        var state = base?.state ?? WeatherState(commandWindow: commandWindow)
+        let baseSeq = base?.state.lastSeq ?? 0
+        var index = base?.index ?? SeqIndex()
+        let start = base.map { $0.index.start(after: baseSeq - 1) } ?? .empty
+        var previousChain = start.lastChain
+        var confirmed = base == nil
+        var replayed: Int64 = 0
+        let outcome: LogReader.Outcome
+        do {
+            outcome = try LogReader.read(path: path, start: start, limit: limit) { envelope, offset in
+                if let through, envelope.seq > through { return false }
+                index.record(seq: envelope.seq, offset: offset, previousChain: previousChain)
+                previousChain = envelope.chain
+                if let base, envelope.seq <= baseSeq {
+                    if envelope.seq == baseSeq {
+                        guard envelope.chain == base.chain else {
+                            throw SnapshotError.mismatch("the log's line of seq \(baseSeq) has another chain")
+                        }
+                        confirmed = true
+                    }
+                    return true
+                }
+                try fold(envelope, offset: offset, into: &state, catalog: catalog, logger: logger)
+                replayed += 1
+                return true
             }
-            let outcome: EventCatalog.Outcome
-            do {
-                outcome = try catalog.decode(type: envelope.type, version: envelope.v, data: data)
-            } catch {
-                throw ReplayError(
-                    seq: envelope.seq, offset: offset,
-                    detail: "\(envelope.type) v\(envelope.v) does not match its schema: \(error)")
-            }
-            switch outcome {
-            case .event(let event): state.apply(event, seq: envelope.seq, corr: envelope.corr)
-            case .unknown(let kind):
-                state.skip(kind, seq: envelope.seq)
-                logger?.debug("seq \(envelope.seq): \(kind) is not known to this build; kept and skipped")
-            }
-            return true
+        } catch let damage as LogDamage where !confirmed {
+            throw SnapshotError.mismatch("the log is damaged before seq \(baseSeq): \(damage.problem.detail)")
         }
-        return Result(state: state, outcome: outcome)
+        guard confirmed else { throw SnapshotError.mismatch("the log ends before seq \(baseSeq)") }
+        return Result(
+            state: state, outcome: outcome, index: index,
+            startup: Startup(snapshotSeq: base.map { _ in baseSeq }, replayedEvents: replayed))
+    }
+
+    private static func fold(
+        _ envelope: EventEnvelope, offset: Int64, into state: inout WeatherState, catalog: EventCatalog,
+        logger: Logger?
+    ) throws {
+        let data: JSONValue
+        do {
+            data = try envelope.decodedData()
+        } catch {
+            throw ReplayError(seq: envelope.seq, offset: offset, detail: "data is not valid JSON: \(error)")
+        }
+        let outcome: EventCatalog.Outcome
+        do {
+            outcome = try catalog.decode(type: envelope.type, version: envelope.v, data: data)
+        } catch {
+            throw ReplayError(
+                seq: envelope.seq, offset: offset,
+                detail: "\(envelope.type) v\(envelope.v) does not match its schema: \(error)")
+        }
+        switch outcome {
+        case .event(let event): state.apply(event, seq: envelope.seq, corr: envelope.corr)
+        case .unknown(let kind):
+            state.skip(kind, seq: envelope.seq)
+            logger?.debug("seq \(envelope.seq): \(kind) is not known to this build; kept and skipped")
+        }
     }
 }
 

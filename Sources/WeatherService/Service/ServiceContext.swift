@@ -36,6 +36,8 @@ public struct ServiceInfo: Sendable {
     public var skippedEvents: [EventKind: Int]
     /// The command window (`--command-window`).
     public var commandWindow: Int
+    /// What start-up did: the snapshot it loaded and how many events it replayed.
+    public var startup: Replay.Startup
 }
 
 /// The wall clock, injected so tests control time.

@@ -21,6 +21,8 @@ public final class WeatherdService: Sendable {
     public let alertActor: AlertActor
     /// The MCP state of the one connection this process serves.
     public let mcp = MCPSession(version: WeatherdService.version)
+    /// Writes snapshots of the state; started with the log writer by `runLog`.
+    public let snapshotter: Snapshotter
     private let configuration: Configuration
     private let lock: DirectoryLock
     private let recovered: LogRecovered?
@@ -50,8 +52,9 @@ public final class WeatherdService: Sendable {
         }
         let replay: Replay.Result
         do {
-            replay = try Replay.run(
-                path: directory.logPath, commandWindow: configuration.commandWindow, logger: logger)
+            replay = try Replay.start(
+                path: directory.logPath, snapshots: SnapshotStore(directory: directory),
+                commandWindow: configuration.commandWindow, logger: logger)
         } catch {
             lock.release()
             throw StartupError("refusing to start: \(error)")
@@ -74,6 +77,11 @@ public final class WeatherdService: Sendable {
         let state = replay.state
         let bus = EventBus(lastSeq: position.nextSeq - 1)
         let registry = CommandRegistry(ledger: state.commands)
+        let snapshotter = Snapshotter(
+            state: state, chain: position.lastChain, snapshotSeq: replay.startup.snapshotSeq,
+            store: SnapshotStore(directory: directory), every: configuration.snapshotEvery, fsync: configuration.fsync,
+            logger: logger)
+        self.snapshotter = snapshotter
         let file: any LogFile
         do {
             file = try openLog(directory.logPath)
@@ -82,17 +90,18 @@ public final class WeatherdService: Sendable {
             throw StartupError("cannot open \(directory.logPath) for appending: \(error)")
         }
         let writer = LogWriter(
-            file: file, position: position, index: replay.outcome.index, mode: configuration.fsync, now: clock.now
+            file: file, position: position, index: replay.index, mode: configuration.fsync, now: clock.now
         ) { batch in
             registry.record(batch)
             bus.publish(batch)
+            snapshotter.record(batch)
         }
         let cache = StateActor(state.cache, writer: writer)
         let fetcher = FetchActor(
             provider: provider, transport: transport, cache: cache, clock: clock, policy: configuration.fetch)
         let info = ServiceInfo(
             version: Self.version, startedAt: clock.now(), fsync: configuration.fsync, provider: provider.name,
-            skippedEvents: state.skippedEvents, commandWindow: configuration.commandWindow)
+            skippedEvents: state.skippedEvents, commandWindow: configuration.commandWindow, startup: replay.startup)
         context = ServiceContext(
             favorites: StateActor(state.favorites, writer: writer), history: StateActor(state.history, writer: writer),
             settings: StateActor(state.settings, writer: writer), location: StateActor(state.location, writer: writer),
@@ -102,8 +111,22 @@ public final class WeatherdService: Sendable {
             logger: logger, background: BackgroundWork(), pushes: Pushes(),
             locationPrecision: configuration.locationPrecision)
         alertActor = AlertActor(context: context)
+        let from = replay.startup.snapshotSeq.map { "the snapshot of seq \($0) and " } ?? ""
         logger.info(
-            "serving \(directory.path): \(replay.outcome.lines) events replayed, last seq \(position.nextSeq - 1)")
+            "serving \(directory.path): started from \(from)\(replay.startup.replayedEvents) events replayed, "
+                + "last seq \(position.nextSeq - 1)")
+    }
+
+    /// Runs the log writer and the snapshotter until `writer.finish()`; the last snapshot is written after
+    /// the writer's last batch (so after `service.stopped`, at a clean shutdown).
+    public func runLog() async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { [context, snapshotter] in
+                await context.writer.run()
+                snapshotter.finish()
+            }
+            group.addTask { [context, snapshotter] in await snapshotter.run(writer: context.writer) }
+        }
     }
 
     /// Releases the data dir's lock (`run` does it itself at the end).
@@ -150,7 +173,7 @@ public final class WeatherdService: Sendable {
             methods: methods, sink: output, registry: context.registry, logger: context.logger,
             maxLineBytes: configuration.maxLineBytes, onAnswered: context.pushes.answered)
         return await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.context.writer.run() }
+            group.addTask { await self.runLog() }
             group.addTask { await output.run() }
             await serve(server: server, slots: slots)
             await output.flush()

@@ -1,0 +1,146 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The `snapshots/` folder of a data dir: writes snapshot files atomically, lists, reads and prunes them.
+///
+/// A snapshot is `snapshot-<seq, 20 digits>.json`. It is written to a temporary file in the same
+/// folder, fsynced, renamed into place, and the folder is fsynced, so a crash leaves either the whole
+/// file or none (a leftover `.tmp` file is removed by the next `prune`). Deleting the folder loses
+/// nothing: the log holds everything.
+public struct SnapshotStore: Sendable {
+    /// The folder's path.
+    public let path: String
+
+    public init(directory: DataDirectory) { path = directory.path + "/snapshots" }
+
+    /// A snapshot file: the seq it covers and its path.
+    public struct Entry: Sendable, Equatable {
+        public var seq: Int64
+        public var path: String
+    }
+
+    /// The snapshot files, newest (highest seq) first; none when the folder is missing.
+    ///
+    /// - Throws: `StorageError` when the folder exists but cannot be read.
+    public func list() throws(StorageError) -> [Entry] {
+        guard let folder = opendir(path) else {
+            if errno == ENOENT { return [] }
+            throw StorageError(operation: "opendir", path: path, errno: errno)
+        }
+        defer { closedir(folder) }
+        var entries: [Entry] = []
+        while let item = readdir(folder) {
+            let name = withUnsafeBytes(of: item.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name.hasPrefix("snapshot-"), name.hasSuffix(".json") else { continue }
+            let digits = name.dropFirst("snapshot-".count).dropLast(".json".count)
+            guard digits.count == 20, let seq = Int64(digits) else { continue }
+            entries.append(Entry(seq: seq, path: path + "/" + name))
+        }
+        return entries.sorted { $0.seq > $1.seq }
+    }
+
+    /// The path of the snapshot covering `seq`.
+    public func path(seq: Int64) -> String {
+        let digits = String(seq)
+        return path + "/snapshot-" + String(repeating: "0", count: max(0, 20 - digits.count)) + digits + ".json"
+    }
+
+    /// Writes `bytes` as the snapshot of `seq`, atomically and durably.
+    ///
+    /// - Throws: `StorageError`; a half-written temporary file may remain (the next `prune` removes it).
+    public func write(_ bytes: [UInt8], seq: Int64) throws(StorageError) {
+        if mkdir(path, 0o700) == 0 {
+            try DataDirectory.syncDirectory((path as String).parentPath)
+        } else if errno != EEXIST {
+            throw StorageError(operation: "mkdir", path: path, errno: errno)
+        }
+        let final = path(seq: seq)
+        let temporary = final + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw StorageError(operation: "open", path: temporary, errno: errno) }
+        var failure = writeAll(fd, bytes).map { StorageError(operation: "write", path: temporary, errno: $0) }
+        if failure == nil, fsync(fd) != 0 { failure = StorageError(operation: "fsync", path: temporary, errno: errno) }
+        close(fd)
+        if let failure { throw failure }
+        guard rename(temporary, final) == 0 else { throw StorageError(operation: "rename", path: final, errno: errno) }
+        try DataDirectory.syncDirectory(path)
+    }
+
+    /// Reads a snapshot file's bytes.
+    ///
+    /// - Throws: `StorageError` when it cannot be read.
+    public func read(_ path: String) throws(StorageError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw StorageError(operation: "open", path: path, errno: errno) }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw StorageError(operation: "fstat", path: path, errno: errno) }
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+        var offset = 0
+        var failure: Int32?
+        bytes.withUnsafeMutableBytes { raw in
+            while offset < raw.count {
+                let count = pread(fd, raw.baseAddress! + offset, raw.count - offset, off_t(offset))
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                if count == 0 { return }
+                offset += count
+            }
+        }
+        if let failure { throw StorageError(operation: "read", path: path, errno: failure) }
+        return Array(bytes[..<offset])
+    }
+
+    /// Removes every snapshot but the newest `keep`, and leftover temporary files.
+    ///
+    /// - Throws: `StorageError` when the folder cannot be listed or a file cannot be removed.
+    public func prune(keep: Int) throws(StorageError) {
+        for entry in try list().dropFirst(keep) where unlink(entry.path) != 0 && errno != ENOENT {
+            throw StorageError(operation: "unlink", path: entry.path, errno: errno)
+        }
+        guard let folder = opendir(path) else { return }
+        var leftovers: [String] = []
+        while let item = readdir(folder) {
+            let name = withUnsafeBytes(of: item.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name.hasPrefix("snapshot-"), name.hasSuffix(".tmp") { leftovers.append(path + "/" + name) }
+        }
+        closedir(folder)
+        for leftover in leftovers where unlink(leftover) != 0 && errno != ENOENT {
+            throw StorageError(operation: "unlink", path: leftover, errno: errno)
+        }
+    }
+}
+
+/// Writes all of `bytes` to `fd`; returns the errno of a failure.
+private func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
+    bytes.withUnsafeBytes { raw -> Int32? in
+        var offset = 0
+        while offset < raw.count {
+            let count = write(fd, raw.baseAddress! + offset, raw.count - offset)
+            if count < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += count
+        }
+        return nil
+    }
+}
+
+extension String {
+    /// The path without its last component (`.` when there is none).
+    fileprivate var parentPath: String {
+        guard let slash = lastIndex(of: "/") else { return "." }
+        return slash == startIndex ? "/" : String(self[..<slash])
+    }
+}

@@ -1,0 +1,43 @@
+extension WeatherState {
+    /// The whole state in the form a snapshot stores: every slice's canonical `json`, the last seq folded
+    /// in and the counts of skipped events.
+    ///
+    /// `{"lastSeq": S, "skippedEvents": [{"type": T, "v": V, "count": N}, …], "slices": {…}}`, where
+    /// `slices` is exactly `json`.
+    public var snapshotJSON: JSONValue {
+        let skipped = skippedEvents.sorted { ($0.key.type, $0.key.version) < ($1.key.type, $1.key.version) }
+        return .object([
+            "lastSeq": .int(lastSeq), "slices": json,
+            "skippedEvents": .array(
+                skipped.map {
+                    .object([
+                        "type": .string($0.key.type), "v": .int(Int64($0.key.version)), "count": .int(Int64($0.value)),
+                    ])
+                }),
+        ])
+    }
+
+    /// Rebuilds the state from `snapshotJSON`, exactly: `WeatherState(snapshot: s.snapshotJSON, …) == s`.
+    ///
+    /// - Parameter commandWindow: the window the snapshot's command ledger was built with.
+    /// - Throws: `FieldError` naming the member that does not match the snapshot form.
+    public init(snapshot: JSONValue, commandWindow: Int) throws(FieldError) {
+        let reader = try FieldReader(snapshot, path: "state")
+        let slices = try FieldReader(reader.members["slices"], path: "state.slices")
+        self.init(commandWindow: commandWindow)
+        favorites = try FavoritesState(json: slices.members["favorites"] ?? .null, path: "state.slices.favorites")
+        history = try HistoryState(json: slices.members["history"] ?? .null, path: "state.slices.history")
+        settings = try SettingsState(json: slices.members["settings"] ?? .null, path: "state.slices.settings")
+        location = try LocationState(json: slices.members["location"] ?? .null, path: "state.slices.location")
+        cache = try WeatherCache(json: slices.members["cache"] ?? .null, path: "state.slices.cache")
+        alerts = try AlertState(json: slices.members["alerts"] ?? .null, path: "state.slices.alerts")
+        commands = try CommandLedger(
+            json: slices.members["commands"] ?? .null, window: commandWindow, path: "state.slices.commands")
+        lastSeq = try reader.int("lastSeq")
+        let skipped = try reader.elements("skippedEvents") { item, itemPath throws(FieldError) in
+            let entry = try FieldReader(item, path: itemPath)
+            return (EventKind(try entry.string("type"), Int(try entry.int("v"))), Int(try entry.int("count")))
+        }
+        skippedEvents = Dictionary(skipped) { first, _ in first }
+    }
+}

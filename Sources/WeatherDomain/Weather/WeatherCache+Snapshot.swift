@@ -1,0 +1,52 @@
+extension WeatherCache {
+    /// Rebuilds the cache from its canonical `json`, exactly (the eviction order follows from the fetch times).
+    ///
+    /// - Throws: `FieldError` naming the member that does not match the canonical form.
+    public init(json: JSONValue, path: String = "cache") throws(FieldError) {
+        let reader = try FieldReader(json, path: path)
+        self.init()
+        current = try reader.values("current") { item, itemPath throws(FieldError) in
+            let entry = try FieldReader(item, path: itemPath)
+            let conditions = try CurrentConditions(json: entry.members["value"] ?? .null, path: "\(itemPath).value")
+            let report = CurrentReport(
+                place: try Place(json: entry.members["place"] ?? .null, path: "\(itemPath).place"),
+                timezone: try entry.optionalString("timezone"), utcOffsetSeconds: try entry.int("utcOffsetSeconds"),
+                current: conditions)
+            return Cached(
+                value: report, fetchedAt: try entry.timestamp("fetchedAt"), provider: try entry.string("provider"))
+        }
+        forecast = try reader.values("forecast") { item, itemPath throws(FieldError) in
+            let entry = try FieldReader(item, path: itemPath)
+            let report = ForecastReport(
+                place: try Place(json: entry.members["place"] ?? .null, path: "\(itemPath).place"),
+                timezone: try entry.optionalString("timezone"), utcOffsetSeconds: try entry.int("utcOffsetSeconds"),
+                entries: try entry.elements("value") { step, stepPath throws(FieldError) in
+                    try ForecastEntry(json: step, path: stepPath)
+                },
+                daily: try entry.elements("daily") { day, dayPath throws(FieldError) in
+                    try DailySummary(json: day, path: dayPath)
+                })
+            return Cached(
+                value: report, fetchedAt: try entry.timestamp("fetchedAt"), provider: try entry.string("provider"))
+        }
+        geocodes = try reader.values("geocodes") { item, itemPath throws(FieldError) in
+            let entry = try FieldReader(item, path: itemPath)
+            let places = try entry.elements("value") { place, placePath throws(FieldError) in
+                try Place(json: place, path: placePath)
+            }
+            return Cached(
+                value: places, fetchedAt: try entry.timestamp("fetchedAt"), provider: try entry.string("provider"))
+        }
+        notFound = try reader.values("notFound") { item, itemPath throws(FieldError) in try Self.time(item, itemPath) }
+        rateLimitedUntil = try reader.values("rateLimitedUntil") { item, itemPath throws(FieldError) in
+            try Self.time(item, itemPath)
+        }
+    }
+
+    private static func time(_ value: JSONValue, _ path: String) throws(FieldError) -> Timestamp {
+        guard case .string(let text) = value, let time = Timestamp(rfc3339: text) else {
+            throw FieldError(path: path, problem: "must be an RFC 3339 time")
+        }
+        return time
+    }
+}

@@ -1,0 +1,155 @@
+import Dispatch
+import EventLog
+import Foundation
+import Synchronization
+import WeatherDomain
+
+/// Writes snapshots of the whole state, off the log writer's thread.
+///
+/// Live state is spread over several actors, so the snapshotter keeps its own copy: it starts from
+/// the state start-up rebuilt (copy-on-write, so free until it changes) and folds in every committed
+/// batch, which the writer hands to `record` (only a queue append on the writer's thread). Its own
+/// thread decodes and folds the batches and, every `every` events, encodes and writes a snapshot;
+/// a snapshot in progress only delays the next one, never an append. `finish` (called once the writer
+/// has stopped, so after `service.stopped` is durable) writes a last snapshot, so a clean restart
+/// replays nothing.
+///
+/// Snapshots may cover events not yet fsynced under `--fsync batch|never`. That is safe: start-up uses
+/// a snapshot only if the log still holds the line of its seq with the same chain, so a snapshot of
+/// events lost in a power failure is ignored.
+public final class Snapshotter: Sendable {
+    /// How many snapshot files are kept.
+    public static let kept = 2
+
+    /// The copy of the state the snapshotter's thread folds batches into; only that thread touches it.
+    private struct Folded: Sendable {
+        var state: WeatherState
+        var chain: UInt32
+        var lastWritten: Int64
+        var failed = false
+    }
+
+    private struct Queue {
+        var batches: [[EventEnvelope]] = []
+        var stopping = false
+        var sleeping = false
+    }
+
+    private let store: SnapshotStore
+    private let every: Int64
+    private let fsync: FsyncMode
+    private let logger: Logger
+    private let queue = Mutex(Queue())
+    private let initial: Folded
+    private let wake = DispatchSemaphore(value: 0)
+
+    /// Creates a snapshotter continuing from the state start-up rebuilt.
+    ///
+    /// - Parameters:
+    ///   - chain: the chain of the log line holding `state.lastSeq`.
+    ///   - snapshotSeq: the seq of the snapshot start-up loaded, if any.
+    ///   - every: events between periodic snapshots; 0 writes one only at shutdown.
+    public init(
+        state: WeatherState, chain: UInt32, snapshotSeq: Int64?, store: SnapshotStore, every: Int, fsync: FsyncMode,
+        logger: Logger
+    ) {
+        self.store = store
+        self.every = Int64(every)
+        self.fsync = fsync
+        self.logger = logger
+        initial = Folded(state: state, chain: chain, lastWritten: snapshotSeq ?? 0)
+    }
+
+    /// Queues a committed batch; called on the writer's thread, so it only appends to a queue.
+    public func record(_ batch: [EventEnvelope]) {
+        let sleeping = queue.withLock { queue -> Bool in
+            queue.batches.append(batch)
+            defer { queue.sleeping = false }
+            return queue.sleeping
+        }
+        if sleeping { wake.signal() }
+    }
+
+    /// Asks `run` to fold what is queued, write a last snapshot and return. Call it after the writer stopped.
+    public func finish() {
+        queue.withLock { $0.stopping = true }
+        wake.signal()
+    }
+
+    /// Runs the snapshotter's thread until `finish`; call it once.
+    ///
+    /// - Parameter writer: the log's writer, whose seq → offset index each snapshot stores.
+    public func run(writer: LogWriter) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let thread = Thread { [self] in
+                loop(writer: writer)
+                continuation.resume()
+            }
+            thread.name = "weatherd-snapshotter"
+            thread.start()
+        }
+    }
+
+    private func loop(writer: LogWriter) {
+        var folded = initial
+        while true {
+            let (batches, stopping) = queue.withLock { queue -> ([[EventEnvelope]], Bool) in
+                let batches = queue.batches
+                queue.batches.removeAll()
+                if batches.isEmpty, !queue.stopping { queue.sleeping = true }
+                return (batches, queue.stopping)
+            }
+            if batches.isEmpty, !stopping {
+                wake.wait()
+                continue
+            }
+            for batch in batches {
+                fold(batch, into: &folded)
+                if every > 0, folded.state.lastSeq - folded.lastWritten >= every { write(&folded, index: writer.index) }
+            }
+            if stopping, batches.isEmpty, folded.state.lastSeq > folded.lastWritten {
+                write(&folded, index: writer.index)
+            }
+            if stopping, batches.isEmpty { return }
+        }
+    }
+
+    private func fold(_ batch: [EventEnvelope], into folded: inout Folded) {
+        guard !folded.failed else { return }
+        for envelope in batch {
+            do {
+                switch try EventCatalog.standard.decode(
+                    type: envelope.type, version: envelope.v, data: envelope.decodedData())
+                {
+                case .event(let event): folded.state.apply(event, seq: envelope.seq, corr: envelope.corr)
+                case .unknown(let kind): folded.state.skip(kind, seq: envelope.seq)
+                }
+                folded.chain = envelope.chain
+            } catch {
+                // This process encoded the event a moment ago, so it decodes; were it ever not to, the copy
+                // would be wrong, so no further snapshot is written (start-up then replays more of the log).
+                logger.error("snapshots stop: seq \(envelope.seq) does not decode: \(error)")
+                folded.failed = true
+                return
+            }
+        }
+    }
+
+    private func write(_ folded: inout Folded, index: SeqIndex) {
+        guard !folded.failed, folded.state.lastSeq >= 1 else { return }
+        let seq = folded.state.lastSeq
+        let file = SnapshotFile(
+            seq: seq, chain: folded.chain, commandWindow: folded.state.commands.window, fsync: fsync.rawValue,
+            index: index.prefix(through: seq), state: folded.state.snapshotJSON)
+        do {
+            try store.write(file.bytes, seq: seq)
+            try store.prune(keep: Self.kept)
+            folded.lastWritten = seq
+            logger.debug("snapshot of seq \(seq) written")
+        } catch {
+            // A snapshot is only an optimisation: the next one is tried after `every` more events.
+            folded.lastWritten = seq
+            logger.warning("could not write the snapshot of seq \(seq): \(error)")
+        }
+    }
+}
