@@ -6,7 +6,7 @@ import WeatherTesting
 @Suite("JSON Schema validator on the MCP specification's schemas")
 struct MCPJSONSchemaTests {
     /// The protocol versions whose published schemas are copied into `Tests/EndToEndTests/MCPSchemas`.
-    static let versions = ["2024-11-05", "2025-03-26", "2026-07-28"]
+    static let versions = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"]
 
     /// The copied schema of `version`.
     static func schema(_ version: String) throws -> JSONSchema {
@@ -55,9 +55,15 @@ struct MCPJSONSchemaTests {
         return .object(resultBase(version, cacheable: true).merging(["tools": [tool]]) { $1 })
     }
 
-    /// The definition of a successful JSON-RPC response envelope in `version`.
+    /// The definition of a successful JSON-RPC response envelope in `version` (2025-11-25 still calls it
+    /// `JSONRPCResponse`; 2026-07-28 renamed it, and `JSONRPCResponse` became the union of success and error).
     static func successEnvelope(_ version: String) -> String {
         version >= "2026-07-28" ? "JSONRPCResultResponse" : "JSONRPCResponse"
+    }
+
+    /// The definition of a JSON-RPC error response envelope in `version`.
+    static func errorEnvelope(_ version: String) -> String {
+        version >= "2026-07-28" ? "JSONRPCErrorResponse" : "JSONRPCError"
     }
 
     @Test("every copied schema is a draft-07 or 2020-12 document with definitions", arguments: versions)
@@ -153,5 +159,17 @@ struct MCPJSONSchemaTests {
         #expect(problems.contains { $0.hasPrefix("$.jsonrpc: expected \"2.0\"") }, "\(problems)")
         let noID = schema.validate(["jsonrpc": "2.0", "result": result], definition: envelope)
         #expect(noID.contains { $0.hasPrefix("$.id: required member is missing") }, "\(noID)")
+    }
+
+    @Test("a JSON-RPC error response passes, and one whose error has no code fails", arguments: versions)
+    func errorEnvelope(version: String) throws {
+        let schema = try Self.schema(version)
+        let envelope = Self.errorEnvelope(version)
+        #expect(schema.definitionNames.contains(envelope))
+        let error: JSONValue = ["jsonrpc": "2.0", "id": 1, "error": ["code": -32601, "message": "Method not found"]]
+        #expect(schema.validate(error, definition: envelope) == [])
+        let noCode: JSONValue = ["jsonrpc": "2.0", "id": 1, "error": ["message": "Method not found"]]
+        let problems = schema.validate(noCode, definition: envelope)
+        #expect(problems.contains { $0.hasPrefix("$.error.code: required member is missing") }, "\(problems)")
     }
 }
