@@ -96,16 +96,18 @@ struct MCPLifecycleTests {
         #expect(answered.isEmpty, "a request cancelled by notifications/cancelled gets no answer at all")
     }
 
-    @Test("with a tool call waiting on a 20 s upstream answer, end of input still exits cleanly at once")
+    @Test("with a tool call waiting on a 60 s upstream answer, end of input still exits cleanly at once")
     func exitWithRequestInFlight() async throws {
-        let mcp = try MCPHarness.start(forecastDelay: .seconds(20))
+        let mcp = try MCPHarness.start(forecastDelay: .seconds(60))
         try await mcp.initialize()
         try mcp.weatherd.send(
             line: #"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"get_current_weather","#
                 + #""arguments":{"lat":10,"lon":10}}}"#)
         #expect(await eventually { mcp.server.requests.count == 1 })
         try mcp.weatherd.closeInput()
-        #expect(await mcp.weatherd.waitForExit(timeout: .seconds(4)) == 0, "well before the upstream answers")
+        // weatherd gives in-flight work a 1 s grace, then cuts it; the wait is wide so a loaded machine does
+        // not fail it, yet far below the upstream's 60 s (the exit time itself is measured by weatherd-bench).
+        #expect(await mcp.weatherd.waitForExit(timeout: .seconds(15)) == 0, "well before the upstream answers")
         let events = try logEvents(mcp.directory)
         #expect(events.last?["type"] == "service.stopped")
         #expect(events.contains { $0["type"] == "weather.fetch_failed" }, "the cut attempt is audited")

@@ -128,14 +128,14 @@ struct FetchTests {
     func deadline() async throws {
         let network = InMemoryTransport()
         network.route(
-            "/v1/forecast", .delayed(.seconds(30), InMemoryTransport.ok(OpenMeteoBodies.current(temperature: 1))))
+            "/v1/forecast", .delayed(.seconds(120), InMemoryTransport.ok(OpenMeteoBodies.current(temperature: 1))))
         var policy = Self.quick
         policy.deadline = .milliseconds(300)
         try await InProcessWeatherd.with(network: network, fetch: policy) { service in
             let started = ContinuousClock.now
             let response = try await service.call("weather/current", Self.berlin)
             #expect(response["error"]?["data"]?["kind"] == "timeout")
-            #expect(ContinuousClock.now - started < .seconds(15), "far sooner than the provider's 30 s")
+            #expect(ContinuousClock.now - started < .seconds(60), "far sooner than the provider's 120 s")
             let failed = try await events(service, ["weather.fetch_failed"])
             #expect(failed.first?["data"]?["error"] == "timeout")
         }
@@ -277,10 +277,11 @@ struct CancellationTests {
             await service.receive(slow.jsonBytes)
             await service.receive(other.jsonBytes)
             try await Task.sleep(for: .milliseconds(50))
-            let started = ContinuousClock.now
             await service.receive(Array(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"slow"}}"#.utf8))
             let cancelled = try #require(try await service.output.response(id: "slow"))
-            #expect(ContinuousClock.now - started < .seconds(2), "long before the 4 s upstream answers")
+            #expect(
+                try service.output.messages().allSatisfy { $0["id"] != "other" },
+                "answered before the shared upstream call (4 s) ends, not with it")
             #expect(cancelled["error"]?["code"] == -32800)
             let answered = try #require(try await service.output.response(id: "other"))
             #expect(answered["result"]?["current"]?["temperature"] == 6.0)
