@@ -12,7 +12,8 @@ import WeatherDomain
 ///
 /// `replay` and `startup` (which also prints the `memory` figures) generate logs of `--events` events
 /// (1,000,000 by default) in a small mix and a realistic mix with 10 % cached 5-day forecasts (`--mix`
-/// picks one); `--only weatherd` skips the baselines (for profiling).
+/// picks one); `--only weatherd` skips the baselines (for profiling); `--keep` leaves the generated data
+/// dirs in `--dir` for a look afterwards.
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 let command = arguments.isEmpty ? "all" : arguments.removeFirst()
@@ -24,8 +25,13 @@ var count = 20_000
 var events = 1_000_000
 var mixes: [LogGenerator.Mix] = [.small, .mixed]
 var only: String?
+var keep = false
 while let flag = arguments.first {
     arguments.removeFirst()
+    if flag == "--keep" {
+        keep = true
+        continue
+    }
     let value = arguments.isEmpty ? "" : arguments.removeFirst()
     switch flag {
     case "--binary": binary = value
@@ -37,14 +43,14 @@ while let flag = arguments.first {
     default:
         FileHandle.standardError.write(
             Data(
-                "usage: weatherd-bench append|group|rpc|replay|startup|all [--binary PATH] [--dir DIR] [--count N] [--events N] [--mix small|mixed] [--only weatherd]\n"
+                "usage: weatherd-bench append|group|rpc|replay|startup|all [--binary PATH] [--dir DIR] [--count N] [--events N] [--mix small|mixed] [--only weatherd] [--keep]\n"
                     .utf8))
         exit(2)
     }
 }
 let workDir = dir + "/weatherd-bench-\(getpid())"
 try FileManager.default.createDirectory(atPath: workDir, withIntermediateDirectories: true)
-defer { try? FileManager.default.removeItem(atPath: workDir) }
+defer { if !keep { try? FileManager.default.removeItem(atPath: workDir) } }
 /// Prints one result line at once, so a long run shows its figures as they come.
 func emit(_ result: JSONValue) { FileHandle.standardOutput.write(Data((result.jsonString + "\n").utf8)) }
 

@@ -10,16 +10,38 @@ public struct CommandLedger: Sendable, Equatable {
     var order: [String] = []
     var head = 0
 
-    /// A remembered answer: the event that carries it (turned into JSON only when a repeat asks, so
-    /// replaying a long log builds no JSON), or the JSON itself. Boxed, so the ledger's table stays small.
+    /// A remembered answer, kept in the form that costs least: the payload of the event that carries
+    /// it (turned into JSON only when a repeat asks, so replaying a long log builds no JSON), or, for an
+    /// answer read back from a snapshot, the JSON itself. Each case is boxed on its own, so an entry
+    /// takes the size of its payload, not of the largest event.
     indirect enum Answer: Sendable {
-        case event(DomainEvent)
+        case favorite(Favorite)
+        case settings(SettingsChange)
+        case location(Location)
+        case alerts(AlertSettings)
+        case cleared(Int64)
         case json(JSONValue)
+
+        init?(_ event: DomainEvent) {
+            switch event {
+            case .favoriteAdded(let favorite), .favoriteRemoved(let favorite): self = .favorite(favorite)
+            case .favoriteUpdated(let update): self = .favorite(update.favorite)
+            case .settingsChanged(let change): self = .settings(change)
+            case .historyCleared(let count): self = .cleared(count)
+            case .locationChanged(let location): self = .location(location)
+            case .alertsConfigured(let settings): self = .alerts(settings)
+            default: return nil
+            }
+        }
 
         var json: JSONValue {
             switch self {
-            case .event(let event): CommandResult.of(event) ?? .null
-            case .json(let json): json
+            case .favorite(let favorite): return favorite.json
+            case .settings(let change): return change.json
+            case .location(let location): return location.json
+            case .alerts(let settings): return settings.json
+            case .cleared(let count): return CommandResult.cleared(count)
+            case .json(let json): return json
             }
         }
     }
@@ -31,12 +53,14 @@ public struct CommandLedger: Sendable, Equatable {
     public func result(for commandId: String) -> JSONValue? { results[commandId]?.json }
 
     /// Records the result of the command whose events carried `corr`.
-    public mutating func record(_ commandId: String, result: JSONValue) { remember(commandId, .json(result)) }
+    public mutating func record(_ commandId: String, result: JSONValue) {
+        remember(commandId, .json(result))
+    }
 
     /// Folds one logged event in.
     public mutating func apply(_ event: DomainEvent, corr: String?) {
-        guard let corr, CommandResult.answers(event) else { return }
-        remember(corr, .event(event))
+        guard let corr, let answer = Answer(event) else { return }
+        remember(corr, answer)
     }
 
     private mutating func remember(_ commandId: String, _ answer: Answer) {
@@ -67,25 +91,8 @@ public struct CommandLedger: Sendable, Equatable {
 /// What a command answered, derived from the event it caused.
 public enum CommandResult {
     /// The result of the command whose (last) event is `event`, or nil for events no command causes.
-    public static func of(_ event: DomainEvent) -> JSONValue? {
-        switch event {
-        case .favoriteAdded(let favorite), .favoriteRemoved(let favorite): favorite.json
-        case .favoriteUpdated(let update): update.favorite.json
-        case .settingsChanged(let change): change.json
-        case .historyCleared(let count): .object(["history": .array([]), "cleared": .int(count)])
-        case .locationChanged(let location): location.json
-        case .alertsConfigured(let settings): settings.json
-        default: nil
-        }
-    }
+    public static func of(_ event: DomainEvent) -> JSONValue? { CommandLedger.Answer(event)?.json }
 
-    /// Whether `event` is one a command answers with (`of` is not nil), without building the answer.
-    public static func answers(_ event: DomainEvent) -> Bool {
-        switch event {
-        case .favoriteAdded, .favoriteRemoved, .favoriteUpdated, .settingsChanged, .historyCleared, .locationChanged,
-            .alertsConfigured:
-            true
-        default: false
-        }
-    }
+    /// What `history/clear` answers.
+    static func cleared(_ count: Int64) -> JSONValue { .object(["history": .array([]), "cleared": .int(count)]) }
 }
