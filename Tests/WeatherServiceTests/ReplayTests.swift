@@ -75,4 +75,70 @@ struct ReplayTests {
         #expect(Digest.fnv1a(first.json.jsonBytes) == Digest.fnv1a(second.json.jsonBytes))
         #expect(first.favorites.items.map(\.id) == ["fav-1"])
     }
+
+    /// A fetch of `kind` for the place at `lat`, fetched at `minute`, with `temperature` in its report.
+    static func fetched(_ kind: WeatherKind, lat: Double, minute: Int64, temperature: Double) -> DomainEvent {
+        let place = Place(name: "P\(lat)", country: "NO", state: nil, lat: lat, lon: 10)
+        let at = Timestamp(milliseconds: 1_795_000_000_000 + minute * 60_000)
+        let call = UpstreamCall(
+            provider: "open-meteo", url: "https://api.open-meteo.com/v1/forecast", status: 200, latencyMs: 9,
+            bytes: 100, attempt: 1, at: at)
+        let condition = Condition.wmo(61)
+        let report: WeatherFetched.Report =
+            kind == .current
+            ? .current(
+                CurrentReport(
+                    place: place, timezone: "Europe/Oslo", utcOffsetSeconds: 3600,
+                    current: CurrentConditions(observedAt: at, temperature: temperature, condition: condition)))
+            : .forecast(
+                ForecastReport(
+                    place: place, timezone: "Europe/Oslo", utcOffsetSeconds: 3600,
+                    entries: [ForecastEntry(time: at, temperature: temperature, condition: condition)],
+                    daily: [DailySummary(date: "2026-11-18", min: temperature, max: temperature, condition: condition)])
+            )
+        return .weatherFetched(WeatherFetched(key: place.key, call: call, report: report))
+    }
+
+    @Test("replaced fetches are replayed from their audit facts; the state equals a full decode, evictions included")
+    func deferredReports() throws {
+        func notFound(lat: Double, minute: Int64) -> DomainEvent {
+            let call = UpstreamCall(
+                provider: "open-meteo", url: "u", status: 404, latencyMs: 1, bytes: 0, attempt: 1,
+                at: Timestamp(milliseconds: 1_795_000_000_000 + minute * 60_000))
+            return .weatherFetchFailed(
+                FetchFailed(
+                    key: Place.key(lat: lat, lon: 10), kind: "forecast", call: call, error: "not_found",
+                    message: "no such place"))
+        }
+        var events: [DomainEvent] = []
+        for round in 0..<3 {
+            for place in 0..<40 {
+                let minute = Int64(round * 100 + place)
+                events.append(Self.fetched(.forecast, lat: Double(place), minute: minute, temperature: Double(round)))
+                events.append(Self.fetched(.current, lat: Double(place), minute: minute, temperature: Double(round)))
+            }
+            // Between two fetches of the same place: the later fetch clears it, as in a full decode.
+            if round == 1 { events.append(notFound(lat: 3, minute: 199)) }
+        }
+        events.append(notFound(lat: 89.5, minute: 400))
+        for place in 0..<(WeatherCache.capacity + 20) {
+            let minute = Int64(500 + place)
+            events.append(
+                Self.fetched(
+                    .forecast, lat: Double(place % 90) + Double(place / 90) / 100, minute: minute, temperature: 7))
+        }
+        var folded = WeatherState(commandWindow: 10)
+        for (index, event) in events.enumerated() { folded.apply(event, seq: Int64(index + 1), corr: nil) }
+        let directory = TemporaryDataDirectory()
+        try directory.writeLog(Self.log(events.map { NewEvent($0, cause: "test", corr: nil) }))
+        let replayed = try Replay.run(path: directory.logPath, commandWindow: 10).state
+        #expect(replayed.cache.forecast.count == WeatherCache.capacity, "the cache was full and evicted")
+        #expect(replayed.cache.notFound.count == 1)
+        #expect(replayed == folded)
+        #expect(replayed.json == folded.json)
+        let through = try Replay.run(path: directory.logPath, commandWindow: 10, through: 100).state
+        var prefix = WeatherState(commandWindow: 10)
+        for (index, event) in events.prefix(100).enumerated() { prefix.apply(event, seq: Int64(index + 1), corr: nil) }
+        #expect(through.json == prefix.json, "a replay that stops early fills in what it read")
+    }
 }

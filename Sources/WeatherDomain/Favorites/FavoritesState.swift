@@ -1,45 +1,44 @@
 /// The user's favorites, most recently added first.
 public struct FavoritesState: StateSlice {
-    /// Favorites, oldest first, so that adding one appends instead of moving every other.
-    var oldestFirst: [Favorite] = []
-    /// The ids in `oldestFirst`, so that looking for one that is absent costs no scan.
-    var ids: Set<String> = []
+    /// Favorites by id, each with the rank of its addition (a higher rank is more recent), so adding,
+    /// removing and renaming one costs the same however many there are.
+    var byID: [String: Ranked] = [:]
+    /// The rank of the latest addition.
+    var lastRank: Int64 = 0
     /// The number used for the next id; ids are never reused, even after a removal.
     public internal(set) var nextNumber: Int64 = 1
+
+    /// A favorite and the rank of its addition.
+    struct Ranked: Sendable, Equatable {
+        var rank: Int64
+        var favorite: Favorite
+    }
 
     public init() {}
 
     /// Favorites, most recently added first.
-    public var items: [Favorite] { oldestFirst.reversed() }
+    public var items: [Favorite] { byID.values.sorted { $0.rank > $1.rank }.map(\.favorite) }
 
-    public func favorite(id: String) -> Favorite? {
-        guard ids.contains(id) else { return nil }
-        return oldestFirst.last { $0.id == id }
-    }
+    public func favorite(id: String) -> Favorite? { byID[id]?.favorite }
 
     public mutating func apply(_ event: DomainEvent) {
         switch event {
         case .favoriteAdded(let favorite):
-            remove(id: favorite.id)
-            oldestFirst.append(favorite)
-            ids.insert(favorite.id)
+            lastRank += 1
+            byID[favorite.id] = Ranked(rank: lastRank, favorite: favorite)
             if let number = Self.number(of: favorite.id) { nextNumber = max(nextNumber, number + 1) }
         case .favoriteRemoved(let favorite):
-            remove(id: favorite.id)
+            byID[favorite.id] = nil
         case .favoriteUpdated(let update):
-            if ids.contains(update.favorite.id),
-                let index = oldestFirst.lastIndex(where: { $0.id == update.favorite.id })
-            {
-                oldestFirst[index] = update.favorite
-            }
+            byID[update.favorite.id]?.favorite = update.favorite
         default:
             break
         }
     }
 
-    private mutating func remove(id: String) {
-        guard ids.remove(id) != nil, let index = oldestFirst.firstIndex(where: { $0.id == id }) else { return }
-        oldestFirst.remove(at: index)
+    /// Two states are equal when they hold the same favorites in the same order, whatever their ranks.
+    public static func == (lhs: FavoritesState, rhs: FavoritesState) -> Bool {
+        lhs.nextNumber == rhs.nextNumber && lhs.byID.count == rhs.byID.count && lhs.items == rhs.items
     }
 
     static func number(of id: String) -> Int64? {

@@ -391,3 +391,108 @@ private struct JSONParser {
 
     func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 }
+
+extension JSONValue {
+    /// Parses the members named in `names` of a top-level object and steps over the others without
+    /// building them, so a few fields of a large payload cost little.
+    ///
+    /// The members stepped over are checked only for balance (strings closed, brackets matched), not
+    /// decoded; use it on bytes whose integrity is known (a log line whose crc holds).
+    ///
+    /// - Throws: `JSONParseError` when the value is not an object or a kept member is not valid JSON.
+    public static func parseMembers(
+        _ bytes: UnsafeRawBufferPointer, keeping names: Set<String>, maxDepth: Int = 64
+    ) throws(JSONParseError) -> [String: JSONValue] {
+        var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
+        return try parser.parseMembers(keeping: names)
+    }
+}
+
+extension JSONParser {
+    mutating func parseMembers(keeping names: Set<String>) throws(JSONParseError) -> [String: JSONValue] {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { throw fail(.syntax, "expected an object") }
+        index += 1
+        var kept: [String: JSONValue] = [:]
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { return kept }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                throw fail(.syntax, "expected a string key in object")
+            }
+            let key = try parseString()
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw fail(.syntax, "expected ':' after object key")
+            }
+            index += 1
+            skipWhitespace()
+            if names.contains(key) {
+                depth = 1
+                kept[key] = try parseValue()
+            } else {
+                try skipValue()
+            }
+            skipWhitespace()
+            guard index < bytes.count else { throw fail(.syntax, "unterminated object") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+            } else if bytes[index] == UInt8(ascii: "}") {
+                return kept
+            } else {
+                throw fail(.syntax, "expected ',' or '}' in object")
+            }
+        }
+    }
+
+    /// Steps over one value, checking only that its strings end and its brackets balance.
+    mutating func skipValue() throws(JSONParseError) {
+        guard index < bytes.count else { throw fail(.syntax, "unexpected end of input") }
+        switch bytes[index] {
+        case UInt8(ascii: "\""):
+            return try skipString()
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            break
+        default:
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D: return
+                default: index += 1
+                }
+            }
+            return
+        }
+        var level = 0
+        repeat {
+            guard index < bytes.count else { throw fail(.syntax, "unterminated array or object") }
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                try skipString()
+                continue
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                level += 1
+                if level >= maxDepth { throw fail(.tooDeep, "nesting deeper than \(maxDepth) levels") }
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                level -= 1
+            default:
+                break
+            }
+            index += 1
+        } while level > 0
+    }
+
+    mutating func skipString() throws(JSONParseError) {
+        index += 1
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                index += 1
+                return
+            case UInt8(ascii: "\\"): index += 2
+            default: index += 1
+            }
+        }
+        throw fail(.syntax, "unterminated string")
+    }
+}

@@ -72,6 +72,7 @@ public enum Replay {
         var previousChain = start.lastChain
         var confirmed = base == nil
         var replayed: Int64 = 0
+        var deferred = DeferredReports()
         let outcome: LogReader.Outcome
         do {
             outcome = try LogReader.read(path: path, start: start, limit: limit) { envelope, offset in
@@ -87,7 +88,11 @@ public enum Replay {
                     }
                     return true
                 }
-                try fold(envelope, offset: offset, into: &state, catalog: catalog, logger: logger)
+                if DeferredReports.handles(envelope, catalog: catalog) {
+                    try deferred.fold(envelope, offset: offset, into: &state)
+                } else {
+                    try fold(envelope, offset: offset, into: &state, catalog: catalog, logger: logger)
+                }
                 replayed += 1
                 return true
             }
@@ -95,6 +100,7 @@ public enum Replay {
             throw SnapshotError.mismatch("the log is damaged before seq \(baseSeq): \(damage.problem.detail)")
         }
         guard confirmed else { throw SnapshotError.mismatch("the log ends before seq \(baseSeq)") }
+        try deferred.finish(into: &state, catalog: catalog)
         return Result(
             state: state, outcome: outcome, index: index,
             startup: Startup(snapshotSeq: base.map { _ in baseSeq }, replayedEvents: replayed))

@@ -1,0 +1,57 @@
+extension WeatherFetched {
+    /// The members of a `weather.fetched` payload that `init(auditOf:)` reads: all but the report.
+    public static let auditMembers: Set<String> = [
+        "key", "kind", "provider", "url", "status", "latencyMs", "bytes", "attempt", "fetchedAt",
+    ]
+
+    /// The fetch's key, kind and audit facts, with an empty report of its kind.
+    ///
+    /// Enough for the cache to place a fetch the way the full event does (which entry, when, from whom);
+    /// replay reads only this for a fetch that a later one replaces, and fills in the report of the last
+    /// fetch per key with `WeatherCache.fill`.
+    ///
+    /// - Parameter members: the payload's `auditMembers` (others are ignored).
+    /// - Throws: `FieldError` when one of them is missing or malformed.
+    public init(auditOf members: [String: JSONValue]) throws(FieldError) {
+        let r = try FieldReader(.object(members), path: "data")
+        let nowhere = Place(name: nil, country: nil, state: nil, lat: 0, lon: 0)
+        let call = try UpstreamCall(r)
+        let report: Report
+        switch try r.choice("kind", as: WeatherKind.self) {
+        case .current?:
+            report = .current(
+                CurrentReport(
+                    place: nowhere, timezone: nil, utcOffsetSeconds: 0,
+                    current: CurrentConditions(observedAt: call.at, temperature: 0, condition: .wmo(0))))
+        case .forecast?:
+            report = .forecast(
+                ForecastReport(place: nowhere, timezone: nil, utcOffsetSeconds: 0, entries: [], daily: []))
+        case nil:
+            throw FieldError(path: "data.kind", problem: "is required")
+        }
+        self.init(key: try r.string("key"), call: call, report: report)
+    }
+}
+
+extension WeatherCache {
+    /// Puts `fetched`'s report into the entry that fetch made, if the entry is still that fetch's (same
+    /// key, kind and time); changes nothing else.
+    public mutating func fill(_ fetched: WeatherFetched) {
+        switch fetched.report {
+        case .current(let report):
+            guard current[fetched.key]?.fetchedAt == fetched.call.at else { return }
+            current[fetched.key]?.value = report
+        case .forecast(let report):
+            guard forecast[fetched.key]?.fetchedAt == fetched.call.at else { return }
+            forecast[fetched.key]?.value = report
+        }
+    }
+
+    /// Whether the entry for `kind` and `key` was made by a fetch at `at`.
+    public func holds(_ kind: WeatherKind, key: String, at: Timestamp) -> Bool {
+        switch kind {
+        case .current: current[key]?.fetchedAt == at
+        case .forecast: forecast[key]?.fetchedAt == at
+        }
+    }
+}
