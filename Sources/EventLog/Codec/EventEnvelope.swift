@@ -15,10 +15,13 @@ public struct EventEnvelope: Sendable, Equatable {
     public var data: [UInt8]
     public var chain: UInt32
     public var crc: UInt32
+    /// The decoded event, when the envelope was just written by this process (which had it at hand);
+    /// nil for one read from the log. Saves those who follow commits from decoding `data` again.
+    public var event: DomainEvent?
 
     public init(
         seq: Int64, ts: Timestamp, type: String, v: Int, cause: String, corr: String?, data: [UInt8], chain: UInt32,
-        crc: UInt32
+        crc: UInt32, event: DomainEvent? = nil
     ) {
         self.seq = seq
         self.ts = ts
@@ -29,6 +32,13 @@ public struct EventEnvelope: Sendable, Equatable {
         self.data = data
         self.chain = chain
         self.crc = crc
+        self.event = event
+    }
+
+    /// Envelopes are equal when their logged fields are; `event` is only a decoded copy of `data`.
+    public static func == (lhs: EventEnvelope, rhs: EventEnvelope) -> Bool {
+        lhs.seq == rhs.seq && lhs.ts == rhs.ts && lhs.type == rhs.type && lhs.v == rhs.v && lhs.cause == rhs.cause
+            && lhs.corr == rhs.corr && lhs.data == rhs.data && lhs.chain == rhs.chain && lhs.crc == rhs.crc
     }
 
     /// The decoded `data` object.
@@ -55,6 +65,8 @@ public struct NewEvent: Sendable, Equatable {
     public var corr: String?
     /// The canonical JSON bytes of the `data` object.
     public var data: [UInt8]
+    /// The domain event `data` encodes, when it was made from one.
+    public var event: DomainEvent?
 
     public init(type: String, v: Int, cause: String, corr: String?, data: [UInt8]) {
         self.type = type
@@ -64,9 +76,16 @@ public struct NewEvent: Sendable, Equatable {
         self.data = data
     }
 
+    /// Events are equal when what they write is; `event` is only the value `data` was made from.
+    public static func == (lhs: NewEvent, rhs: NewEvent) -> Bool {
+        lhs.type == rhs.type && lhs.v == rhs.v && lhs.cause == rhs.cause && lhs.corr == rhs.corr
+            && lhs.data == rhs.data
+    }
+
     /// A domain event with its cause and correlation id.
     public init(_ event: DomainEvent, cause: String, corr: String?) {
         let kind = event.kind
         self.init(type: kind.type, v: kind.version, cause: cause, corr: corr, data: event.data.jsonBytes)
+        self.event = event
     }
 }

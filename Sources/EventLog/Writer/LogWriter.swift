@@ -193,7 +193,7 @@ public final class LogWriter: Sendable {
                 envelopes.append(
                     EventEnvelope(
                         seq: seq, ts: ts, type: event.type, v: event.v, cause: event.cause, corr: event.corr,
-                        data: event.data, chain: lineChain, crc: crc))
+                        data: event.data, chain: lineChain, crc: crc, event: event.event))
             }
         }
         var failure: StorageError?

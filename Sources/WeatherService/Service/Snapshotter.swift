@@ -31,6 +31,7 @@ public final class Snapshotter: Sendable {
 
     private struct Queue {
         var batches: [[EventEnvelope]] = []
+        var events = 0
         var stopping = false
         var sleeping = false
     }
@@ -42,6 +43,9 @@ public final class Snapshotter: Sendable {
     private let queue = Mutex(Queue())
     private let initial: Folded
     private let wake = DispatchSemaphore(value: 0)
+    /// How many events wait in the queue before the thread is woken to fold them: folding in chunks
+    /// keeps a thread wake-up off every durable change.
+    private let chunk: Int
 
     /// Creates a snapshotter continuing from the state start-up rebuilt.
     ///
@@ -58,21 +62,28 @@ public final class Snapshotter: Sendable {
         self.fsync = fsync
         self.logger = logger
         initial = Folded(state: state, chain: chain, lastWritten: snapshotSeq ?? 0)
+        chunk = every > 0 ? min(every, 1024) : 1024
     }
 
-    /// Queues a committed batch; called on the writer's thread, so it only appends to a queue.
+    /// Queues a committed batch; called on the writer's thread, so it only appends to a queue (and wakes
+    /// the snapshotter's thread once a chunk of events waits).
     public func record(_ batch: [EventEnvelope]) {
-        let sleeping = queue.withLock { queue -> Bool in
+        let wakeUp = queue.withLock { queue -> Bool in
             queue.batches.append(batch)
-            defer { queue.sleeping = false }
-            return queue.sleeping
+            queue.events += batch.count
+            guard queue.sleeping, queue.events >= chunk else { return false }
+            queue.sleeping = false
+            return true
         }
-        if sleeping { wake.signal() }
+        if wakeUp { wake.signal() }
     }
 
     /// Asks `run` to fold what is queued, write a last snapshot and return. Call it after the writer stopped.
     public func finish() {
-        queue.withLock { $0.stopping = true }
+        queue.withLock {
+            $0.stopping = true
+            $0.sleeping = false
+        }
         wake.signal()
     }
 
@@ -96,6 +107,7 @@ public final class Snapshotter: Sendable {
             let (batches, stopping) = queue.withLock { queue -> ([[EventEnvelope]], Bool) in
                 let batches = queue.batches
                 queue.batches.removeAll()
+                queue.events = 0
                 if batches.isEmpty, !queue.stopping { queue.sleeping = true }
                 return (batches, queue.stopping)
             }
@@ -118,9 +130,11 @@ public final class Snapshotter: Sendable {
         guard !folded.failed else { return }
         for envelope in batch {
             do {
-                switch try EventCatalog.standard.decode(
-                    type: envelope.type, version: envelope.v, data: envelope.decodedData())
-                {
+                let outcome =
+                    try envelope.event.map { EventCatalog.Outcome.event($0) }
+                    ?? EventCatalog.standard.decode(
+                        type: envelope.type, version: envelope.v, data: envelope.decodedData())
+                switch outcome {
                 case .event(let event): folded.state.apply(event, seq: envelope.seq, corr: envelope.corr)
                 case .unknown(let kind): folded.state.skip(kind, seq: envelope.seq)
                 }
