@@ -105,7 +105,8 @@ struct AlertEndToEndTests {
         let directory = TemporaryDataDirectory()
         let weatherd = try startWeatherd(directory, ["--open-meteo-base-url", server.baseURL])
         try weatherd.send(line: #"{"jsonrpc":"2.0","id":"slow","method":"weather/current","params":{"lat":1,"lon":1}}"#)
-        try weatherd.send(line: #"{"jsonrpc":"2.0","id":"other","method":"weather/current","params":{"lat":1,"lon":1}}"#)
+        try weatherd.send(
+            line: #"{"jsonrpc":"2.0","id":"other","method":"weather/current","params":{"lat":1,"lon":1}}"#)
         try await Task.sleep(for: .milliseconds(200))
         try weatherd.send(line: #"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"slow"}}"#)
         let answer = try #require(try await weatherd.output.response(id: "slow"))

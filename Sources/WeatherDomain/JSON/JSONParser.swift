@@ -171,18 +171,8 @@ private struct JSONParser {
         }
         let first = members.count
         while true {
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-                throw fail(.syntax, "expected a string key in object")
-            }
             let keyOffset = index
-            let key = try parseString()
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                throw fail(.syntax, "expected ':' after object key")
-            }
-            index += 1
-            skipWhitespace()
+            let key = try parseMemberKey()
             let value = try parseValue()
             members.append((key, keyOffset, value))
             skipWhitespace()
@@ -197,6 +187,22 @@ private struct JSONParser {
                 throw fail(.syntax, "expected ',' or '}' in object")
             }
         }
+    }
+
+    /// Reads a member's key and the `:` after it, leaving `index` at its value.
+    mutating func parseMemberKey() throws(JSONParseError) -> String {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+            throw fail(.syntax, "expected a string key in object")
+        }
+        let key = try parseString()
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+            throw fail(.syntax, "expected ':' after object key")
+        }
+        index += 1
+        skipWhitespace()
+        return key
     }
 
     /// Makes the dictionary of the members collected since `first`, refusing a duplicate key.
@@ -417,17 +423,7 @@ extension JSONParser {
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") { return kept }
         while true {
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-                throw fail(.syntax, "expected a string key in object")
-            }
-            let key = try parseString()
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                throw fail(.syntax, "expected ':' after object key")
-            }
-            index += 1
-            skipWhitespace()
+            let key = try parseMemberKey()
             if names.contains(key) {
                 depth = 1
                 kept[key] = try parseValue()

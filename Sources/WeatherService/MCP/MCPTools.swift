@@ -76,10 +76,7 @@ struct MCPTool: Sendable {
         MCPTool(
             name: "list_favorites", title: "List favorites",
             description: "The saved favorite places, most recent first (paged with limit and cursor).",
-            properties: [
-                "limit": ["type": "integer", "minimum": 1, "maximum": 1000, "description": "Page size (100)."],
-                "cursor": ["type": "string", "description": "nextCursor of the previous page."],
-            ],
+            properties: paging,
             output: object(["favorites"]), readOnly: true, openWorld: false),
         MCPTool(
             name: "add_favorite", title: "Add a favorite",
@@ -104,10 +101,7 @@ struct MCPTool: Sendable {
             name: "get_alerts", title: "Weather alerts",
             description: "Alerts raised for favorites and the current location (temperature drops, severe "
                 + "weather, daily summaries), most recent first.",
-            properties: [
-                "limit": ["type": "integer", "minimum": 1, "maximum": 1000, "description": "Page size (100)."],
-                "cursor": ["type": "string", "description": "nextCursor of the previous page."],
-            ],
+            properties: paging,
             output: object(["alerts"]), readOnly: true, openWorld: false),
         MCPTool(
             name: "refresh_weather", title: "Refresh weather",
@@ -138,6 +132,12 @@ struct MCPTool: Sendable {
         "maxAgeSeconds": [
             "type": "integer", "minimum": 0, "description": "Refetch when the cached data is older than this.",
         ],
+    ]
+
+    /// The paging arguments of the list tools.
+    private static let paging: [String: JSONValue] = [
+        "limit": ["type": "integer", "minimum": 1, "maximum": 1000, "description": "Page size (100)."],
+        "cursor": ["type": "string", "description": "nextCursor of the previous page."],
     ]
 
     /// An object schema requiring `required`.
