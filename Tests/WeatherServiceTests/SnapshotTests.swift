@@ -90,6 +90,22 @@ struct SnapshotTests {
         await fromOlder.stop()
     }
 
+    @Test("after a full replay of a log longer than N events, the first change is followed by a snapshot at once")
+    func snapshotSoonAfterFullReplay() async throws {
+        let directory = try await snapshottedDirectory()
+        try FileManager.default.removeItem(atPath: store(directory).path)
+        let restarted = try InProcessWeatherd(directory: directory, snapshotEvery: 10)
+        #expect(try await restarted.result("service/status")["startup"]?["snapshotSeq"] == .null)
+        _ = try await restarted.result("settings/set", ["units": "imperial"])
+        var written: [SnapshotStore.Entry] = []
+        for _ in 0..<600 where written.isEmpty {
+            try await Task.sleep(for: .milliseconds(50))
+            written = try store(directory).list()
+        }
+        #expect(!written.isEmpty, "a snapshot is written while the service runs, not only at a clean shutdown")
+        await restarted.stop()
+    }
+
     enum Damage: String, CaseIterable {
         case flippedByte, truncated, wrongVersion, otherChain, beyondTheLog, otherCommandWindow, empty
     }

@@ -32,6 +32,8 @@ public final class Snapshotter: Sendable {
     private struct Queue {
         var batches: [[EventEnvelope]] = []
         var events = 0
+        /// The seq of the last snapshot written (or loaded at start-up), mirrored from the thread's copy.
+        var lastWritten: Int64 = 0
         var stopping = false
         var sleeping = false
     }
@@ -62,16 +64,19 @@ public final class Snapshotter: Sendable {
         self.fsync = fsync
         self.logger = logger
         initial = Folded(state: state, chain: chain, lastWritten: snapshotSeq ?? 0)
+        queue.withLock { $0.lastWritten = snapshotSeq ?? 0 }
         chunk = every > 0 ? min(every, 1024) : 1024
     }
 
     /// Queues a committed batch; called on the writer's thread, so it only appends to a queue (and wakes
-    /// the snapshotter's thread once a chunk of events waits).
+    /// the snapshotter's thread once a chunk of events waits, or a snapshot is due: so the first batch
+    /// after a full replay of a long log gets its snapshot at once, not only at a clean shutdown).
     public func record(_ batch: [EventEnvelope]) {
         let wakeUp = queue.withLock { queue -> Bool in
             queue.batches.append(batch)
             queue.events += batch.count
-            guard queue.sleeping, queue.events >= chunk else { return false }
+            let due = every > 0 && (batch.last?.seq ?? 0) - queue.lastWritten >= every
+            guard queue.sleeping, queue.events >= chunk || due else { return false }
             queue.sleeping = false
             return true
         }
@@ -155,14 +160,16 @@ public final class Snapshotter: Sendable {
         let file = SnapshotFile(
             seq: seq, chain: folded.chain, commandWindow: folded.state.commands.window, fsync: fsync.rawValue,
             index: index.prefix(through: seq), state: folded.state.snapshotJSON)
+        defer {
+            folded.lastWritten = seq
+            queue.withLock { $0.lastWritten = seq }
+        }
         do {
             try store.write(file.bytes, seq: seq)
             try store.prune(keep: Self.kept)
-            folded.lastWritten = seq
             logger.debug("snapshot of seq \(seq) written")
         } catch {
             // A snapshot is only an optimisation: the next one is tried after `every` more events.
-            folded.lastWritten = seq
             logger.warning("could not write the snapshot of seq \(seq): \(error)")
         }
     }
