@@ -25,6 +25,24 @@ struct CodecTests {
         #expect(CRC32C.checksumOfHex(value) == CRC32C.checksum(CRC32C.hex(value)))
     }
 
+    @Test("combining two checksums equals the checksum of the joined bytes, at every split and length")
+    func combine() {
+        let bytes = (0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) }
+        for split in [0, 1, 7, 8, 9, 100, 1500, 2999, 3000] {
+            let whole = CRC32C.checksum(bytes)
+            let first = CRC32C.checksum(bytes[..<split])
+            let second = CRC32C.checksum(bytes[split...])
+            #expect(CRC32C.combine(first, second, lengthB: bytes.count - split) == whole, "split \(split)")
+        }
+        let seed = CRC32C.checksumOfHex(0x5E0C_11AA)
+        for length in 0...64 {
+            let body = Array(bytes[..<length])
+            #expect(
+                CRC32C.combine(seed, CRC32C.checksum(body), lengthB: length)
+                    == CRC32C.checksum(body, continuing: seed), "length \(length)")
+        }
+    }
+
     @Test("CRC-32C of every length up to 40 matches the bit-by-bit definition")
     func everyLength() {
         let bytes = (0..<40).map { UInt8(truncatingIfNeeded: $0 &* 91 &+ 3) }
@@ -72,6 +90,24 @@ struct CodecTests {
         #expect(text.contains(#""chain":"\#(String(decoding: CRC32C.hex(expectedChain), as: UTF8.self))""#))
         let expectedCRC = CRC32C.checksum(line[..<crcAt])
         #expect(text.hasSuffix(#""crc":"\#(String(decoding: CRC32C.hex(expectedCRC), as: UTF8.self))"}"#))
+    }
+
+    @Test("a long line (whose chain decode combines checksums) reads back, and a wrong predecessor fails its chain")
+    func longLine() throws {
+        var bytes: [UInt8] = []
+        let event = NewEvent(
+            type: "weather.fetched", v: 1, cause: "timer:refresh", corr: nil,
+            data: JSONValue.object(["text": .string(String(repeating: "forecast ", count: 800))]).jsonBytes)
+        let (chain, crc) = EnvelopeCodec.encode(
+            seq: 7, ts: Timestamp(milliseconds: 0), event: event, previousChain: 0x1234_5678, into: &bytes)
+        let line = Array(bytes.dropLast())
+        #expect(line.count > 4096)
+        let decoded = try line.withUnsafeBytes { try EnvelopeCodec.decode($0, previousChain: 0x1234_5678) }
+        #expect(decoded.chain == chain && decoded.crc == crc && decoded.data == event.data)
+        #expect(chain == CRC32C.checksum(Array("12345678".utf8) + line[..<(line.count - 37)]))
+        #expect(throws: LineProblem.self) {
+            try line.withUnsafeBytes { try EnvelopeCodec.decode($0, previousChain: 0x1234_5679) }
+        }
     }
 
     static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {

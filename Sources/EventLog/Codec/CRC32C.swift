@@ -49,6 +49,53 @@ public enum CRC32C {
         return ~crc
     }
 
+    /// The checksum of `a` followed by `b`, from the checksums of each and the length of `b`, without
+    /// reading either again (zlib's `crc32_combine`, for the Castagnoli polynomial): so a log line's
+    /// `chain` and `crc`, which cover almost the same bytes, cost one pass over them, not two.
+    public static func combine(_ crcA: UInt32, _ crcB: UInt32, lengthB: Int) -> UInt32 {
+        multiplyModP(powerOfX(bytes: lengthB), crcA) ^ crcB
+    }
+
+    /// x^(2^k) modulo the polynomial, for k = 0..<64, in the reflected representation.
+    private static let powersOfX: [UInt32] = {
+        var powers = [UInt32](repeating: 0, count: 64)
+        var power: UInt32 = 1 << 30
+        for index in 0..<64 {
+            powers[index] = power
+            power = multiplyModP(power, power)
+        }
+        return powers
+    }()
+
+    /// a(x) · b(x) modulo the polynomial, in the reflected representation.
+    private static func multiplyModP(_ a: UInt32, _ b: UInt32) -> UInt32 {
+        var mask: UInt32 = 1 << 31
+        var product: UInt32 = 0
+        var b = b
+        while mask != 0 {
+            if a & mask != 0 {
+                product ^= b
+                if a & (mask &- 1) == 0 { break }
+            }
+            mask >>= 1
+            b = b & 1 != 0 ? (b >> 1) ^ polynomial : b >> 1
+        }
+        return product
+    }
+
+    /// x^(8·bytes) modulo the polynomial.
+    private static func powerOfX(bytes: Int) -> UInt32 {
+        var result: UInt32 = 1 << 31
+        var remaining = UInt(bytes)
+        var exponent = 3
+        while remaining != 0 {
+            if remaining & 1 != 0 { result = multiplyModP(powersOfX[exponent & 63], result) }
+            remaining >>= 1
+            exponent += 1
+        }
+        return result
+    }
+
     /// The checksum of `value` written as the log's 8 lowercase hex digits (the seed of every `chain`).
     public static func checksumOfHex(_ value: UInt32) -> UInt32 {
         var digits: UInt64 = 0
