@@ -30,13 +30,14 @@ struct SnapshotEndToEndTests {
         try second.closeInput()
         #expect(await second.waitForExit() == 0)
 
-        let newest = try #require(try store.list().first)
+        let snapshots = try store.list()
+        let newest = try #require(snapshots.first)
+        let older = try #require(snapshots.dropFirst().first)
         var bytes = try store.read(newest.path)
         bytes[bytes.count / 2] ^= 0x01
         try Data(bytes).write(to: URL(fileURLWithPath: newest.path))
         let third = try startWeatherd(directory)
         let fallback = try #require(try await third.call("service/status")["result"])
-        let older = try #require(try store.list().dropFirst().first)
         #expect(fallback["startup"]?["snapshotSeq"] == .int(older.seq))
         #expect(fallback["startup"]?["replayedEvents"] == .int(newest.seq - older.seq))
         let favorites = try await third.call("favorites/list")["result"]?["favorites"]?.arrayValue

@@ -30,6 +30,34 @@ struct WriterTests {
 
     static func lines(_ bytes: [UInt8]) -> Int { bytes.filter { $0 == UInt8(ascii: "\n") }.count }
 
+    @Test("under --fsync batch a writer that is never idle for 100 ms still syncs, and reports how far it is durable")
+    func batchSyncsUnderSteadyTraffic() async throws {
+        let file = FaultInjectingFile()
+        let writer = Self.writer(file, mode: .batch)
+        let running = Task { await writer.run() }
+        for index in 1...25 {
+            _ = try await writer.append([Self.event(index)]).committed()
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(file.syncCount >= 1, "synced while appends kept coming every 20 ms")
+        #expect(writer.status.durableSeq >= 1)
+        #expect(file.durableContents.count > 0)
+        writer.finish()
+        await running.value
+        #expect(writer.status.durableSeq == 25, "the last sync at shutdown covers everything")
+    }
+
+    @Test("under --fsync always the durable seq follows every commit")
+    func alwaysDurable() async throws {
+        let file = FaultInjectingFile()
+        let writer = Self.writer(file)
+        let running = Task { await writer.run() }
+        _ = try await writer.append([Self.event(1), Self.event(2)]).committed()
+        #expect(writer.status.durableSeq == 2)
+        writer.finish()
+        await running.value
+    }
+
     @Test("appends queued while the writer is busy go out in one write and one fsync")
     func groupCommit() async throws {
         let file = FaultInjectingFile()

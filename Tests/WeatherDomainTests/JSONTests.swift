@@ -107,4 +107,20 @@ struct JSONTests {
         #expect((["a": 1] as JSONValue)["b"] == nil)
         #expect(JSONValue.null.isNull)
     }
+
+    @Test("parseMembers keeps the named members, steps over the rest, and refuses a repeated key or trailing bytes")
+    func members() throws {
+        let text = #"{"a":1,"big":{"x":[1,2,{"y":"}]\"["}],"z":"q"},"b":"two","c":[true,null]}"#
+        let kept = try Array(text.utf8).withUnsafeBytes { try JSONValue.parseMembers($0, keeping: ["a", "b"]) }
+        #expect(kept == ["a": 1, "b": "two"])
+        #expect(throws: JSONParseError.self) {
+            try Array(#"{"a":1,"a":2}"#.utf8).withUnsafeBytes { try JSONValue.parseMembers($0, keeping: ["a"]) }
+        }
+        #expect(throws: JSONParseError.self) {
+            try Array(#"{"a":1} x"#.utf8).withUnsafeBytes { try JSONValue.parseMembers($0, keeping: ["a"]) }
+        }
+        #expect(throws: JSONParseError.self) {
+            try Array(#"{"a":1,"b":[1,2"#.utf8).withUnsafeBytes { try JSONValue.parseMembers($0, keeping: ["a"]) }
+        }
+    }
 }

@@ -107,6 +107,7 @@ struct ReplayEquivalenceTests {
         let head = try Replay.run(path: path, commandWindow: 100_000, through: seq)
         let file = SnapshotFile(
             seq: seq, chain: head.outcome.position.lastChain, commandWindow: 100_000, fsync: "always",
+            build: WeatherdService.version,
             index: head.index, state: head.state.snapshotJSON)
         let read = try SnapshotFile(bytes: file.bytes)
         let base = Replay.Base(

@@ -141,4 +141,32 @@ struct ReplayTests {
         for (index, event) in events.prefix(100).enumerated() { prefix.apply(event, seq: Int64(index + 1), corr: nil) }
         #expect(through.json == prefix.json, "a replay that stops early fills in what it read")
     }
+
+    @Test("damage found by a read that starts past the first line is reported at its true line number")
+    func lineNumbersFromAStart() throws {
+        let events = (1...1100).map { Self.event("history.cleared", 1, ["count": .int(Int64($0))]) }
+        var bytes = Self.log(events)
+        let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        let offset = lines.prefix(1049).reduce(0) { $0 + $1.count + 1 } + 20
+        bytes[offset] ^= 0x01
+        let directory = TemporaryDataDirectory()
+        try directory.writeLog(bytes)
+        let start = LogWriter.Position(
+            nextSeq: 1025, lastChain: 0, length: Int64(lines.prefix(1024).reduce(0) { $0 + $1.count + 1 }))
+        var startChain: UInt32 = 0
+        _ = try LogReader.read(path: directory.logPath) { envelope, _ in
+            if envelope.seq == 1024 { startChain = envelope.chain }
+            return envelope.seq < 1024
+        }
+        do {
+            _ = try LogReader.read(
+                path: directory.logPath,
+                start: LogWriter.Position(nextSeq: start.nextSeq, lastChain: startChain, length: start.length)
+            ) { _, _ in true }
+            Issue.record("damage with intact lines after it was not refused")
+        } catch let damage as LogDamage {
+            #expect(damage.line == 1050)
+            #expect(damage.seq == 1050)
+        }
+    }
 }

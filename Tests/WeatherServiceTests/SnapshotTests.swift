@@ -60,7 +60,7 @@ struct SnapshotTests {
             #expect(try CommandLedger(json: state.commands.json, window: 100_000) == state.commands, "\(log)")
             let file = SnapshotFile(
                 seq: state.lastSeq, chain: replayed.outcome.position.lastChain, commandWindow: 100_000,
-                fsync: "always", index: replayed.index, state: state.snapshotJSON)
+                fsync: "always", build: WeatherdService.version, index: replayed.index, state: state.snapshotJSON)
             let read = try SnapshotFile(bytes: file.bytes)
             #expect(read == file)
             let decoded = try WeatherState(snapshot: read.state, commandWindow: 100_000)
@@ -107,7 +107,7 @@ struct SnapshotTests {
     }
 
     enum Damage: String, CaseIterable {
-        case flippedByte, truncated, wrongVersion, otherChain, beyondTheLog, otherCommandWindow, empty
+        case flippedByte, truncated, wrongVersion, otherBuild, otherChain, beyondTheLog, otherCommandWindow, empty
     }
 
     @Test(
@@ -123,6 +123,10 @@ struct SnapshotTests {
         case .truncated: bytes.removeLast(bytes.count / 3)
         case .wrongVersion:
             bytes = resealed(bytes) { $0.replacingOccurrences(of: "\"version\":1,", with: "\"version\":2,") }
+        case .otherBuild:
+            var file = try SnapshotFile(bytes: bytes)
+            file.build = "0.0.1-older"
+            bytes = file.bytes
         case .otherChain:
             let file = try SnapshotFile(bytes: bytes)
             var other = file
@@ -152,6 +156,9 @@ struct SnapshotTests {
         let warnings = lines.lines.map { String(decoding: $0, as: UTF8.self) }
         #expect(warnings.count == 1)
         #expect(warnings.first?.contains("warning: ignoring the snapshot") == true)
+        #expect(
+            try snapshots.list().map(\.seq) == (damage == .beyondTheLog ? [35, 30] : [30]),
+            "the unusable snapshot is removed, the good ones kept")
     }
 
     @Test("with every snapshot unusable, or snapshots/ deleted, start-up replays the whole log to the same state")

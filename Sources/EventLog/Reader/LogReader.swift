@@ -107,6 +107,8 @@ public enum LogReader {
             self.path = path
             self.position = start
             self.offset = start.length
+            // Line n holds seq n, so a read that starts at a later line still names lines by their number.
+            self.lineNumber = start.nextSeq - 1
         }
 
         mutating func line(

@@ -3,7 +3,7 @@ import WeatherDomain
 /// One snapshot: the whole state after the event `seq`, with what is needed to check it against the log.
 ///
 /// On disk it is one JSON line with a fixed key order, header first so `head -c 300` shows it:
-/// `{"format":"weatherd-snapshot","version":1,"seq":S,"chain":"…","commandWindow":W,"fsync":"always",`
+/// `{"format":"weatherd-snapshot","version":1,"build":"0.1.0","seq":S,"chain":"…","commandWindow":W,"fsync":"always",`
 /// `"index":[[offset,"previousChain"],…],"state":{…},"crc":"…"}` and a newline. `crc` is CRC-32C of
 /// every byte before `,"crc"`, as in the log. Start-up uses a snapshot only when its crc holds, its
 /// `version` is this build's, its `commandWindow` is the configured one, and the log's line `seq`
@@ -22,12 +22,18 @@ public struct SnapshotFile: Sendable, Equatable {
     public var commandWindow: Int
     /// The `--fsync` mode the log was written with (informational).
     public var fsync: String
+    /// The weatherd version that folded the state: another build may fold the same events differently
+    /// (a type it did not know, a reducer fix), so start-up uses only snapshots of its own build.
+    public var build: String
     /// The log's seq → offset index up to `seq`.
     public var index: SeqIndex
     /// The state (`WeatherState.snapshotJSON`).
     public var state: JSONValue
 
-    public init(seq: Int64, chain: UInt32, commandWindow: Int, fsync: String, index: SeqIndex, state: JSONValue) {
+    public init(
+        seq: Int64, chain: UInt32, commandWindow: Int, fsync: String, build: String, index: SeqIndex, state: JSONValue
+    ) {
+        self.build = build
         self.seq = seq
         self.chain = chain
         self.commandWindow = commandWindow
@@ -42,7 +48,9 @@ public struct SnapshotFile: Sendable, Equatable {
     public var bytes: [UInt8] {
         var out: [UInt8] = []
         out.append(
-            contentsOf: "{\"format\":\"\(Self.format)\",\"version\":\(Self.version),\"seq\":\(seq),\"chain\":\"".utf8)
+            contentsOf: "{\"format\":\"\(Self.format)\",\"version\":\(Self.version),\"build\":".utf8)
+        appendJSONString(build, to: &out)
+        out.append(contentsOf: ",\"seq\":\(seq),\"chain\":\"".utf8)
         out.append(contentsOf: CRC32C.hex(chain))
         out.append(contentsOf: "\",\"commandWindow\":\(commandWindow),\"fsync\":".utf8)
         appendJSONString(fsync, to: &out)
@@ -97,7 +105,7 @@ public struct SnapshotFile: Sendable, Equatable {
             }
             self.init(
                 seq: try reader.int("seq"), chain: chain, commandWindow: Int(try reader.int("commandWindow")),
-                fsync: try reader.string("fsync"), index: SeqIndex(entries: entries),
+                fsync: try reader.string("fsync"), build: try reader.string("build"), index: SeqIndex(entries: entries),
                 state: reader.members["state"] ?? .null)
         } catch {
             throw .malformed(error.description)

@@ -99,6 +99,15 @@ public struct SnapshotStore: Sendable {
         return Array(bytes[..<offset])
     }
 
+    /// Removes one snapshot file (start-up drops those it cannot use, so they never crowd out new ones).
+    ///
+    /// - Throws: `StorageError` when the file exists but cannot be removed.
+    public func remove(_ entry: Entry) throws(StorageError) {
+        if unlink(entry.path) != 0, errno != ENOENT {
+            throw StorageError(operation: "unlink", path: entry.path, errno: errno)
+        }
+    }
+
     /// Removes every snapshot but the newest `keep`, and leftover temporary files.
     ///
     /// - Throws: `StorageError` when the folder cannot be listed or a file cannot be removed.

@@ -39,6 +39,8 @@ public final class LogWriter: Sendable {
         /// Batches written and fsyncs issued.
         public var batches: Int
         public var syncs: Int
+        /// The last seq known to be on disk (fsynced); under `--fsync never` the one the log started with.
+        public var durableSeq: Int64
         /// Set once an append failed: the service is read-only.
         public var failure: StorageFailure?
     }
@@ -80,7 +82,9 @@ public final class LogWriter: Sendable {
         self.mode = mode
         self.now = now
         self.onCommit = onCommit
-        let status = Status(lastSeq: position.nextSeq - 1, length: position.length, batches: 0, syncs: 0, failure: nil)
+        let status = Status(
+            lastSeq: position.nextSeq - 1, length: position.length, batches: 0, syncs: 0,
+            durableSeq: position.nextSeq - 1, failure: nil)
         state = Mutex(State(nextSeq: position.nextSeq, lastChain: position.lastChain, status: status, index: index))
     }
 
@@ -142,6 +146,7 @@ public final class LogWriter: Sendable {
 
     private func loop() {
         var unsynced = false
+        var lastSync = DispatchTime.now()
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 20)
         while true {
@@ -163,6 +168,7 @@ public final class LogWriter: Sendable {
                 if unsynced, wake.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
                     syncQuietly()
                     unsynced = false
+                    lastSync = .now()
                 } else if !unsynced {
                     wake.wait()
                 }
@@ -172,6 +178,12 @@ public final class LogWriter: Sendable {
                     unsynced = mode == .batch
                 } else {
                     unsynced = false
+                }
+                // Under steady traffic the writer is never idle for 100 ms, so `batch` also syncs here.
+                if unsynced, DispatchTime.now().uptimeNanoseconds - lastSync.uptimeNanoseconds >= 100_000_000 {
+                    syncQuietly()
+                    unsynced = false
+                    lastSync = .now()
                 }
             }
         }
@@ -215,7 +227,10 @@ public final class LogWriter: Sendable {
             state.status.length = newLength
             state.status.lastSeq = envelopes.last?.seq ?? state.status.lastSeq
             state.status.batches += 1
-            if mode == .always { state.status.syncs += 1 }
+            if mode == .always {
+                state.status.syncs += 1
+                state.status.durableSeq = state.status.lastSeq
+            }
             for entry in offsets {
                 state.index.record(seq: entry.seq, offset: entry.offset, previousChain: entry.previousChain)
             }
@@ -253,7 +268,10 @@ public final class LogWriter: Sendable {
     private func syncQuietly() {
         do throws(StorageError) {
             try file.sync()
-            state.withLock { $0.status.syncs += 1 }
+            state.withLock {
+                $0.status.syncs += 1
+                $0.status.durableSeq = $0.status.lastSeq
+            }
         } catch {
             let length = state.withLock { $0.status.length }
             fail([], error: error, length: length)

@@ -423,10 +423,15 @@ extension JSONParser {
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") { return kept }
         while true {
+            let keyOffset = index
             let key = try parseMemberKey()
             if names.contains(key) {
                 depth = 1
-                kept[key] = try parseValue()
+                if kept.updateValue(try parseValue(), forKey: key) != nil {
+                    throw JSONParseError(
+                        kind: .duplicateKey, offset: keyOffset, message: "duplicate key \"\(key)\" at byte \(keyOffset)"
+                    )
+                }
             } else {
                 try skipValue()
             }
@@ -435,6 +440,9 @@ extension JSONParser {
             if bytes[index] == UInt8(ascii: ",") {
                 index += 1
             } else if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                skipWhitespace()
+                guard index == bytes.count else { throw fail(.syntax, "unexpected content after the value") }
                 return kept
             } else {
                 throw fail(.syntax, "expected ',' or '}' in object")

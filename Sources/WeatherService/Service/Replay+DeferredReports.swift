@@ -22,6 +22,9 @@ extension Replay {
         }
 
         private var latest: [String: Pending] = [:]
+        /// The size at which `latest` is pruned next: twice what the last pruning kept, so pruning stays
+        /// rare however many entries the cache holds.
+        private var pruneAt = 4 * WeatherCache.capacity
 
         /// Whether `envelope` is folded here rather than decoded at once.
         static func handles(_ envelope: EventEnvelope, catalog: EventCatalog) -> Bool {
@@ -51,12 +54,13 @@ extension Replay {
             latest["\(audit.kind.rawValue)|\(audit.key)"] = Pending(
                 seq: envelope.seq, offset: offset, kind: audit.kind, key: audit.key, at: audit.call.at,
                 data: envelope.data)
-            if latest.count > 2 * WeatherCache.capacity { prune(state.cache) }
+            if latest.count > pruneAt { prune(state.cache) }
         }
 
         /// Forgets payloads whose entry the cache has dropped, so memory follows the cache, not the log.
         private mutating func prune(_ cache: WeatherCache) {
             latest = latest.filter { cache.holds($0.value.kind, key: $0.value.key, at: $0.value.at) }
+            pruneAt = max(4 * WeatherCache.capacity, 2 * latest.count)
         }
 
         /// Decodes the payloads still in the cache in full and puts their reports in place.

@@ -26,12 +26,27 @@ extension Replay {
                 let base = try load(entry, snapshots: snapshots, commandWindow: commandWindow)
                 return try run(path: path, commandWindow: commandWindow, from: base, catalog: catalog, logger: logger)
             } catch let error as SnapshotError {
-                logger.warning("ignoring the snapshot \(entry.path): \(error); \(fallback(after: entry, in: entries))")
+                discard(entry, snapshots: snapshots, because: "\(error)", entries: entries, logger: logger)
             } catch let error as StorageError {
-                logger.warning("ignoring the snapshot \(entry.path): \(error); \(fallback(after: entry, in: entries))")
+                discard(entry, snapshots: snapshots, because: "\(error)", entries: entries, logger: logger)
             }
         }
         return try run(path: path, commandWindow: commandWindow, catalog: catalog, logger: logger)
+    }
+
+    /// Warns about a snapshot start-up cannot use and removes it: it is derived data, and left in place it
+    /// would keep the newest slots when new snapshots are pruned (one beyond the log's end after a power
+    /// loss would, for instance, push out every snapshot written until the log grew past it).
+    private static func discard(
+        _ entry: SnapshotStore.Entry, snapshots: SnapshotStore, because reason: String,
+        entries: [SnapshotStore.Entry], logger: Logger
+    ) {
+        logger.warning("ignoring the snapshot \(entry.path): \(reason); \(fallback(after: entry, in: entries))")
+        do {
+            try snapshots.remove(entry)
+        } catch {
+            logger.warning("could not remove the unusable snapshot \(entry.path): \(error)")
+        }
     }
 
     private static func fallback(after entry: SnapshotStore.Entry, in entries: [SnapshotStore.Entry]) -> String {
@@ -45,6 +60,10 @@ extension Replay {
         let file = try SnapshotFile(bytes: try snapshots.read(entry.path))
         guard file.seq == entry.seq, file.seq >= 1 else {
             throw SnapshotError.mismatch("it covers seq \(file.seq) but is named for seq \(entry.seq)")
+        }
+        guard file.build == WeatherdService.version else {
+            throw SnapshotError.mismatch(
+                "it was written by weatherd \(file.build), not by this build (\(WeatherdService.version))")
         }
         guard file.commandWindow == commandWindow else {
             throw SnapshotError.mismatch(

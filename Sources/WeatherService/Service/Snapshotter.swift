@@ -122,10 +122,12 @@ public final class Snapshotter: Sendable {
             }
             for batch in batches {
                 fold(batch, into: &folded)
-                if every > 0, folded.state.lastSeq - folded.lastWritten >= every { write(&folded, index: writer.index) }
+                if every > 0, folded.state.lastSeq - folded.lastWritten >= every {
+                    write(&folded, writer: writer)
+                }
             }
             if stopping, batches.isEmpty, folded.state.lastSeq > folded.lastWritten {
-                write(&folded, index: writer.index)
+                write(&folded, writer: writer)
             }
             if stopping, batches.isEmpty { return }
         }
@@ -154,16 +156,20 @@ public final class Snapshotter: Sendable {
         }
     }
 
-    private func write(_ folded: inout Folded, index: SeqIndex) {
-        guard !folded.failed, folded.state.lastSeq >= 1 else { return }
+    private func write(_ folded: inout Folded, writer: LogWriter) {
         let seq = folded.state.lastSeq
-        let file = SnapshotFile(
-            seq: seq, chain: folded.chain, commandWindow: folded.state.commands.window, fsync: fsync.rawValue,
-            index: index.prefix(through: seq), state: folded.state.snapshotJSON)
         defer {
             folded.lastWritten = seq
             queue.withLock { $0.lastWritten = seq }
         }
+        guard !folded.failed, seq >= 1 else { return }
+        guard durable(through: seq, writer: writer) else {
+            logger.debug("no snapshot of seq \(seq): the log is not yet durable that far")
+            return
+        }
+        let file = SnapshotFile(
+            seq: seq, chain: folded.chain, commandWindow: folded.state.commands.window, fsync: fsync.rawValue,
+            build: WeatherdService.version, index: writer.index.prefix(through: seq), state: folded.state.snapshotJSON)
         do {
             try store.write(file.bytes, seq: seq)
             try store.prune(keep: Self.kept)
@@ -172,5 +178,20 @@ public final class Snapshotter: Sendable {
             // A snapshot is only an optimisation: the next one is tried after `every` more events.
             logger.warning("could not write the snapshot of seq \(seq): \(error)")
         }
+    }
+
+    /// Whether the log is fsynced through `seq`, so that a snapshot of it never covers an event a power
+    /// loss could take from the log (start-up checks only the chain of the snapshot's own line).
+    ///
+    /// Under `--fsync always` every committed event is. Under `batch` the writer syncs at most 100 ms
+    /// behind, so this waits up to a second for it. Under `never` the log is left to the OS, and so are
+    /// its snapshots (the mode is recorded in each).
+    private func durable(through seq: Int64, writer: LogWriter) -> Bool {
+        if fsync != .batch || writer.status.durableSeq >= seq { return true }
+        for _ in 0..<100 {
+            usleep(10_000)
+            if writer.status.durableSeq >= seq { return true }
+        }
+        return false
     }
 }
