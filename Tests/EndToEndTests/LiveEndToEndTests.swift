@@ -100,8 +100,10 @@ struct AlertEndToEndTests {
     @Test("a slow upstream request is cancelled in time and answered once")
     func cancel() async throws {
         let server = try LocalHTTPServer()
+        // 30 s: far longer than any pause a loaded test process may take between its lines.
         server.route(
-            "/v1/forecast", query: "current=", .init(body: OpenMeteoBodies.current(temperature: 1), delay: .seconds(5)))
+            "/v1/forecast", query: "current=", .init(body: OpenMeteoBodies.current(temperature: 1), delay: .seconds(30))
+        )
         let directory = TemporaryDataDirectory()
         let weatherd = try startWeatherd(directory, ["--open-meteo-base-url", server.baseURL])
         try weatherd.send(line: #"{"jsonrpc":"2.0","id":"slow","method":"weather/current","params":{"lat":1,"lon":1}}"#)
@@ -111,17 +113,14 @@ struct AlertEndToEndTests {
         try weatherd.send(line: #"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"slow"}}"#)
         let answer = try #require(try await weatherd.output.response(id: "slow"))
         #expect(answer["error"]?["code"] == -32800)
-        let other = try #require(try await weatherd.output.response(id: "other"))
-        #expect(other["result"]?["current"]?["temperature"] == 1, "the shared call goes on for the other request")
-        let order = try weatherd.output.messages().compactMap { $0["id"]?.stringValue }
-        #expect(order == ["slow", "other"], "the cancelled request is answered before the 5 s upstream call ends")
         try weatherd.closeInput()
         #expect(await weatherd.waitForExit() == 0)
-        #expect(try weatherd.output.messages().filter { $0["id"] == "slow" }.count == 1)
+        let order = try weatherd.output.messages().compactMap { $0["id"]?.stringValue }
+        #expect(order == ["slow", "other"], "each answered once, the cancelled one while the shared call still ran")
         let types = try logEvents(directory).map { $0["type"]?.stringValue ?? "" }
         #expect(types.last == "service.stopped")
         #expect(
-            ["weather.fetched", "weather.fetch_failed"].contains(types.dropLast().last),
-            "the shared call is audited: finished, or cut at shutdown after the 1 s grace")
+            types.dropLast().last == "weather.fetch_failed",
+            "the shared call is audited, cut at shutdown after the 1 s grace")
     }
 }

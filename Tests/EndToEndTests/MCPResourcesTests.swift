@@ -106,6 +106,28 @@ struct MCPResourcesTests {
         #expect(try mcp.messages().allSatisfy { $0["id"] != "listen-1" }, "and no answer")
     }
 
+    @Test("a second subscriptions/listen with the id of an open stream is refused; shutdown ends the first")
+    func listenSameId() async throws {
+        let mcp = try MCPHarness.start()
+        let listen: JSONValue = [
+            "jsonrpc": "2.0", "id": 5, "method": "subscriptions/listen",
+            "params": ["_meta": statelessMeta, "notifications": ["resourceSubscriptions": ["weather://favorites"]]],
+        ]
+        try mcp.weatherd.send(line: listen.jsonString)
+        #expect(
+            try await eventually {
+                try mcp.messages().contains { $0["method"] == "notifications/subscriptions/acknowledged" }
+            })
+        try mcp.weatherd.send(line: listen.jsonString)
+        #expect(try await eventually { try mcp.messages().contains { $0["id"] == 5 } })
+        let refused = try #require(try mcp.messages().first { $0["id"] == 5 })
+        #expect(refused["error"]?["code"] == -32600)
+        #expect(try await mcp.stop() == 0, "shutdown is not held up by the refused duplicate")
+        let answers = try mcp.messages().filter { $0["id"] == 5 }
+        #expect(answers.count == 2, "the refusal, then the first stream's result at shutdown")
+        #expect(answers.last?["result"]?["resultType"] == "complete")
+    }
+
     @Test("a listen stream still open at shutdown ends with its result")
     func listenClosedAtShutdown() async throws {
         let mcp = try MCPHarness.start()

@@ -21,6 +21,13 @@ public struct FavoritesState: StateSlice {
 
     public func favorite(id: String) -> Favorite? { byID[id]?.favorite }
 
+    /// The favorite with this id or, failing that, the most recent one with this name (case-insensitive).
+    public func favorite(idOrName text: String) -> Favorite? {
+        if let favorite = favorite(id: text) { return favorite }
+        let name = text.lowercased()
+        return items.first { $0.name.lowercased() == name }
+    }
+
     public mutating func apply(_ event: DomainEvent) {
         switch event {
         case .favoriteAdded(let favorite):

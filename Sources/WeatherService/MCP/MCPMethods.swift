@@ -76,6 +76,9 @@ extension ServiceContext {
                 let uris = (try filter.optionalStrings("resourceSubscriptions") ?? []).filter {
                     MCPResourceURI.target($0) != nil
                 }
+                guard session.reserveListener(id: id) else {
+                    throw RPCError.invalidRequest("a subscriptions/listen stream with this request id is open already")
+                }
                 return {
                     for uri in uris { session.resolve(uri, key: await placeKey(of: uri, cause: call.cause)) }
                     var accepted: [String: JSONValue] = [:]

@@ -111,9 +111,19 @@ public final class MCPSession: Sendable {
     /// `resources/unsubscribe`.
     func unsubscribe(_ uri: String) { state.withLock { _ = $0.subscribed.remove(uri) } }
 
-    /// Opens a listen stream for `uris` under request `id`.
+    /// Claims request `id` for a listen stream (with no URIs yet); false when a stream with that id is
+    /// open already, whose waiting answer would otherwise be lost (and shutdown would wait on it).
+    func reserveListener(id: JSONValue) -> Bool {
+        state.withLock { state in
+            guard state.listeners[id] == nil else { return false }
+            state.listeners[id] = Listener(uris: [])
+            return true
+        }
+    }
+
+    /// Sets the URIs of the listen stream `id` (reserved with `reserveListener`).
     func openListener(id: JSONValue, uris: Set<String>) {
-        state.withLock { $0.listeners[id] = Listener(uris: uris) }
+        state.withLock { $0.listeners[id]?.uris = uris }
     }
 
     /// Waits until the listen stream `id` ends: normally when the session closes, by throwing

@@ -64,8 +64,14 @@ extension ServiceContext {
         case "add_favorite":
             return try await run("favorites/add", a.members)
         case "remove_favorite":
+            // Decided now, on the projected state, like `favorites/remove`: a change sent after it is decided after it.
             let favorite = try a.string("favorite")
-            return { try await run("favorites/remove", ["id": .string(await favoriteID(favorite))])() }
+            let toolCall = MethodCall(id: call.id, params: a, cause: call.cause, corr: nil)
+            return try await favorites.change(toolCall) { state in
+                try FavoritesDecisions.remove(state, id: state.favorite(idOrName: favorite)?.id ?? favorite)
+            } unchanged: { _ in
+                .null
+            }
         default:
             let scope = try a.choice("scope", as: RefreshScope.self) ?? .all
             return { try await refreshWithProgress(scope, request: request, cause: call.cause) }
@@ -76,10 +82,7 @@ extension ServiceContext {
     /// so the native method answers `not_found`.
     private func favoriteID(_ text: String) async -> String {
         await favorites.barrier()?.settled()
-        return await favorites.read { state in
-            if state.favorite(id: text) != nil { return text }
-            return state.items.first { $0.name.caseInsensitiveCompare(text) == .orderedSame }?.id ?? text
-        }
+        return await favorites.read { $0.favorite(idOrName: text)?.id ?? text }
     }
 
     /// `refresh_weather`: the native refresh, with a `notifications/progress` per finished place when
