@@ -107,6 +107,23 @@ public enum CRC32C {
         return withUnsafeBytes(of: &bytes) { checksum($0) }
     }
 
+    /// Reads the 8 lowercase hex digits of a checksum at `offset` (the inverse of `hex`); nil when they are not.
+    static func parseHex(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt32? {
+        guard offset >= 0, offset + 8 <= bytes.count else { return nil }
+        var value: UInt32 = 0
+        for index in offset..<offset + 8 {
+            let byte = bytes[index]
+            let digit: UInt32
+            switch byte {
+            case 48...57: digit = UInt32(byte - 48)
+            case 97...102: digit = UInt32(byte - 87)
+            default: return nil
+            }
+            value = value << 4 | digit
+        }
+        return value
+    }
+
     /// Returns the checksum of a byte collection, continuing from `crc`.
     public static func checksum(_ bytes: some Collection<UInt8>, continuing crc: UInt32 = 0) -> UInt32 {
         if let result = bytes.withContiguousStorageIfAvailable({ checksum(UnsafeRawBufferPointer($0), continuing: crc) }

@@ -51,7 +51,7 @@ public enum EnvelopeCodec {
     ///
     /// Used after a damaged line to decide whether any intact line follows it.
     public static func hasValidCRC(_ line: UnsafeRawBufferPointer) -> Bool {
-        guard line.count > trailerLength, let stated = trailerHex(line, at: line.count - 10) else { return false }
+        guard line.count > trailerLength, let stated = CRC32C.parseHex(line, at: line.count - 10) else { return false }
         return stated == CRC32C.checksum(UnsafeRawBufferPointer(rebasing: line[..<(line.count - crcTrailerLength)]))
     }
 
@@ -66,8 +66,8 @@ public enum EnvelopeCodec {
         let chainAt = count - trailerLength
         guard matches(line, at: chainAt, #","chain":""#), matches(line, at: chainAt + 18, #"""#),
             matches(line, at: count - crcTrailerLength, #","crc":""#),
-            matches(line, at: count - 2, #""}"#), let statedChain = trailerHex(line, at: chainAt + 10),
-            let statedCRC = trailerHex(line, at: count - 10)
+            matches(line, at: count - 2, #""}"#), let statedChain = CRC32C.parseHex(line, at: chainAt + 10),
+            let statedCRC = CRC32C.parseHex(line, at: count - 10)
         else { throw LineProblem(.badJSON, "the line does not end in chain and crc fields") }
         let body = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: line[..<chainAt]))
         let crc = CRC32C.checksum(
@@ -108,21 +108,6 @@ public enum EnvelopeCodec {
         return true
     }
 
-    static func trailerHex(_ line: UnsafeRawBufferPointer, at offset: Int) -> UInt32? {
-        guard offset >= 0, offset + 8 <= line.count else { return nil }
-        var value: UInt32 = 0
-        for index in offset..<offset + 8 {
-            let byte = line[index]
-            let digit: UInt32
-            switch byte {
-            case 48...57: digit = UInt32(byte - 48)
-            case 97...102: digit = UInt32(byte - 87)
-            default: return nil
-            }
-            value = value << 4 | digit
-        }
-        return value
-    }
 }
 
 /// Why a log line is not valid.

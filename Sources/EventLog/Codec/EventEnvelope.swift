@@ -44,6 +44,15 @@ public struct EventEnvelope: Sendable, Equatable {
     /// The decoded `data` object.
     public func decodedData(maxDepth: Int = 64) throws -> JSONValue { try JSONValue.parse(data, maxDepth: maxDepth) }
 
+    /// The event this envelope holds: `event` when the writer had it at hand, else `data` decoded by
+    /// `catalog` (upcasting older versions), so those who follow commits never decode an event twice.
+    ///
+    /// - Throws: `JSONParseError` when `data` is not JSON, `FieldError` when it does not match its schema.
+    public func decodedEvent(catalog: EventCatalog = .standard) throws -> EventCatalog.Outcome {
+        if let event { return .event(event) }
+        return try catalog.decode(type: type, version: v, data: decodedData())
+    }
+
     /// The envelope's fields as a JSON object (for `events/query` and `events/event`).
     public func json() throws -> JSONValue {
         var object: [String: JSONValue] = [

@@ -6,8 +6,8 @@ import WeatherDomain
 /// `{"format":"weatherd-snapshot","version":1,"build":"0.1.0","seq":S,"chain":"…","commandWindow":W,"fsync":"always",`
 /// `"index":[[offset,"previousChain"],…],"state":{…},"crc":"…"}` and a newline. `crc` is CRC-32C of
 /// every byte before `,"crc"`, as in the log. Start-up uses a snapshot only when its crc holds, its
-/// `version` is this build's, its `commandWindow` is the configured one, and the log's line `seq`
-/// still has `chain`.
+/// `version` is this format's, its `build` is the running weatherd's, its `commandWindow` is the
+/// configured one, and the log's line `seq` still has `chain`.
 public struct SnapshotFile: Sendable, Equatable {
     /// The value of `format`.
     public static let format = "weatherd-snapshot"
@@ -113,16 +113,7 @@ public struct SnapshotFile: Sendable, Equatable {
     }
 
     private static func hex(_ digits: ArraySlice<UInt8>) -> UInt32? {
-        guard digits.count == 8 else { return nil }
-        var value: UInt32 = 0
-        for digit in digits {
-            switch digit {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value << 4 | UInt32(digit - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = value << 4 | UInt32(digit - UInt8(ascii: "a") + 10)
-            default: return nil
-            }
-        }
-        return value
+        digits.count == 8 ? digits.withUnsafeBytes { CRC32C.parseHex($0, at: 0) } : nil
     }
 }
 

@@ -26,22 +26,31 @@ public struct SnapshotStore: Sendable {
     ///
     /// - Throws: `StorageError` when the folder exists but cannot be read.
     public func list() throws(StorageError) -> [Entry] {
-        guard let folder = opendir(path) else {
-            if errno == ENOENT { return [] }
-            throw StorageError(operation: "opendir", path: path, errno: errno)
-        }
-        defer { closedir(folder) }
         var entries: [Entry] = []
-        while let item = readdir(folder) {
-            let name = withUnsafeBytes(of: item.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
+        for name in try names() {
             guard name.hasPrefix("snapshot-"), name.hasSuffix(".json") else { continue }
             let digits = name.dropFirst("snapshot-".count).dropLast(".json".count)
             guard digits.count == 20, let seq = Int64(digits) else { continue }
             entries.append(Entry(seq: seq, path: path + "/" + name))
         }
         return entries.sorted { $0.seq > $1.seq }
+    }
+
+    /// The names of the files in the folder; none when the folder is missing.
+    private func names() throws(StorageError) -> [String] {
+        guard let folder = opendir(path) else {
+            if errno == ENOENT { return [] }
+            throw StorageError(operation: "opendir", path: path, errno: errno)
+        }
+        defer { closedir(folder) }
+        var names: [String] = []
+        while let item = readdir(folder) {
+            names.append(
+                withUnsafeBytes(of: item.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                })
+        }
+        return names
     }
 
     /// The path of the snapshot covering `seq`.
@@ -112,20 +121,12 @@ public struct SnapshotStore: Sendable {
     ///
     /// - Throws: `StorageError` when the folder cannot be listed or a file cannot be removed.
     public func prune(keep: Int) throws(StorageError) {
-        for entry in try list().dropFirst(keep) where unlink(entry.path) != 0 && errno != ENOENT {
-            throw StorageError(operation: "unlink", path: entry.path, errno: errno)
-        }
-        guard let folder = opendir(path) else { return }
-        var leftovers: [String] = []
-        while let item = readdir(folder) {
-            let name = withUnsafeBytes(of: item.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        for entry in try list().dropFirst(keep) { try remove(entry) }
+        for name in try names() where name.hasPrefix("snapshot-") && name.hasSuffix(".tmp") {
+            let leftover = path + "/" + name
+            if unlink(leftover) != 0, errno != ENOENT {
+                throw StorageError(operation: "unlink", path: leftover, errno: errno)
             }
-            if name.hasPrefix("snapshot-"), name.hasSuffix(".tmp") { leftovers.append(path + "/" + name) }
-        }
-        closedir(folder)
-        for leftover in leftovers where unlink(leftover) != 0 && errno != ENOENT {
-            throw StorageError(operation: "unlink", path: leftover, errno: errno)
         }
     }
 }

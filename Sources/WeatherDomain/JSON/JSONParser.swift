@@ -146,16 +146,9 @@ private struct JSONParser {
         while true {
             skipWhitespace()
             elements.append(try parseValue())
-            skipWhitespace()
-            guard index < bytes.count else { throw fail(.syntax, "unterminated array") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-            } else if bytes[index] == UInt8(ascii: "]") {
-                index += 1
+            if try closes(UInt8(ascii: "]"), "array") {
                 depth -= 1
                 return .array(elements)
-            } else {
-                throw fail(.syntax, "expected ',' or ']' in array")
             }
         }
     }
@@ -175,16 +168,9 @@ private struct JSONParser {
             let key = try parseMemberKey()
             let value = try parseValue()
             members.append((key, keyOffset, value))
-            skipWhitespace()
-            guard index < bytes.count else { throw fail(.syntax, "unterminated object") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-            } else if bytes[index] == UInt8(ascii: "}") {
-                index += 1
+            if try closes(UInt8(ascii: "}"), "object") {
                 depth -= 1
                 return .object(try collect(from: first))
-            } else {
-                throw fail(.syntax, "expected ',' or '}' in object")
             }
         }
     }
@@ -205,16 +191,34 @@ private struct JSONParser {
         return key
     }
 
+    /// After an element or member: moves past a `,` (false: more follow) or the `closing` bracket (true).
+    mutating func closes(_ closing: UInt8, _ container: String) throws(JSONParseError) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count else { throw fail(.syntax, "unterminated \(container)") }
+        switch bytes[index] {
+        case UInt8(ascii: ","):
+            index += 1
+            return false
+        case closing:
+            index += 1
+            return true
+        default:
+            throw fail(.syntax, "expected ',' or '\(UnicodeScalar(closing))' in \(container)")
+        }
+    }
+
     /// Makes the dictionary of the members collected since `first`, refusing a duplicate key.
     mutating func collect(from first: Int) throws(JSONParseError) -> [String: JSONValue] {
         var object = [String: JSONValue](minimumCapacity: members.count - first)
         for member in members[first...] where object.updateValue(member.value, forKey: member.key) != nil {
-            throw JSONParseError(
-                kind: .duplicateKey, offset: member.offset,
-                message: "duplicate key \"\(member.key)\" at byte \(member.offset)")
+            throw Self.duplicateKey(member.key, at: member.offset)
         }
         members.removeSubrange(first...)
         return object
+    }
+
+    static func duplicateKey(_ key: String, at offset: Int) -> JSONParseError {
+        JSONParseError(kind: .duplicateKey, offset: offset, message: "duplicate key \"\(key)\" at byte \(offset)")
     }
 
     mutating func parseString() throws(JSONParseError) -> String {
@@ -428,24 +432,15 @@ extension JSONParser {
             if names.contains(key) {
                 depth = 1
                 if kept.updateValue(try parseValue(), forKey: key) != nil {
-                    throw JSONParseError(
-                        kind: .duplicateKey, offset: keyOffset, message: "duplicate key \"\(key)\" at byte \(keyOffset)"
-                    )
+                    throw Self.duplicateKey(key, at: keyOffset)
                 }
             } else {
                 try skipValue()
             }
-            skipWhitespace()
-            guard index < bytes.count else { throw fail(.syntax, "unterminated object") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-            } else if bytes[index] == UInt8(ascii: "}") {
-                index += 1
+            if try closes(UInt8(ascii: "}"), "object") {
                 skipWhitespace()
                 guard index == bytes.count else { throw fail(.syntax, "unexpected content after the value") }
                 return kept
-            } else {
-                throw fail(.syntax, "expected ',' or '}' in object")
             }
         }
     }

@@ -12,8 +12,7 @@ extension WeatherCache {
                 place: try Place(json: entry.members["place"] ?? .null, path: "\(itemPath).place"),
                 timezone: try entry.optionalString("timezone"), utcOffsetSeconds: try entry.int("utcOffsetSeconds"),
                 current: conditions)
-            return Cached(
-                value: report, fetchedAt: try entry.timestamp("fetchedAt"), provider: try entry.string("provider"))
+            return try Self.cached(report, entry)
         }
         forecast = try reader.values("forecast") { item, itemPath throws(FieldError) in
             let entry = try FieldReader(item, path: itemPath)
@@ -26,21 +25,24 @@ extension WeatherCache {
                 daily: try entry.elements("daily") { day, dayPath throws(FieldError) in
                     try DailySummary(json: day, path: dayPath)
                 })
-            return Cached(
-                value: report, fetchedAt: try entry.timestamp("fetchedAt"), provider: try entry.string("provider"))
+            return try Self.cached(report, entry)
         }
         geocodes = try reader.values("geocodes") { item, itemPath throws(FieldError) in
             let entry = try FieldReader(item, path: itemPath)
             let places = try entry.elements("value") { place, placePath throws(FieldError) in
                 try Place(json: place, path: placePath)
             }
-            return Cached(
-                value: places, fetchedAt: try entry.timestamp("fetchedAt"), provider: try entry.string("provider"))
+            return try Self.cached(places, entry)
         }
         notFound = try reader.values("notFound") { item, itemPath throws(FieldError) in try Self.time(item, itemPath) }
         rateLimitedUntil = try reader.values("rateLimitedUntil") { item, itemPath throws(FieldError) in
             try Self.time(item, itemPath)
         }
+    }
+
+    /// A cache entry of `value`, with the time and provider its canonical form records beside it.
+    private static func cached<V>(_ value: V, _ entry: FieldReader) throws(FieldError) -> Cached<V> {
+        Cached(value: value, fetchedAt: try entry.timestamp("fetchedAt"), provider: try entry.string("provider"))
     }
 
     private static func time(_ value: JSONValue, _ path: String) throws(FieldError) -> Timestamp {

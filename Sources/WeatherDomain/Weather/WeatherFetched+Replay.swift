@@ -37,13 +37,10 @@ extension WeatherCache {
     /// Puts `fetched`'s report into the entry that fetch made, if the entry is still that fetch's (same
     /// key, kind and time); changes nothing else.
     public mutating func fill(_ fetched: WeatherFetched) {
+        guard holds(fetched.kind, key: fetched.key, at: fetched.call.at) else { return }
         switch fetched.report {
-        case .current(let report):
-            guard current[fetched.key]?.fetchedAt == fetched.call.at else { return }
-            current[fetched.key]?.value = report
-        case .forecast(let report):
-            guard forecast[fetched.key]?.fetchedAt == fetched.call.at else { return }
-            forecast[fetched.key]?.value = report
+        case .current(let report): current[fetched.key]?.value = report
+        case .forecast(let report): forecast[fetched.key]?.value = report
         }
     }
 

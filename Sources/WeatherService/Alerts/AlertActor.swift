@@ -51,10 +51,7 @@ public actor AlertActor {
         guard envelope.type == "weather.fetched" || envelope.type == "alert.raised" else { return }
         let event: DomainEvent
         do {
-            guard
-                case .event(let decoded) = try EventCatalog.standard.decode(
-                    type: envelope.type, version: envelope.v, data: envelope.decodedData())
-            else { return }
+            guard case .event(let decoded) = try envelope.decodedEvent() else { return }
             event = decoded
         } catch {
             context.logger.error("alerts cannot read seq \(envelope.seq): \(error)")

@@ -136,10 +136,7 @@ extension ServiceContext {
             return ["lat": .double(lat), "lon": .double(lon)]
         }
         await favorites.barrier()?.settled()
-        let id = await favorites.read { state in
-            state.favorite(id: place)?.id
-                ?? state.items.first { $0.name.caseInsensitiveCompare(place) == .orderedSame }?.id
-        }
+        let id = await favorites.read { $0.favorite(idOrName: place)?.id }
         if let id { return ["favoriteId": .string(id)] }
         return ["city": .string(place)]
     }
@@ -184,14 +181,8 @@ extension ServiceContext {
         if envelope.type == "alert.raised" { return .alerts }
         guard envelope.type == "weather.fetched" else { return nil }
         do {
-            guard
-                case .event(.weatherFetched(let fetched)) = try EventCatalog.standard.decode(
-                    type: envelope.type, version: envelope.v, data: envelope.decodedData())
-            else { return nil }
-            switch fetched.report {
-            case .current: return .weather(kind: "current", key: fetched.key)
-            case .forecast: return .weather(kind: "forecast", key: fetched.key)
-            }
+            guard case .event(.weatherFetched(let fetched)) = try envelope.decodedEvent() else { return nil }
+            return .weather(kind: fetched.kind.rawValue, key: fetched.key)
         } catch {
             logger.error("resource updates cannot read seq \(envelope.seq): \(error)")
             return nil

@@ -94,8 +94,7 @@ public enum LogTools {
                 line += 1
                 let kind: EventCatalog.Outcome
                 do {
-                    kind = try EventCatalog.standard.decode(
-                        type: envelope.type, version: envelope.v, data: envelope.decodedData())
+                    kind = try envelope.decodedEvent()
                 } catch {
                     throw LogDamage(
                         path: path, line: line, seq: envelope.seq, offset: offset,

@@ -136,8 +136,8 @@ public final class RPCServer: Sendable {
 
     /// The first phase: routing, params, `commandId`, and the method's `begin`.
     private func start(_ request: RPCRequest) async -> Result<Completion, RPCError> {
-        if request.method == "$/cancelRequest" { return cancel(request) }
-        if request.method == "notifications/cancelled" { return cancelSilently(request) }
+        if request.method == "$/cancelRequest" { return cancel(request, idMember: "id", silently: false) }
+        if request.method == "notifications/cancelled" { return cancel(request, idMember: "requestId", silently: true) }
         guard let handler = methods[request.method] else { return .failure(.methodNotFound(request.method)) }
         let params: FieldReader
         let corr: String?
@@ -193,22 +193,14 @@ public final class RPCServer: Sendable {
         }
     }
 
-    /// `$/cancelRequest`: cancels the running requests with the given id; answers nothing of its own.
-    private func cancel(_ request: RPCRequest) -> Result<Completion, RPCError> {
-        guard case .object(let params)? = request.params, let id = params["id"] else {
-            return .failure(.invalidParams("params.id is required"))
+    /// `$/cancelRequest` (`id`) and MCP's `notifications/cancelled` (`requestId`): cancels the running
+    /// requests with that id and answers nothing of its own. The cancelled requests are answered -32800,
+    /// or, `silently` (MCP's rule), not at all.
+    private func cancel(_ request: RPCRequest, idMember: String, silently: Bool) -> Result<Completion, RPCError> {
+        guard case .object(let params)? = request.params, let id = params[idMember] else {
+            return .failure(.invalidParams("params.\(idMember) is required"))
         }
-        inFlight.cancel(id: id)
-        return .success({ .null })
-    }
-
-    /// MCP's `notifications/cancelled`: cancels the running requests with `requestId`, which then get
-    /// no answer at all (MCP's rule).
-    private func cancelSilently(_ request: RPCRequest) -> Result<Completion, RPCError> {
-        guard case .object(let params)? = request.params, let id = params["requestId"] else {
-            return .failure(.invalidParams("params.requestId is required"))
-        }
-        inFlight.cancel(id: id, silently: true)
+        inFlight.cancel(id: id, silently: silently)
         return .success({ .null })
     }
 

@@ -5,9 +5,9 @@ extension Replay {
     /// The start-up replay: from the newest snapshot that fits the log, else from the start.
     ///
     /// Snapshots are tried newest first. One that cannot be read, fails its crc, has another format
-    /// version or command window, or does not match the log (see `run(…from:…)`) is reported as a
-    /// warning and the next older one is tried; when none fits, the whole log is replayed. Every path
-    /// reaches the same state.
+    /// version, build or command window, or does not match the log (see `run(…from:…)`) is reported as
+    /// a warning, removed, and the next older one is tried; when none fits, the whole log is replayed.
+    /// Every path reaches the same state.
     ///
     /// - Throws: what `run` throws for the log itself (damage, unreadable payloads, I/O errors).
     public static func start(
@@ -25,9 +25,7 @@ extension Replay {
             do {
                 let base = try load(entry, snapshots: snapshots, commandWindow: commandWindow)
                 return try run(path: path, commandWindow: commandWindow, from: base, catalog: catalog, logger: logger)
-            } catch let error as SnapshotError {
-                discard(entry, snapshots: snapshots, because: "\(error)", entries: entries, logger: logger)
-            } catch let error as StorageError {
+            } catch  where error is SnapshotError || error is StorageError {
                 discard(entry, snapshots: snapshots, because: "\(error)", entries: entries, logger: logger)
             }
         }

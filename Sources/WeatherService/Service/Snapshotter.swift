@@ -9,14 +9,14 @@ import WeatherDomain
 /// Live state is spread over several actors, so the snapshotter keeps its own copy: it starts from
 /// the state start-up rebuilt (copy-on-write, so free until it changes) and folds in every committed
 /// batch, which the writer hands to `record` (only a queue append on the writer's thread). Its own
-/// thread decodes and folds the batches and, every `every` events, encodes and writes a snapshot;
-/// a snapshot in progress only delays the next one, never an append. `finish` (called once the writer
-/// has stopped, so after `service.stopped` is durable) writes a last snapshot, so a clean restart
-/// replays nothing.
+/// thread folds the batches in chunks (taking each event as the writer had it) and, every `every`
+/// events, encodes and writes a snapshot; a snapshot in progress only delays the next one, never an
+/// append. `finish` (called once the writer has stopped, so after `service.stopped` is durable) writes
+/// a last snapshot, so a clean restart replays nothing.
 ///
-/// Snapshots may cover events not yet fsynced under `--fsync batch|never`. That is safe: start-up uses
-/// a snapshot only if the log still holds the line of its seq with the same chain, so a snapshot of
-/// events lost in a power failure is ignored.
+/// A snapshot covers only events the log has fsynced (see `durable(through:writer:)`); should a power
+/// failure still take some, the log no longer holds the snapshot's line with its chain and start-up
+/// ignores the snapshot.
 public final class Snapshotter: Sendable {
     /// How many snapshot files are kept.
     public static let kept = 2
@@ -25,14 +25,14 @@ public final class Snapshotter: Sendable {
     private struct Folded: Sendable {
         var state: WeatherState
         var chain: UInt32
-        var lastWritten: Int64
         var failed = false
     }
 
     private struct Queue {
         var batches: [[EventEnvelope]] = []
         var events = 0
-        /// The seq of the last snapshot written (or loaded at start-up), mirrored from the thread's copy.
+        /// The seq of the last snapshot written (or loaded at start-up, or skipped): `record` decides
+        /// from it whether a snapshot is due, the thread whether to write one.
         var lastWritten: Int64 = 0
         var stopping = false
         var sleeping = false
@@ -63,7 +63,7 @@ public final class Snapshotter: Sendable {
         self.every = Int64(every)
         self.fsync = fsync
         self.logger = logger
-        initial = Folded(state: state, chain: chain, lastWritten: snapshotSeq ?? 0)
+        initial = Folded(state: state, chain: chain)
         queue.withLock { $0.lastWritten = snapshotSeq ?? 0 }
         chunk = every > 0 ? min(every, 1024) : 1024
     }
@@ -122,13 +122,9 @@ public final class Snapshotter: Sendable {
             }
             for batch in batches {
                 fold(batch, into: &folded)
-                if every > 0, folded.state.lastSeq - folded.lastWritten >= every {
-                    write(&folded, writer: writer)
-                }
+                if every > 0, folded.state.lastSeq - lastWritten >= every { write(folded, writer: writer) }
             }
-            if stopping, batches.isEmpty, folded.state.lastSeq > folded.lastWritten {
-                write(&folded, writer: writer)
-            }
+            if stopping, batches.isEmpty, folded.state.lastSeq > lastWritten { write(folded, writer: writer) }
             if stopping, batches.isEmpty { return }
         }
     }
@@ -137,11 +133,7 @@ public final class Snapshotter: Sendable {
         guard !folded.failed else { return }
         for envelope in batch {
             do {
-                let outcome =
-                    try envelope.event.map { EventCatalog.Outcome.event($0) }
-                    ?? EventCatalog.standard.decode(
-                        type: envelope.type, version: envelope.v, data: envelope.decodedData())
-                switch outcome {
+                switch try envelope.decodedEvent() {
                 case .event(let event): folded.state.apply(event, seq: envelope.seq, corr: envelope.corr)
                 case .unknown(let kind): folded.state.skip(kind, seq: envelope.seq)
                 }
@@ -156,12 +148,12 @@ public final class Snapshotter: Sendable {
         }
     }
 
-    private func write(_ folded: inout Folded, writer: LogWriter) {
+    /// The seq of the last snapshot written.
+    private var lastWritten: Int64 { queue.withLock { $0.lastWritten } }
+
+    private func write(_ folded: Folded, writer: LogWriter) {
         let seq = folded.state.lastSeq
-        defer {
-            folded.lastWritten = seq
-            queue.withLock { $0.lastWritten = seq }
-        }
+        defer { queue.withLock { $0.lastWritten = seq } }
         guard !folded.failed, seq >= 1 else { return }
         guard durable(through: seq, writer: writer) else {
             logger.debug("no snapshot of seq \(seq): the log is not yet durable that far")

@@ -53,7 +53,7 @@ public final class CommandRegistry: Sendable {
         for envelope in batch {
             guard let corr = envelope.corr else { continue }
             do {
-                if case .event(let event) = try Self.decode(envelope) { commands.append((event, corr)) }
+                if case .event(let event) = try envelope.decodedEvent() { commands.append((event, corr)) }
             } catch {
                 // This process encoded the event a moment ago from a DomainEvent, so it decodes; were it
                 // ever not to, the only loss would be that a repeat of this one command runs again.
@@ -64,10 +64,6 @@ public final class CommandRegistry: Sendable {
         state.withLock { state in
             for (event, corr) in commands { state.ledger.apply(event, corr: corr) }
         }
-    }
-
-    private static func decode(_ envelope: EventEnvelope) throws -> EventCatalog.Outcome {
-        try EventCatalog.standard.decode(type: envelope.type, version: envelope.v, data: envelope.decodedData())
     }
 
     /// The ledger, for `state/verify`.
