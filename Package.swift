@@ -26,6 +26,8 @@ let package = Package(
         ),
         .executableTarget(name: "weatherd", dependencies: ["WeatherService", "Providers"], swiftSettings: swiftSettings),
         .executableTarget(
+            name: "weatherd-check-log", dependencies: ["WeatherDomain", "WeatherTesting"], swiftSettings: swiftSettings),
+        .executableTarget(
             name: "weatherd-bench", dependencies: ["WeatherDomain", "EventLog", "WeatherService"], swiftSettings: swiftSettings),
         .testTarget(
             name: "WeatherDomainTests",

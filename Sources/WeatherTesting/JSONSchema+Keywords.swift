@@ -18,6 +18,26 @@ extension JSONSchema.Validator {
         case "properties", "patternProperties", "additionalProperties", "required":
             guard case .object(let members) = value else { return [] }
             return checkObject(keyword, argument, siblings, members, path, schemaPath)
+        case "if":
+            // `then` and `else` apply only through their `if`; a problem inside `if` itself is only a branch choice.
+            let branch = check(value, argument, path: path, schemaPath: schemaPath).isEmpty ? "then" : "else"
+            guard let chosen = siblings[branch] else { return [] }
+            let parent = String(schemaPath.dropLast("/if".count))
+            return check(value, chosen, path: path, schemaPath: "\(parent)/\(branch)")
+        case "then", "else":
+            return []
+        case "dependentSchemas":
+            guard case .object(let schemas) = argument else { return malformed(schemaPath, "an object of schemas") }
+            guard case .object(let members) = value else { return [] }
+            return schemas.keys.sorted().filter { members[$0] != nil }.flatMap { name in
+                check(
+                    value, schemas[name] ?? .bool(true), path: path,
+                    schemaPath: "\(schemaPath)/\(JSONSchema.escapePointerToken(name))")
+            }
+        case "uniqueItems":
+            guard case .bool(let unique) = argument else { return malformed(schemaPath, "a boolean") }
+            guard unique, case .array(let elements) = value else { return [] }
+            return Set(elements).count == elements.count ? [] : ["\(path): has duplicate items (at \(schemaPath))"]
         case "items", "prefixItems", "minItems", "maxItems":
             guard case .array(let elements) = value else { return [] }
             return checkArray(keyword, argument, siblings, elements, path, schemaPath)

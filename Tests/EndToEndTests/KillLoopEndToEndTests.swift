@@ -59,8 +59,7 @@ struct KillLoopEndToEndTests {
         #expect(acknowledged.isSubset(of: Set(corrs)), "an acknowledged change was lost")
         #expect(corrs.count == Set(corrs).count, "a commandId wrote twice")
         #expect(Set(corrs) == Set(sent.keys), "after the resends every command is there exactly once")
-        let check = try Repository.checkLog(directory.path)
-        #expect(check.status == 0, "\(check.output)")
+        try Repository.checkLog(directory.path)
         #expect(acknowledged.count > 0)
     }
 }

@@ -8,21 +8,21 @@ enum Repository {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// Runs `../shared/tools/check-log --schemas Events/schemas DIR` and returns its exit code and output.
-    static func checkLog(_ directory: String) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
-            "python3", root.appendingPathComponent("../shared/tools/check-log").standardized.path, "--schemas",
-            root.appendingPathComponent("Events/schemas").path, directory,
-        ]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    /// The independent checker of the log format, with the repository's event schemas.
+    static let logCheck: LogCheck = {
+        do {
+            return try LogCheck(schemasDirectory: root.appendingPathComponent("Events/schemas").path)
+        } catch {
+            fatalError("cannot load Events/schemas: \(error)")
+        }
+    }()
+
+    /// Checks a data dir's whole log with the independent checker and every event against its schema.
+    ///
+    /// - Throws: `LogCheck.Problem` naming the first problem, its file, offset and seq.
+    @discardableResult
+    static func checkLog(_ directory: String) throws -> LogCheck.Summary {
+        try logCheck.check(dataDirectory: directory)
     }
 }
 

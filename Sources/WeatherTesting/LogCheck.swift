@@ -1,0 +1,217 @@
+import Foundation
+import WeatherDomain
+
+/// An independent checker of the event-log format, for tests.
+///
+/// It is written from the format as `Events/README.md` states it, and shares no code with the `EventLog` reader it
+/// checks: its own CRC-32C, its own scan of the envelope's key order, Foundation's JSON parser for well-formedness,
+/// and the test suite's JSON Schema validator for every event's `data` against `<type>.v<v>.json`. For each line it
+/// checks, in this order: UTF-8 JSON object; envelope keys present and in order; the trailing `chain` and `crc`
+/// fields; `crc`; `chain` from the previous line's (across files, so sealed segments continue the chain); `seq`
+/// gapless from 1; `v` an integer and `data` an object; `data` against its schema. An event type without a schema
+/// file is a problem too, so a new type cannot slip past unvalidated.
+public struct LogCheck: Sendable {
+    /// What a checked log holds.
+    public struct Summary: Sendable, Equatable {
+        /// The number of events.
+        public var events: Int
+        /// The last event's `seq` (0 for an empty log).
+        public var lastSeq: Int64
+        /// Events per type.
+        public var types: [String: Int]
+
+        /// A summary of `events` events ending at `lastSeq`.
+        public init(events: Int = 0, lastSeq: Int64 = 0, types: [String: Int] = [:]) {
+            (self.events, self.lastSeq, self.types) = (events, lastSeq, types)
+        }
+    }
+
+    /// The first problem found, with where it is.
+    public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
+        /// What is wrong.
+        public var message: String
+        /// The file it is in.
+        public var file: String
+        /// The byte offset of the line in that file.
+        public var offset: Int
+        /// The `seq` the line should have had.
+        public var seq: Int64
+
+        public var description: String { "\(file) at offset \(offset) (seq \(seq)): \(message)" }
+    }
+
+    /// The envelope's keys in their required order; `corr` is the only optional one.
+    static let keyOrder = ["seq", "ts", "type", "v", "cause", "corr", "data", "chain", "crc"]
+
+    /// The schemas by `<type>.v<v>`.
+    let schemas: [String: JSONSchema]
+
+    /// Loads every `*.json` schema of `schemasDirectory`, named `<type>.v<v>.json`.
+    ///
+    /// - Throws: the file system's error, or `JSONParseError` for a schema that is not JSON.
+    public init(schemasDirectory: String) throws {
+        var schemas: [String: JSONSchema] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: schemasDirectory) where name.hasSuffix(".json")
+        {
+            schemas[String(name.dropLast(5))] = try JSONSchema(contentsOf: schemasDirectory + "/" + name)
+        }
+        self.schemas = schemas
+    }
+
+    /// The log files of a data dir in seq order: the sealed `events-<first seq>.jsonl` segments, then `events.jsonl`.
+    public static func logFiles(ofDataDirectory directory: String) throws -> [String] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        let sealed = names.filter { $0.hasPrefix("events-") && $0.hasSuffix(".jsonl") }.sorted()
+        let active = names.contains("events.jsonl") ? ["events.jsonl"] : []
+        return (sealed + active).map { directory + "/" + $0 }
+    }
+
+    /// Checks a data dir's whole log.
+    ///
+    /// - Throws: `Problem` for the first problem found; the file system's error for an unreadable file.
+    @discardableResult
+    public func check(dataDirectory directory: String) throws -> Summary {
+        try check(files: LogCheck.logFiles(ofDataDirectory: directory))
+    }
+
+    /// Checks log files that continue each other, in the order given.
+    ///
+    /// - Throws: `Problem` for the first problem found; the file system's error for an unreadable file.
+    @discardableResult
+    public func check(files: [String]) throws -> Summary {
+        var summary = Summary()
+        var previousChain = Array("00000000".utf8)
+        for file in files {
+            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
+            var start = 0
+            while start < bytes.count {
+                let seq = summary.lastSeq + 1
+                func problem(_ message: String) -> Problem {
+                    Problem(message: message, file: file, offset: start, seq: seq)
+                }
+                guard let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) else {
+                    throw problem("the last line has no newline")
+                }
+                let line = Array(bytes[start..<end])
+                let envelope = try checkEnvelope(line, seq: seq, previousChain: previousChain, problem: problem)
+                previousChain = Array(envelope.chain.utf8)
+                summary.lastSeq = seq
+                summary.events += 1
+                summary.types[envelope.type, default: 0] += 1
+                start = end + 1
+            }
+        }
+        return summary
+    }
+
+    /// Checks one line (without its newline) and returns its `type` and `chain`.
+    private func checkEnvelope(
+        _ line: [UInt8], seq: Int64, previousChain: [UInt8], problem: (String) -> Problem
+    ) throws -> (type: String, chain: String) {
+        guard (try? JSONSerialization.jsonObject(with: Data(line))) is [String: Any] else {
+            throw problem("not a UTF-8 JSON object")
+        }
+        let keys = try LogCheck.topLevelKeys(line).get(problem)
+        let required = Set(LogCheck.keyOrder).subtracting(["corr"])
+        guard required.isSubset(of: keys), Set(keys).isSubset(of: LogCheck.keyOrder), Set(keys).count == keys.count
+        else { throw problem("envelope keys \(keys)") }
+        guard keys == LogCheck.keyOrder.filter(keys.contains) else { throw problem("envelope key order \(keys)") }
+
+        // The line ends `,"chain":"<8 hex>","crc":"<8 hex>"}`.
+        let crcAt = line.count - 18
+        let chainAt = crcAt - 19
+        guard chainAt > 0, line[chainAt...].starts(with: #","chain":""#.utf8),
+            line[crcAt...].starts(with: #","crc":""#.utf8), line.suffix(2).elementsEqual(#""}"#.utf8)
+        else { throw problem("no trailing chain and crc fields") }
+
+        let envelope = try JSONValue.parse(line)
+        let crc = LogCheck.hex(LogCheck.crc32c(line[..<crcAt]))
+        guard envelope["crc"]?.stringValue == crc else { throw problem("crc mismatch (a changed byte?)") }
+        let chain = LogCheck.hex(LogCheck.crc32c(line[..<chainAt], seed: LogCheck.crc32c(previousChain[...])))
+        guard envelope["chain"]?.stringValue == chain else {
+            throw problem("chain mismatch (a line deleted, reordered or spliced?)")
+        }
+        guard envelope["seq"]?.intValue == seq else { throw problem("seq \(envelope["seq"]?.jsonString ?? "?")") }
+        guard let type = envelope["type"]?.stringValue, let version = envelope["v"]?.intValue,
+            let data = envelope["data"], data.objectValue != nil
+        else { throw problem("type must be a string, v an integer and data an object") }
+        guard let schema = schemas["\(type).v\(version)"] else { throw problem("no schema for \(type).v\(version)") }
+        let problems = schema.validate(data)
+        guard problems.isEmpty else {
+            throw problem("\(type).v\(version): \(problems.joined(separator: "; "))")
+        }
+        return (type, chain)
+    }
+
+    /// The keys of the JSON object `line`, in the order written.
+    static func topLevelKeys(_ line: [UInt8]) -> KeyScan {
+        var keys: [String] = []
+        var depth = 0
+        var index = 0
+        var expectKey = false
+        while index < line.count {
+            let byte = line[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                var end = index + 1
+                while end < line.count, line[end] != UInt8(ascii: "\"") {
+                    end += line[end] == UInt8(ascii: "\\") ? 2 : 1
+                }
+                guard end < line.count else { return .failure("an unterminated string") }
+                if depth == 1, expectKey {
+                    keys.append(String(decoding: line[(index + 1)..<end], as: UTF8.self))
+                    expectKey = false
+                }
+                index = end
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+                expectKey = depth == 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+            case UInt8(ascii: ","):
+                expectKey = depth == 1
+            default:
+                break
+            }
+            index += 1
+        }
+        return .success(keys)
+    }
+
+    /// The result of `topLevelKeys`.
+    enum KeyScan {
+        case success([String])
+        case failure(String)
+
+        func get(_ problem: (String) -> Problem) throws -> [String] {
+            switch self {
+            case .success(let keys): return keys
+            case .failure(let message): throw problem(message)
+            }
+        }
+    }
+
+    /// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78) a byte at a time; `seed` continues an earlier checksum.
+    static func crc32c(_ bytes: ArraySlice<UInt8>, seed: UInt32 = 0) -> UInt32 {
+        var crc = ~seed
+        for byte in bytes {
+            crc = crcTable[Int(UInt8(truncatingIfNeeded: crc) ^ byte)] ^ (crc >> 8)
+        }
+        return ~crc
+    }
+
+    /// The byte-wise table of CRC-32C, built bit by bit from the polynomial.
+    static let crcTable: [UInt32] = (0..<256).map { index in
+        var crc = UInt32(index)
+        for _ in 0..<8 {
+            crc = crc & 1 == 1 ? (crc >> 1) ^ 0x82F6_3B78 : crc >> 1
+        }
+        return crc
+    }
+
+    /// `value` as 8 lowercase hex digits.
+    static func hex(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 8 - digits.count) + digits
+    }
+}
