@@ -26,6 +26,8 @@ public actor FetchActor {
     private var bucket: TokenBucket
     /// Calls in flight by `<kind>|<key>`, which identical requests join.
     private var inFlight: [String: Task<Result<Cached<FetchedValue>, FetchFailure>, Never>] = [:]
+    /// Set by `abandonAll` at shutdown: from then on no new upstream call starts.
+    private var closing = false
     /// Counters for `service/status`.
     private var counts = UpstreamCounts()
 
@@ -173,6 +175,8 @@ public actor FetchActor {
             counts.sharedCalls += 1
             task = running
         } else {
+            // A cancelled caller, or any caller once shutdown has cut the calls in flight, starts no new call.
+            if closing || Task.isCancelled { throw CancellationError() }
             task = Task {
                 let result = await self.call(kind: kind, key: key, cause: cause, request: request, decode: decode)
                 self.endFlight(flightKey)
@@ -204,8 +208,9 @@ public actor FetchActor {
     public var isIdle: Bool { inFlight.isEmpty }
 
     /// Cuts every upstream call in flight short (at shutdown, after a grace period): each records
-    /// its attempt as a `timeout` and makes no further attempt.
+    /// its attempt as a `timeout` and makes no further attempt, and no new call starts after it.
     public func abandonAll() {
+        closing = true
         for task in inFlight.values { task.cancel() }
     }
 

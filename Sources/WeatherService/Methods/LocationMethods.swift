@@ -105,32 +105,45 @@ extension ServiceContext {
                 let (label, place) = places[index]
                 next += 1
                 group.addTask {
-                    var result: [String: JSONValue] = [
-                        "place": label, "lat": .double(place.lat), "lon": .double(place.lon),
-                    ]
-                    if let name = place.name { result["name"] = .string(name) }
                     do {
                         _ = try await fetcher.current(at: place, refresh: true, cause: cause)
                         _ = try await fetcher.forecast(at: place, refresh: true, cause: cause)
-                        result["ok"] = true
+                        return (index, Self.refreshResult(label, place, error: nil))
                     } catch {
-                        result["ok"] = false
-                        result["error"] = .string(RefreshFailure.kind(of: error))
+                        return (index, Self.refreshResult(label, place, error: error))
                     }
-                    return (index, .object(result))
                 }
             }
             for _ in 0..<4 { startNext() }
             var done = 0
-            while let (index, result) = await group.next() {
-                results[index] = result
+            while let (index, outcome) = await group.next() {
+                results[index] = outcome
                 done += 1
-                onPlace?(result, done, places.count)
-                startNext()
+                onPlace?(outcome, done, places.count)
+                // Once cancelled (at shutdown, or by the client), the places not yet started are not started.
+                if Task.isCancelled {
+                    while next < places.count {
+                        results[next] = Self.refreshResult(
+                            places[next].label, places[next].place, error: CancellationError())
+                        next += 1
+                    }
+                } else {
+                    startNext()
+                }
             }
             return results
         }
         return .object(["scope": .string(scope.rawValue), "results": .array(results)])
+    }
+
+    /// One place's entry in a refresh's answer: ok, or the stable kind of what went wrong.
+    private static func refreshResult(_ label: JSONValue, _ place: Place, error: (any Error)?) -> JSONValue {
+        var result: [String: JSONValue] = [
+            "place": label, "lat": .double(place.lat), "lon": .double(place.lon), "ok": .bool(error == nil),
+        ]
+        if let name = place.name { result["name"] = .string(name) }
+        if let error { result["error"] = .string(RefreshFailure.kind(of: error)) }
+        return .object(result)
     }
 }
 
@@ -154,6 +167,7 @@ enum RefreshFailure {
         switch error {
         case let error as any WireError: error.kind
         case let error as ProviderError: error.kind.rawValue
+        case is CancellationError: "cancelled"
         default: "internal_error"
         }
     }

@@ -194,7 +194,7 @@ public final class WeatherdService: Sendable {
                 ServiceStarted(
                     version: Self.version, fsync: configuration.fsync.rawValue,
                     pid: Int64(ProcessInfo.processInfo.processIdentifier))))
-        await appendQuietly(startup, what: "the start-up events")
+        await appendQuietly(startup, cause: "startup", what: "the start-up events")
         let scheduler = configuration.refreshInterval.map { interval in
             Task { [context] in
                 let service = RefreshScheduler(interval: interval, clock: ContinuousClock()) { only in
@@ -222,14 +222,15 @@ public final class WeatherdService: Sendable {
         let reason = shutdownReason.withLock { $0 } ?? "eof"
         let uptime = context.clock.now().milliseconds - context.info.startedAt.milliseconds
         await appendQuietly(
-            [.serviceStopped(ServiceStopped(reason: reason, uptimeMs: max(0, uptime)))], what: "service.stopped")
+            [.serviceStopped(ServiceStopped(reason: reason, uptimeMs: max(0, uptime)))], cause: "shutdown",
+            what: "service.stopped")
         context.logger.info("stopped (\(reason))")
     }
 
     /// Appends service events; a read-only log is reported on stderr, not fatal.
-    private func appendQuietly(_ events: [DomainEvent], what: String) async {
+    private func appendQuietly(_ events: [DomainEvent], cause: String, what: String) async {
         do {
-            let ticket = try context.writer.append(events.map { NewEvent($0, cause: "startup", corr: nil) })
+            let ticket = try context.writer.append(events.map { NewEvent($0, cause: cause, corr: nil) })
             _ = try await ticket.committed()
         } catch {
             context.logger.error("could not record \(what): \(error)")

@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+import WeatherDomain
+import WeatherTesting
+
+@Suite("weatherd end to end: shutdown cuts background work")
+struct ShutdownEndToEndTests {
+    @Test("end of input during a refresh of 90 favorites: the refresh stops, its cut places say cancelled, exit 0")
+    func refreshCutAtEndOfInput() async throws {
+        let server = try LocalHTTPServer()
+        // Every upstream call takes 30 s: only cancellation can end the refresh in time.
+        server.route(
+            "/v1/forecast", query: "current=", .init(body: OpenMeteoBodies.current(temperature: 1), delay: .seconds(30))
+        )
+        let directory = TemporaryDataDirectory()
+        let weatherd = try startWeatherd(directory, ["--open-meteo-base-url", server.baseURL])
+        try await addFavorites(weatherd, 0..<90)
+        try weatherd.send(
+            line: #"{"jsonrpc":"2.0","id":"r","method":"refresh","params":{"scope":"favorites"}}"#)
+        try await Task.sleep(for: .milliseconds(500))
+        try weatherd.closeInput()
+
+        // The 1 s grace, then every fetch is cut; before the fix the process ran on for every place's 30 s call.
+        #expect(await weatherd.waitForExit(timeout: .seconds(20)) == 0)
+        let answer = try #require(try await weatherd.output.response(id: "r"))
+        let results = try #require(answer["result"]?["results"]?.arrayValue)
+        #expect(results.count == 90)
+        let errors = results.compactMap { $0["error"]?.stringValue }
+        #expect(errors.count == 90, "no place could finish against a 30 s upstream")
+        #expect(errors.allSatisfy { $0 == "cancelled" }, "\(Set(errors))")
+        #expect(server.requests.count <= 4, "only the first four places started a call: \(server.requests.count)")
+
+        let events = try logEvents(directory)
+        let stopped = try #require(events.last)
+        #expect(stopped["type"] == "service.stopped")
+        #expect(stopped["cause"] == "shutdown")
+        try Repository.checkLog(directory.path)
+    }
+
+    @Test("SIGTERM during a scheduled refresh of 90 favorites exits 0 with service.stopped written")
+    func scheduledRefreshCutBySignal() async throws {
+        let server = try LocalHTTPServer()
+        server.route(
+            "/v1/forecast", query: "current=", .init(body: OpenMeteoBodies.current(temperature: 1), delay: .seconds(30))
+        )
+        let directory = TemporaryDataDirectory()
+        let weatherd = try startWeatherd(directory, ["--open-meteo-base-url", server.baseURL])
+        try await addFavorites(weatherd, 0..<90)
+        try weatherd.closeInput()
+        #expect(await weatherd.waitForExit() == 0)
+
+        let restarted = try startWeatherd(
+            directory, ["--open-meteo-base-url", server.baseURL, "--refresh-interval", "1"])
+        _ = try await restarted.call("service/status")
+        try await Task.sleep(for: .milliseconds(1500))
+        restarted.signal(SIGTERM)
+        #expect(await restarted.waitForExit(timeout: .seconds(20)) == 0)
+        let stopped = try #require(try logEvents(directory).last)
+        #expect(stopped["type"] == "service.stopped")
+        #expect(stopped["data"]?["reason"] == "signal")
+        #expect(server.requests.count <= 8, "the scheduler started no place after shutdown: \(server.requests.count)")
+        try Repository.checkLog(directory.path)
+    }
+}
