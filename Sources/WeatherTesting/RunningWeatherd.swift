@@ -14,6 +14,9 @@ public final class RunningWeatherd: Sendable {
     public let output = CollectingSink()
     private let process: Process
     private let stdin: FileHandle
+    /// The read end of the child's stdout, read from the start unless the caller chose to read it later.
+    private let stdout: FileHandle
+    private let readingOutput = Mutex(false)
     /// Every stderr line, in order.
     public let errors = CollectingSink()
     private let nextID = Mutex<Int64>(1)
@@ -32,7 +35,9 @@ public final class RunningWeatherd: Sendable {
     }
 
     /// Starts `weatherd` with `arguments` (for example `--data-dir`).
-    public init(arguments: [String], environment: [String: String] = [:]) throws {
+    ///
+    /// - Parameter readOutput: false leaves stdout unread (a client that stops reading) until `readOutput()`.
+    public init(arguments: [String], environment: [String: String] = [:], readOutput: Bool = true) throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binaryPath)
         process.arguments = arguments
@@ -48,8 +53,18 @@ public final class RunningWeatherd: Sendable {
         process.standardError = err
         try process.run()
         stdin = input.fileHandleForWriting
-        Self.drain(out.fileHandleForReading, done: drained) { [output] line in output.send(line) }
+        stdout = out.fileHandleForReading
         Self.drain(err.fileHandleForReading, done: drained) { [errors] line in errors.send(line) }
+        if readOutput { self.readOutput() }
+    }
+
+    /// Starts reading stdout (once; `init` does it unless told not to).
+    public func readOutput() {
+        let first = readingOutput.withLock { reading in
+            defer { reading = true }
+            return !reading
+        }
+        if first { Self.drain(stdout, done: drained) { [output] line in output.send(line) } }
     }
 
     /// Reads a pipe to its end on a thread of its own, handing on whole lines.
@@ -87,11 +102,18 @@ public final class RunningWeatherd: Sendable {
     /// The child's peak resident set size so far (`VmHWM` in `/proc/<pid>/status`), in bytes.
     ///
     /// - Throws: when the process has ended or the file cannot be read or understood.
-    public func peakResidentBytes() throws -> Int64 {
+    public func peakResidentBytes() throws -> Int64 { try statusBytes("VmHWM") }
+
+    /// The child's resident set size now (`VmRSS`), in bytes.
+    ///
+    /// - Throws: when the process has ended or the file cannot be read or understood.
+    public func residentBytes() throws -> Int64 { try statusBytes("VmRSS") }
+
+    private func statusBytes(_ field: String) throws -> Int64 {
         let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
             let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int64($0) })
-        else { throw RunningWeatherdError("no VmHWM line in /proc/\(pid)/status") }
+        else { throw RunningWeatherdError("no \(field) line in /proc/\(pid)/status") }
         return kilobytes * 1024
     }
 

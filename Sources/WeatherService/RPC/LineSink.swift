@@ -12,6 +12,13 @@ import Synchronization
 public protocol LineSink: Sendable {
     /// Queues one whole line (without its newline).
     func send(_ line: [UInt8])
+
+    /// Returns once the sink has room for more unrequested lines (at once for a sink without a bound).
+    func room() async
+}
+
+extension LineSink {
+    public func room() async {}
 }
 
 /// The one writer of standard output.
@@ -19,24 +26,71 @@ public protocol LineSink: Sendable {
 /// Lines are queued whole and written by a dedicated thread, which coalesces whatever is queued
 /// into one `write`, so no line is ever interleaved with another. A closed pipe (EPIPE; SIGPIPE is
 /// ignored) means the client is gone: `onClosed` is called once and further lines are dropped.
+///
+/// The queue is bounded by `limit` bytes through its producers rather than by dropping answers: while
+/// more than `limit` bytes wait, the input thread stops reading (`waitForRoom`) and subscriptions stop
+/// pushing (`room`), so a client that stops reading holds weatherd's memory at about `limit` plus the
+/// answers of the requests already read.
 public final class StandardOutput: LineSink {
     private struct State {
         var buffer: [UInt8] = []
+        /// Bytes queued or being written.
+        var pending = 0
         var writing = false
         var closed = false
         var stopping = false
         var flushWaiters: [CheckedContinuation<Void, Never>] = []
+        var roomWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     private let fd: Int32
+    /// The queued bytes above which producers wait.
+    public let limit: Int
     private let state = Mutex(State())
     private let wake = DispatchSemaphore(value: 0)
+    /// Signalled whenever the queue falls below `limit` (or closes), for the input thread.
+    private let roomCondition = NSCondition()
     private let onClosed: @Sendable () -> Void
 
     /// Creates the writer for `fd` (1 by default); lines queue up until `run` starts writing them.
-    public init(fd: Int32 = 1, onClosed: @escaping @Sendable () -> Void) {
+    public init(fd: Int32 = 1, limit: Int = 16 << 20, onClosed: @escaping @Sendable () -> Void) {
         self.fd = fd
+        self.limit = limit
         self.onClosed = onClosed
+    }
+
+    /// Whether more lines may be queued without passing the bound.
+    private func hasRoom(_ state: State) -> Bool { state.closed || state.pending < limit }
+
+    /// Blocks the calling thread (never an async task) while the queue is over its bound.
+    public func waitForRoom() {
+        roomCondition.lock()
+        defer { roomCondition.unlock() }
+        while !state.withLock({ hasRoom($0) }) { roomCondition.wait() }
+    }
+
+    public func room() async {
+        await withCheckedContinuation { continuation in
+            let now = state.withLock { state -> Bool in
+                if hasRoom(state) { return true }
+                state.roomWaiters.append(continuation)
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    /// Wakes everything waiting for room, once there is room.
+    private func announceRoom() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            guard hasRoom(state) else { return [] }
+            defer { state.roomWaiters = [] }
+            return state.roomWaiters
+        }
+        for waiter in waiters { waiter.resume() }
+        roomCondition.lock()
+        roomCondition.broadcast()
+        roomCondition.unlock()
     }
 
     /// Writes lines on a dedicated thread until `finish`; everything queued before it is written.
@@ -62,6 +116,7 @@ public final class StandardOutput: LineSink {
             guard !state.closed else { return false }
             state.buffer.append(contentsOf: line)
             state.buffer.append(UInt8(ascii: "\n"))
+            state.pending += line.count + 1
             return !state.writing
         }
         if signal { wake.signal() }
@@ -102,6 +157,8 @@ public final class StandardOutput: LineSink {
                     break
                 }
                 if !writeAll(chunk) { close() }
+                state.withLock { if !$0.closed { $0.pending -= chunk.count } }
+                announceRoom()
                 chunk.removeAll(keepingCapacity: true)
             }
             if stop { return }
@@ -127,8 +184,10 @@ public final class StandardOutput: LineSink {
         let first = state.withLock { state -> Bool in
             defer { state.closed = true }
             state.buffer.removeAll()
+            state.pending = 0
             return !state.closed
         }
+        announceRoom()
         if first { onClosed() }
     }
 }

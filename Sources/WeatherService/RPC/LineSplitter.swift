@@ -9,6 +9,12 @@ public struct LineSplitter: Sendable {
         case line([UInt8])
         /// A line over the limit; `length` counts its bytes up to the limit's first excess or its end.
         case tooLong(length: Int)
+
+        /// The bytes the item holds in memory (a line over the limit holds none).
+        public var byteCount: Int {
+            if case .line(let bytes) = self { return bytes.count }
+            return 0
+        }
     }
 
     /// The longest accepted line, in bytes, without its newline.

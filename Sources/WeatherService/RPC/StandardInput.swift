@@ -10,8 +10,9 @@ import Foundation
 /// Reads standard input on a dedicated thread and splits it into lines.
 ///
 /// Blocking `read` calls stay off the cooperative thread pool. Before handing on each item the
-/// thread takes a slot from `slots`, which the server returns when the request is answered, so a
-/// client that floods requests is held back at the pipe instead of growing memory.
+/// thread waits until the output has room (a client that does not read its answers is not read
+/// either) and takes the item's share of `budget`, which the server gives back when the item is
+/// answered, so a client that floods requests is held back at the pipe instead of growing memory.
 public struct StandardInput: Sendable {
     /// The descriptor to read (0 by default).
     public let fd: Int32
@@ -24,14 +25,20 @@ public struct StandardInput: Sendable {
     }
 
     /// Starts the reading thread, which yields into `continuation` and finishes it at end of input.
-    public func start(slots: DispatchSemaphore, into continuation: AsyncStream<LineSplitter.Item>.Continuation) {
+    ///
+    /// - Parameter waitForRoom: blocks the thread while the output is full.
+    public func start(
+        budget: InputBudget, waitForRoom: @escaping @Sendable () -> Void,
+        into continuation: AsyncStream<LineSplitter.Item>.Continuation
+    ) {
         let fd = fd
         let maxLineBytes = maxLineBytes
         let thread = Thread {
             var splitter = LineSplitter(maxLineBytes: maxLineBytes)
             var buffer = [UInt8](repeating: 0, count: 1 << 16)
             let emit: (LineSplitter.Item) -> Void = { item in
-                slots.wait()
+                waitForRoom()
+                budget.take(bytes: item.byteCount)
                 continuation.yield(item)
             }
             while true {

@@ -166,8 +166,9 @@ public final class WeatherdService: Sendable {
             return source
         }
         defer { signals.forEach { $0.cancel() } }
-        let slots = DispatchSemaphore(value: 1024)
-        StandardInput(maxLineBytes: configuration.maxLineBytes).start(slots: slots, into: input.continuation)
+        let budget = InputBudget()
+        StandardInput(maxLineBytes: configuration.maxLineBytes).start(
+            budget: budget, waitForRoom: { output.waitForRoom() }, into: input.continuation)
         context.pushes.connect(output)
         let server = RPCServer(
             methods: methods, sink: output, registry: context.registry, logger: context.logger,
@@ -175,7 +176,7 @@ public final class WeatherdService: Sendable {
         return await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.runLog() }
             group.addTask { await output.run() }
-            await serve(server: server, slots: slots)
+            await serve(server: server, budget: budget)
             await output.flush()
             output.finish()
             context.writer.finish()
@@ -186,7 +187,7 @@ public final class WeatherdService: Sendable {
     }
 
     /// Writes the start-up events, serves every input line, then writes `service.stopped`.
-    func serve(server: RPCServer, slots: DispatchSemaphore) async {
+    func serve(server: RPCServer, budget: InputBudget) async {
         var startup: [DomainEvent] = []
         if let recovered { startup.append(.logRecovered(recovered)) }
         startup.append(
@@ -209,7 +210,8 @@ public final class WeatherdService: Sendable {
         }
         let alerting = Task { await alertActor.run(clock: ContinuousClock()) }
         for await item in input.stream {
-            await server.receive(item) { slots.signal() }
+            let size = item.byteCount
+            await server.receive(item) { budget.give(bytes: size) }
         }
         shutdown(reason: "eof")
         scheduler?.cancel()

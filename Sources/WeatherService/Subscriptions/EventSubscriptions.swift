@@ -52,6 +52,9 @@ extension ServiceContext {
             while let message = await live.next() {
                 switch message {
                 case .event(let envelope) where envelope.seq > lastSent:
+                    // A client that stops reading holds the subscription here; the bus cuts it off once its
+                    // buffer is full, so neither the output nor the bus grows without bound.
+                    await pushes.room()
                     try send(envelope)
                     lastSent = envelope.seq
                 case .event:

@@ -25,6 +25,11 @@ public final class Pushes: Sendable {
         state.withLock { $0.sink }?.send(line)
     }
 
+    /// Returns once the output has room for more notifications (a client that stops reading holds them back).
+    func room() async {
+        await state.withLock { $0.sink }?.room()
+    }
+
     /// Runs `action` once the answer to request `id` is out (at once for a notification).
     func afterAnswer(to id: JSONValue?, _ action: @escaping @Sendable () -> Void) {
         guard let id else { return action() }
