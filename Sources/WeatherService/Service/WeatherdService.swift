@@ -45,6 +45,7 @@ public final class WeatherdService: Sendable {
             try directory.create()
             lock = try directory.lock()
             try directory.ensureLog()
+            for change in try directory.tightenPermissions() { logger.warning(change) }
         } catch let error as LockError {
             throw StartupError(error.description)
         } catch {
@@ -60,6 +61,17 @@ public final class WeatherdService: Sendable {
             throw StartupError("refusing to start: \(error)")
         }
         var position = replay.outcome.position
+        if replay.outcome.missingNewline {
+            do {
+                try TailRepair.restoreNewline(logPath: directory.logPath, length: position.length)
+            } catch {
+                lock.release()
+                throw StartupError("cannot restore the last newline of \(directory.logPath): \(error)")
+            }
+            position.length += 1
+            logger.warning(
+                "the log's last line (seq \(position.nextSeq - 1)) was intact but lacked its newline; restored it")
+        }
         if let tail = replay.outcome.tail {
             do {
                 recovered = try TailRepair.repair(logPath: directory.logPath, tail: tail, now: clock.now())
