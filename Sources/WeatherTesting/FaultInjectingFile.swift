@@ -44,6 +44,7 @@ public final class FaultInjectingFile: LogFile {
         var bytes: [UInt8]
         var durableLength: Int
         var appends = 0
+        var appendSizes: [Int] = []
         var syncs = 0
         var appendFault: AppendFault?
         var syncFault: Int32?
@@ -72,9 +73,13 @@ public final class FaultInjectingFile: LogFile {
     /// How many appends were made (successful or not).
     public var appendCount: Int { state.withLock { $0.appends } }
 
+    /// How many bytes each append was asked to write, in order.
+    public var appendSizes: [Int] { state.withLock { $0.appendSizes } }
+
     public func append(_ bytes: UnsafeRawBufferPointer) throws(StorageError) {
         let failure: Int32? = state.withLock { state in
             state.appends += 1
+            state.appendSizes.append(bytes.count)
             if var fault = state.appendFault {
                 if fault.after == 0 {
                     state.appendFault = nil

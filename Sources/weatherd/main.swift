@@ -44,6 +44,8 @@ do {
         transport: .live())
 } catch {
     logger.error("\(error)")
+    // Before the service exists stdout has no other writer; a client waiting for JSON gets one error line.
+    FileHandle.standardOutput.write(Data((error.responseLine + "\n").utf8))
     exit(1)
 }
 exit(await service.run())

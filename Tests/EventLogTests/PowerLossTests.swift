@@ -1,4 +1,5 @@
 import EventLog
+import Foundation
 import Testing
 import WeatherDomain
 import WeatherTesting
@@ -55,7 +56,10 @@ struct PowerLossTests {
             #expect(seqs == Array(1...Int64(max(1, seqs.count))).prefix(seqs.count).map { $0 })
             if seqs.count > acked { recoveredBeyondAck += 1 }
             if let tail = outcome.tail {
-                _ = try TailRepair.repair(logPath: directory.logPath, tail: tail, now: Timestamp(milliseconds: 0))
+                // Each repair at its own time, as on a real clock: a repair never overwrites an earlier copy.
+                let report = try TailRepair.repair(
+                    logPath: directory.logPath, tail: tail, now: Timestamp(milliseconds: Int64(trial)))
+                try FileManager.default.removeItem(atPath: directory.path + "/" + report.brokenCopy)
                 let after = try LogReader.read(path: directory.logPath) { _, _ in true }
                 #expect(after.tail == nil)
                 #expect(after.lines == Int64(seqs.count))

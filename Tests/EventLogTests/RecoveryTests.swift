@@ -46,12 +46,13 @@ struct RecoveryTests {
         #expect(outcome.position.length == Int64(bytes.count))
     }
 
-    @Test("a torn last line at every byte offset is a tail to cut, and the file is unchanged by reading")
+    @Test("a last line torn at every byte offset before its newline is a tail to cut, and reading changes no byte")
     func tornAtEveryOffset() throws {
         let directory = TemporaryDataDirectory()
         let (bytes, starts) = Self.log(4)
         let lastStart = try #require(starts.last)
-        for cut in (lastStart + 1)..<bytes.count {
+        // A cut of only the final newline leaves an intact line, which is kept (see `missingNewline`).
+        for cut in (lastStart + 1)..<(bytes.count - 1) {
             let torn = Array(bytes[..<cut])
             try directory.writeLog(torn)
             let (outcome, seqs) = try Self.read(directory)
@@ -63,20 +64,40 @@ struct RecoveryTests {
         }
     }
 
-    @Test("a complete last line with a bad crc, or trailing garbage, is a torn tail")
+    @Test("a complete last line with a bad crc is damage, not a torn write, and no byte changes")
     func badLastLine() throws {
         let directory = TemporaryDataDirectory()
         let (bytes, starts) = Self.log(3)
         var damaged = bytes
         damaged[starts[2] + 20] ^= 0x20
         try directory.writeLog(damaged)
-        var (outcome, seqs) = try Self.read(directory)
-        #expect(seqs == [1, 2])
-        #expect(
-            outcome.tail == TornTail(offset: Int64(starts[2]), length: Int64(bytes.count - starts[2]), reason: .badCRC))
+        let damage = try #require(throws: LogDamage.self) { try Self.read(directory) }
+        #expect(damage.kind == .damagedLine)
+        #expect(damage.line == 3)
+        #expect(damage.seq == 3)
+        #expect(damage.offset == Int64(starts[2]))
+        #expect(damage.problem.reason == .badCRC)
+        #expect(directory.logBytes() == damaged)
+    }
 
+    @Test("a bad crc on each of the last 5 complete lines is refused at the first of them")
+    func lastFiveLines() throws {
+        let directory = TemporaryDataDirectory()
+        let (bytes, starts) = Self.log(10)
+        var damaged = bytes
+        for line in 5..<10 { damaged[starts[line] + 20] ^= 0x20 }
+        try directory.writeLog(damaged)
+        let damage = try #require(throws: LogDamage.self) { try Self.read(directory) }
+        #expect(damage.line == 6)
+        #expect(damage.offset == Int64(starts[5]))
+    }
+
+    @Test("zeros or garbage after the last intact line are a torn tail")
+    func garbageTail() throws {
+        let directory = TemporaryDataDirectory()
+        let (bytes, _) = Self.log(3)
         try directory.writeLog(bytes + [UInt8](repeating: 0, count: 4096))
-        (outcome, seqs) = try Self.read(directory)
+        var (outcome, seqs) = try Self.read(directory)
         #expect(seqs == [1, 2, 3])
         #expect(outcome.tail?.offset == Int64(bytes.count))
         #expect(outcome.tail?.length == 4096)
@@ -85,6 +106,90 @@ struct RecoveryTests {
         (outcome, seqs) = try Self.read(directory)
         #expect(seqs == [1, 2, 3])
         #expect(outcome.tail?.reason == .badJSON)
+    }
+
+    @Test("a bad tail longer than the writer's largest batch is damage, one within it a torn tail")
+    func tailBound() throws {
+        let directory = TemporaryDataDirectory()
+        let (bytes, _) = Self.log(3)
+        try directory.writeLog(bytes + [UInt8](repeating: 0, count: 1001))
+        let damage = try #require(throws: LogDamage.self) {
+            try LogReader.read(path: directory.logPath, maxTornBytes: 1000) { _, _ in true }
+        }
+        #expect(damage.kind == .tailTooLong)
+        #expect(damage.line == 4)
+        #expect(damage.seq == 4)
+        #expect(damage.offset == Int64(bytes.count))
+        try directory.writeLog(bytes + [UInt8](repeating: 0, count: 1000))
+        let outcome = try LogReader.read(path: directory.logPath, maxTornBytes: 1000) { _, _ in true }
+        #expect(outcome.tail?.length == 1000)
+        #expect(LogWriter.maxBatchBytes == 8 << 20)
+    }
+
+    @Test("a last line whose checks hold but whose newline is missing is kept, and the newline restored")
+    func missingNewline() throws {
+        let directory = TemporaryDataDirectory()
+        let (bytes, _) = Self.log(3)
+        try directory.writeLog(Array(bytes.dropLast()))
+        let (outcome, seqs) = try Self.read(directory)
+        #expect(seqs == [1, 2, 3])
+        #expect(outcome.tail == nil)
+        #expect(outcome.missingNewline)
+        #expect(outcome.position.nextSeq == 4)
+        #expect(outcome.position.length == Int64(bytes.count - 1))
+        try TailRepair.restoreNewline(logPath: directory.logPath, length: outcome.position.length)
+        #expect(directory.logBytes() == bytes)
+        let (after, _) = try Self.read(directory)
+        #expect(!after.missingNewline)
+    }
+
+    @Test("another program's JSON-lines file is not a weatherd log, and no byte changes")
+    func foreignFile() throws {
+        let directory = TemporaryDataDirectory()
+        var foreign: [UInt8] = []
+        var index = 0
+        while foreign.count < 61_890 {
+            foreign += Array(#"{"name":"item \#(index)","value":\#(index * 7)}"#.utf8) + [10]
+            index += 1
+        }
+        try directory.writeLog(foreign)
+        let damage = try #require(throws: LogDamage.self) { try Self.read(directory) }
+        #expect(damage.kind == .notAWeatherdLog)
+        #expect(damage.line == 1)
+        #expect(damage.offset == 0)
+        #expect(damage.description.contains("not a weatherd log"))
+        #expect(directory.logBytes() == foreign)
+        try directory.writeLog(Array("just some text without a newline".utf8))
+        #expect(throws: LogDamage.self) { try Self.read(directory) }
+    }
+
+    @Test("a first write cut short, or lost to zeros, is a torn tail, not another program's file")
+    func tornFirstWrite() throws {
+        let directory = TemporaryDataDirectory()
+        let (bytes, _) = Self.log(1)
+        for torn in [Array(bytes[..<4]), Array(bytes[..<30]), [UInt8](repeating: 0, count: bytes.count)] {
+            try directory.writeLog(torn)
+            let (outcome, seqs) = try Self.read(directory)
+            #expect(seqs.isEmpty)
+            #expect(outcome.tail?.offset == 0)
+            #expect(outcome.tail?.length == Int64(torn.count))
+        }
+    }
+
+    @Test("a log that is a symbolic link is refused, and the file it points to is not touched")
+    func symlinkedLog() throws {
+        let directory = TemporaryDataDirectory()
+        let (bytes, _) = Self.log(3)
+        let elsewhere = directory.root + "/elsewhere.jsonl"
+        try Data(bytes.dropLast(5)).write(to: URL(fileURLWithPath: elsewhere))
+        try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: directory.logPath, withDestinationPath: elsewhere)
+        let error = try #require(throws: StorageError.self) { try Self.read(directory) }
+        #expect(error.errno == ELOOP)
+        #expect(error.description.contains("symbolic link"))
+        #expect(throws: StorageError.self) { try PosixLogFile(path: directory.logPath) }
+        #expect(throws: StorageError.self) { try DataDirectory(path: directory.path).ensureLog() }
+        #expect(Array(try #require(FileManager.default.contents(atPath: elsewhere))) == Array(bytes.dropLast(5)))
     }
 
     @Test("a flipped byte in a middle line is damage that names file, line, seq and offset", arguments: [0, 1, 5, 8])

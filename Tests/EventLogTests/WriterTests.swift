@@ -143,4 +143,35 @@ struct WriterTests {
             #expect(file.syncCount == (mode == .batch ? 1 : 0))
         }
     }
+
+    @Test("a batch never holds more than the batch limit, unless one append is larger on its own")
+    func batchLimit() async throws {
+        let file = FaultInjectingFile()
+        let published = Published()
+        let writer = LogWriter(
+            file: file, position: .empty, mode: .always, batchLimit: 1000,
+            now: {
+                Timestamp(milliseconds: 0)
+            }
+        ) { batch in
+            published.seqs.withLock { $0.append(contentsOf: batch.map(\.seq)) }
+        }
+        // Queued before the writer's thread runs, so it finds all of them at once.
+        let tickets = try (1...40).map { try writer.append([Self.event($0)]) }
+        let big = NewEvent(
+            type: "history.cleared", v: 1, cause: "test", corr: String(repeating: "x", count: 3000),
+            data: JSONValue.object(["count": 1]).jsonBytes)
+        let bigTicket = try writer.append([big])
+        let running = Task { await writer.run() }
+        for ticket in tickets { _ = try await ticket.committed() }
+        _ = try await bigTicket.committed()
+        writer.finish()
+        await running.value
+        let sizes = file.appendSizes
+        #expect(sizes.count > 5, "40 lines of about 100 bytes need several batches of at most 1000 bytes")
+        #expect(sizes.dropLast().allSatisfy { $0 <= 1000 }, "\(sizes)")
+        #expect((sizes.last ?? 0) > 3000, "the large append went alone")
+        #expect(published.seqs.withLock { $0 } == Array(1...41))
+        #expect(Self.lines(file.contents) == 41)
+    }
 }

@@ -1,5 +1,11 @@
 import WeatherDomain
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Builds and reads log lines byte for byte (DESIGN §3).
 ///
 /// A line is `{"seq":…,"ts":"…","type":"…","v":…,"cause":"…"[,"corr":"…"],"data":{…},"chain":"…","crc":"…"}`.
@@ -55,6 +61,39 @@ public enum EnvelopeCodec {
         return stated == CRC32C.checksum(UnsafeRawBufferPointer(rebasing: line[..<(line.count - crcTrailerLength)]))
     }
 
+    /// Whether a line (without its newline) has the shape of a log line: it begins with `{"seq":`, ends in
+    /// `,"chain":"…","crc":"…"}` with 8 hex digits each, and holds no zero byte.
+    ///
+    /// Such a line is a complete write: when its crc, chain or seq does not hold it is damage, never the
+    /// trace of an interrupted write (those leave a cut line, zeros or garbage).
+    public static func isWellFormed(_ line: UnsafeRawBufferPointer) -> Bool {
+        let count = line.count
+        guard count > trailerLength + 7, matches(line, at: 0, #"{"seq":"#) else { return false }
+        let chainAt = count - trailerLength
+        guard matches(line, at: chainAt, #","chain":""#), matches(line, at: chainAt + 18, #"""#),
+            matches(line, at: count - crcTrailerLength, #","crc":""#), matches(line, at: count - 2, #""}"#),
+            CRC32C.parseHex(line, at: chainAt + 10) != nil, CRC32C.parseHex(line, at: count - 10) != nil,
+            let base = line.baseAddress
+        else { return false }
+        return memchr(base, 0, count) == nil
+    }
+
+    /// Whether the first line of a file (or the whole file, when it has no newline) shows it is not a log:
+    /// it is text (UTF-8 without control characters other than tab and carriage return) that neither begins
+    /// with `{"seq":` nor is a beginning of it.
+    ///
+    /// Zeros or binary garbage are not foreign: they are what an interrupted first write can leave.
+    public static func isForeign(_ line: UnsafeRawBufferPointer) -> Bool {
+        guard !line.isEmpty else { return false }
+        let prefix: StaticString = #"{"seq":"#
+        let compared = min(line.count, prefix.utf8CodeUnitCount)
+        if matches(UnsafeRawBufferPointer(rebasing: line[..<compared]), at: 0, prefix, length: compared) {
+            return false
+        }
+        for byte in line where byte < 0x20 && byte != 0x09 && byte != 0x0D { return false }
+        return String(validating: line, as: UTF8.self) != nil
+    }
+
     /// Decodes and checks one line (without its newline) whose predecessor's chain is `previousChain`.
     public static func decode(
         _ line: UnsafeRawBufferPointer, previousChain: UInt32
@@ -100,8 +139,10 @@ public enum EnvelopeCodec {
         )
     }
 
-    static func matches(_ line: UnsafeRawBufferPointer, at offset: Int, _ literal: StaticString) -> Bool {
-        let count = literal.utf8CodeUnitCount
+    static func matches(
+        _ line: UnsafeRawBufferPointer, at offset: Int, _ literal: StaticString, length: Int? = nil
+    ) -> Bool {
+        let count = length ?? literal.utf8CodeUnitCount
         guard offset >= 0, offset + count <= line.count else { return false }
         let bytes = literal.utf8Start
         for index in 0..<count where line[offset + index] != bytes[index] { return false }

@@ -15,11 +15,18 @@ public enum TailRepair {
     ///   after the copy is durable).
     public static func repair(logPath: String, tail: TornTail, now: Timestamp) throws(StorageError) -> LogRecovered {
         let stamp = now.description.replacingColons
-        let copyPath = "\(logPath).broken-\(stamp)"
-        let source = open(logPath, O_RDWR | O_CLOEXEC)
+        let source = open(logPath, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
         guard source >= 0 else { throw StorageError(operation: "open", path: logPath, errno: errno) }
         defer { close(source) }
-        let copy = open(copyPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        // An earlier copy of the same name is never overwritten: it holds the bytes of an earlier repair.
+        var copyPath = "\(logPath).broken-\(stamp)"
+        var copy = open(copyPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        var attempt = 1
+        while copy < 0, errno == EEXIST, attempt < 100 {
+            copyPath = "\(logPath).broken-\(stamp)-\(attempt)"
+            copy = open(copyPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            attempt += 1
+        }
         guard copy >= 0 else { throw StorageError(operation: "open", path: copyPath, errno: errno) }
         defer { close(copy) }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -54,6 +61,21 @@ public enum TailRepair {
             droppedBytes: offset - tail.offset,
             brokenCopy: String(copyPath.split(separator: "/").last ?? Substring(copyPath)),
             reason: tail.reason.rawValue)
+    }
+
+    /// Appends the newline a last valid line lacks (at `length`, the log's length) and makes it durable.
+    ///
+    /// - Throws: `StorageError` when the log cannot be opened, written or synced.
+    public static func restoreNewline(logPath: String, length: Int64) throws(StorageError) {
+        let fd = open(logPath, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { throw StorageError(operation: "open", path: logPath, errno: errno) }
+        defer { close(fd) }
+        let newline: [UInt8] = [UInt8(ascii: "\n")]
+        while pwrite(fd, newline, 1, off_t(length)) != 1 {
+            if errno == EINTR { continue }
+            throw StorageError(operation: "write", path: logPath, errno: errno)
+        }
+        guard fsync(fd) == 0 else { throw StorageError(operation: "fsync", path: logPath, errno: errno) }
     }
 }
 

@@ -61,7 +61,8 @@ public struct SnapshotStore: Sendable {
 
     /// Writes `bytes` as the snapshot of `seq`, atomically and durably.
     ///
-    /// - Throws: `StorageError`; a half-written temporary file may remain (the next `prune` removes it).
+    /// - Throws: `StorageError`; the temporary file is removed on failure (should that fail too, the next
+    ///   `prune` removes it).
     public func write(_ bytes: [UInt8], seq: Int64) throws(StorageError) {
         if mkdir(path, 0o700) == 0 {
             try DataDirectory.syncDirectory((path as String).parentPath)
@@ -70,13 +71,19 @@ public struct SnapshotStore: Sendable {
         }
         let final = path(seq: seq)
         let temporary = final + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw StorageError(operation: "open", path: temporary, errno: errno) }
         var failure = writeAll(fd, bytes).map { StorageError(operation: "write", path: temporary, errno: $0) }
         if failure == nil, fsync(fd) != 0 { failure = StorageError(operation: "fsync", path: temporary, errno: errno) }
         close(fd)
-        if let failure { throw failure }
-        guard rename(temporary, final) == 0 else { throw StorageError(operation: "rename", path: final, errno: errno) }
+        if failure == nil, rename(temporary, final) != 0 {
+            failure = StorageError(operation: "rename", path: final, errno: errno)
+        }
+        if let failure {
+            // Best effort: the error being thrown is the one that matters, and `prune` removes a leftover.
+            unlink(temporary)
+            throw failure
+        }
         try DataDirectory.syncDirectory(path)
     }
 
@@ -84,7 +91,7 @@ public struct SnapshotStore: Sendable {
     ///
     /// - Throws: `StorageError` when it cannot be read.
     public func read(_ path: String) throws(StorageError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { throw StorageError(operation: "open", path: path, errno: errno) }
         defer { close(fd) }
         var status = stat()

@@ -42,12 +42,61 @@ public struct DataDirectory: Sendable {
     }
 
     /// Creates the log file (0600) when missing and makes its directory entry durable.
+    ///
+    /// - Throws: `StorageError`, with `ELOOP` when the log is a symbolic link (weatherd follows none).
     public func ensureLog() throws(StorageError) {
-        if access(logPath, F_OK) == 0 { return }
-        let fd = open(logPath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw StorageError(operation: "open", path: logPath, errno: errno) }
-        close(fd)
-        try Self.syncDirectory(path)
+        let fd = open(logPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        if fd >= 0 {
+            close(fd)
+            try Self.syncDirectory(path)
+            return
+        }
+        guard errno == EEXIST else { throw StorageError(operation: "open", path: logPath, errno: errno) }
+        var status = stat()
+        guard lstat(logPath, &status) == 0 else { throw StorageError(operation: "lstat", path: logPath, errno: errno) }
+        if status.st_mode & S_IFMT == S_IFLNK { throw StorageError(operation: "open", path: logPath, errno: ELOOP) }
+    }
+
+    /// Tightens modes looser than weatherd creates them with: the data dir and `snapshots/` to 0700, `LOCK`,
+    /// the log and the snapshot files to 0600 (as OpenSSH insists on for a key, other users have no business
+    /// reading a log of someone's places).
+    ///
+    /// Symbolic links are left alone (opening them is refused elsewhere); missing files are skipped.
+    ///
+    /// - Returns: one sentence per mode changed, for a warning on stderr.
+    /// - Throws: `StorageError` when a mode cannot be read or changed.
+    public func tightenPermissions() throws(StorageError) -> [String] {
+        let snapshots = path + "/snapshots"
+        var targets: [(path: String, mode: mode_t)] = [(path, 0o700), (lockPath, 0o600), (logPath, 0o600)]
+        targets.append((snapshots, 0o700))
+        if let folder = opendir(snapshots) {
+            defer { closedir(folder) }
+            while let item = readdir(folder) {
+                let name = withUnsafeBytes(of: item.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                if name.hasPrefix("snapshot-") { targets.append((snapshots + "/" + name, 0o600)) }
+            }
+        }
+        var changes: [String] = []
+        for target in targets {
+            var status = stat()
+            if lstat(target.path, &status) != 0 {
+                if errno == ENOENT { continue }
+                throw StorageError(operation: "lstat", path: target.path, errno: errno)
+            }
+            let kind = status.st_mode & S_IFMT
+            guard kind == S_IFDIR || kind == S_IFREG else { continue }
+            let mode = status.st_mode & 0o7777
+            guard mode & ~target.mode != 0 else { continue }
+            guard chmod(target.path, target.mode) == 0 else {
+                throw StorageError(operation: "chmod", path: target.path, errno: errno)
+            }
+            changes.append(
+                "\(target.path) had mode \(String(mode, radix: 8)), open to other users; tightened to "
+                    + String(target.mode, radix: 8))
+        }
+        return changes
     }
 
     /// Takes the exclusive lock on the data dir, without waiting.
@@ -55,7 +104,7 @@ public struct DataDirectory: Sendable {
     /// - Throws: `LockError.held` naming the process that holds it, or `.failed`.
     public func lock() throws(LockError) -> DirectoryLock {
         let existed = access(lockPath, F_OK) == 0
-        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw .failed(StorageError(operation: "open", path: lockPath, errno: errno)) }
         if !existed {
             do throws(StorageError) {

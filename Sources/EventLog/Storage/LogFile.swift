@@ -24,12 +24,12 @@ public final class PosixLogFile: LogFile {
     public let path: String
     private let fd: Int32
 
-    /// Opens (creating with mode 0600) the log at `path`.
+    /// Opens (creating with mode 0600) the log at `path`, never through a symbolic link.
     ///
-    /// - Throws: `StorageError` when it cannot be opened.
+    /// - Throws: `StorageError` when it cannot be opened (`ELOOP` for a symbolic link).
     public init(path: String) throws(StorageError) {
         self.path = path
-        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw StorageError(operation: "open", path: path, errno: errno) }
         self.fd = fd
     }

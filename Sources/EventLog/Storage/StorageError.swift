@@ -23,6 +23,10 @@ public struct StorageError: Error, Sendable, Equatable, CustomStringConvertible 
     public var isNoSpace: Bool { errno == ENOSPC || errno == EDQUOT }
 
     public var description: String {
-        "\(operation) \(path): \(String(cString: strerror(errno))) (errno \(errno))"
+        if operation == "open", errno == ELOOP {
+            return "open \(path): it is a symbolic link, and weatherd opens its files without following links "
+                + "(errno \(errno)); replace the link by the file it points to"
+        }
+        return "\(operation) \(path): \(String(cString: strerror(errno))) (errno \(errno))"
     }
 }

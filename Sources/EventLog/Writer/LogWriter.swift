@@ -10,6 +10,9 @@ import WeatherDomain
 /// (with `--fsync always`) one `fdatasync`, then hands the committed envelopes to `onCommit`
 /// (the bus) and resolves the callers' tickets. Concurrent appends therefore share fsyncs.
 ///
+/// A batch holds at most `maxBatchBytes` (one append larger on its own goes alone), so a crash tears at
+/// most that many bytes off the end of the log: start-up repairs no more than that.
+///
 /// A failed write or sync cuts the file back to the end of the last committed batch, fails that
 /// batch and everything queued behind it, and leaves the writer read-only: a failed `fdatasync`
 /// is never retried, because the kernel may already have dropped the data it failed to write.
@@ -61,7 +64,15 @@ public final class LogWriter: Sendable {
         var sleeping = false
     }
 
+    /// The most bytes one batch (one `write`, then one sync) holds, unless a single append is larger.
+    ///
+    /// It bounds what a crash can tear: start-up treats more bad bytes than this at the end of the log as
+    /// damage. 8 MiB is far above any batch weatherd writes in practice (a request line is at most
+    /// `--max-line-bytes`, 1 MiB by default, and its event at most a few times that once escaped).
+    public static let maxBatchBytes: Int64 = 8 << 20
+
     private let file: any LogFile
+    private let batchLimit: Int
     private let mode: FsyncMode
     private let now: @Sendable () -> Timestamp
     private let onCommit: @Sendable ([EventEnvelope]) -> Void
@@ -73,12 +84,15 @@ public final class LogWriter: Sendable {
     /// - Parameters:
     ///   - index: the seq → offset index built while the log was read, extended as lines are written.
     ///   - now: the wall clock for `ts`.
+    ///   - batchLimit: the most bytes of one batch (`maxBatchBytes`; tests use less).
     ///   - onCommit: called on the writer's thread with each durable batch, before callers are answered.
     public init(
         file: any LogFile, position: Position, index: SeqIndex = SeqIndex(), mode: FsyncMode,
-        now: @escaping @Sendable () -> Timestamp, onCommit: @escaping @Sendable ([EventEnvelope]) -> Void
+        batchLimit: Int = Int(LogWriter.maxBatchBytes), now: @escaping @Sendable () -> Timestamp,
+        onCommit: @escaping @Sendable ([EventEnvelope]) -> Void
     ) {
         self.file = file
+        self.batchLimit = batchLimit
         self.mode = mode
         self.now = now
         self.onCommit = onCommit
@@ -189,13 +203,16 @@ public final class LogWriter: Sendable {
         }
     }
 
-    /// Writes one batch; returns whether it committed.
-    private func commit(_ queued: [Queued], previousChain: UInt32, length: Int64, buffer: inout [UInt8]) -> Bool {
+    /// Writes one batch of at most `batchLimit` bytes from the front of `all` (the rest goes back to the
+    /// front of the queue); returns whether it committed.
+    private func commit(_ all: [Queued], previousChain: UInt32, length: Int64, buffer: inout [UInt8]) -> Bool {
         let ts = now()
         var chain = previousChain
         var envelopes: [EventEnvelope] = []
         var offsets: [(seq: Int64, offset: Int64, previousChain: UInt32)] = []
-        for item in queued {
+        var taken = 0
+        for item in all {
+            let mark = (bytes: buffer.count, chain: chain, envelopes: envelopes.count, offsets: offsets.count)
             for (position, event) in item.events.enumerated() {
                 let seq = item.firstSeq + Int64(position)
                 if SeqIndex.isIndexed(seq) { offsets.append((seq, length + Int64(buffer.count), chain)) }
@@ -207,6 +224,19 @@ public final class LogWriter: Sendable {
                         seq: seq, ts: ts, type: event.type, v: event.v, cause: event.cause, corr: event.corr,
                         data: event.data, chain: lineChain, crc: crc, event: event.event))
             }
+            if taken > 0, buffer.count > batchLimit {
+                buffer.removeLast(buffer.count - mark.bytes)
+                chain = mark.chain
+                envelopes.removeLast(envelopes.count - mark.envelopes)
+                offsets.removeLast(offsets.count - mark.offsets)
+                break
+            }
+            taken += 1
+        }
+        let queued = Array(all[..<taken])
+        if taken < all.count {
+            let rest = all[taken...]
+            state.withLock { $0.queue.insert(contentsOf: rest, at: 0) }
         }
         var failure: StorageError?
         buffer.withUnsafeBytes { bytes in

@@ -8,7 +8,7 @@ extension ServiceContext {
         [
             "events/query": MethodHandler(params: ["afterSeq", "types", "since", "until", "limit", "cursor"]) { call in
                 let query = try EventQuery(call.params)
-                return { try query.run(logPath: dataDirectory.logPath, writer: writer) }
+                return { try query.run(logPath: dataDirectory.logPath, writer: writer, health: logHealth) }
             },
             "state/verify": MethodHandler { _ in { try await verify() } },
             "service/status": MethodHandler { _ in { await status() } },
@@ -34,9 +34,22 @@ extension ServiceContext {
             }
         }
         guard seq >= 0 else { throw RPCError.invalidRequest("the log kept changing during verification; try again") }
-        let replayed = try Replay.run(
-            path: dataDirectory.logPath, commandWindow: info.commandWindow, through: seq
-        ).state
+        let replay: Replay.Result
+        do {
+            replay = try Replay.run(
+                path: dataDirectory.logPath, commandWindow: info.commandWindow, through: seq,
+                limit: writer.status.length)
+        } catch let damage as LogDamage {
+            throw logHealth.report(damage)
+        }
+        if let tail = replay.outcome.tail, !replay.outcome.stopped {
+            throw logHealth.report(
+                LogDamage(
+                    path: dataDirectory.logPath, line: replay.outcome.position.nextSeq,
+                    seq: replay.outcome.position.nextSeq, offset: tail.offset,
+                    problem: LineProblem(tail.reason, "a committed line is damaged")))
+        }
+        let replayed = replay.state
         var slices: [String: JSONValue] = [:]
         var allEqual = true
         guard case .object(let liveSlices) = live.json, case .object(let replayedSlices) = replayed.json else {
@@ -73,6 +86,7 @@ extension ServiceContext {
                 info.skippedEvents.reduce(into: [:]) { $0[$1.key.description] = .int(Int64($1.value)) }),
         ]
         if let failure = writerStatus.failure { result["readOnlyReason"] = .string(failure.message) }
+        if let damage = logHealth.known { result["logDamage"] = .object(damage.details) }
         return .object(result)
     }
 }
@@ -100,13 +114,14 @@ struct EventQuery: Sendable {
     }
 
     /// Reads the committed log from near `afterSeq` and collects one page of matching events.
-    func run(logPath: String, writer: LogWriter) throws -> JSONValue {
+    func run(logPath: String, writer: LogWriter, health: LogHealth) throws -> JSONValue {
         let committed = writer.status
         var events: [JSONValue] = []
         var bytes = 0
         var lastScanned = afterSeq
         var more = false
-        _ = try LogReader.read(path: logPath, start: writer.index.start(after: afterSeq), limit: committed.length) {
+        _ = try health.readCommitted(path: logPath, start: writer.index.start(after: afterSeq), limit: committed.length)
+        {
             envelope, _ in
             guard envelope.seq > afterSeq else { return true }
             let matches =

@@ -89,6 +89,8 @@ public enum ApplicationErrorCode {
         "timeout": 1007,
         "upstream_error": 1008,
         "bad_upstream_response": 1009,
+        "log_damaged": 1010,
+        "data_dir_in_use": 1011,
     ]
 
     /// The code of a kind; unknown kinds get 1099 so they still fall in the application range.

@@ -24,6 +24,8 @@ public struct ServiceContext: Sendable {
     public let pushes: Pushes
     /// Decimals kept of the client's coordinates (`--location-precision`).
     public let locationPrecision: Int
+    /// Damage found in the log while serving.
+    public let logHealth = LogHealth()
 }
 
 /// Facts about the running service, for `service/status`.

@@ -45,7 +45,9 @@ public final class WeatherdService: Sendable {
             try directory.create()
             lock = try directory.lock()
             try directory.ensureLog()
+            for change in try directory.tightenPermissions() { logger.warning(change) }
         } catch let error as LockError {
+            if case .held = error { throw StartupError(error.description, kind: "data_dir_in_use") }
             throw StartupError(error.description)
         } catch {
             throw StartupError("cannot open the data dir \(directory.path): \(error)")
@@ -55,11 +57,30 @@ public final class WeatherdService: Sendable {
             replay = try Replay.start(
                 path: directory.logPath, snapshots: SnapshotStore(directory: directory),
                 commandWindow: configuration.commandWindow, logger: logger)
+        } catch let damage as LogDamage {
+            lock.release()
+            throw StartupError("refusing to start: \(damage)", kind: "log_damaged", details: damage.details)
+        } catch let error as ReplayError {
+            lock.release()
+            throw StartupError(
+                "refusing to start: \(error)", kind: "log_damaged",
+                details: ["file": .string(directory.logPath), "seq": .int(error.seq), "offset": .int(error.offset)])
         } catch {
             lock.release()
             throw StartupError("refusing to start: \(error)")
         }
         var position = replay.outcome.position
+        if replay.outcome.missingNewline {
+            do {
+                try TailRepair.restoreNewline(logPath: directory.logPath, length: position.length)
+            } catch {
+                lock.release()
+                throw StartupError("cannot restore the last newline of \(directory.logPath): \(error)")
+            }
+            position.length += 1
+            logger.warning(
+                "the log's last line (seq \(position.nextSeq - 1)) was intact but lacked its newline; restored it")
+        }
         if let tail = replay.outcome.tail {
             do {
                 recovered = try TailRepair.repair(logPath: directory.logPath, tail: tail, now: clock.now())
@@ -240,9 +261,34 @@ public final class WeatherdService: Sendable {
     }
 }
 
-/// Why the service could not start; the message is printed on stderr and the process exits non-zero.
-public struct StartupError: Error, Sendable, CustomStringConvertible {
+/// Why the service could not start; the message is printed on stderr, one JSON-RPC error line (id null)
+/// on stdout, and the process exits non-zero.
+public struct StartupError: WireError, CustomStringConvertible {
     public var description: String
+    /// The stable kind: `data_dir_in_use`, `log_damaged`, or `storage_failure` for anything else.
+    public var kind: String
+    /// Members of the error's `data` besides `kind` (`file`, `line`, `seq`, `offset` for `log_damaged`).
+    public var details: [String: JSONValue]
 
-    public init(_ description: String) { self.description = description }
+    public init(_ description: String, kind: String = "storage_failure", details: [String: JSONValue] = [:]) {
+        self.description = description
+        self.kind = kind
+        self.details = details
+    }
+
+    public var rpcCode: Int { ApplicationErrorCode.code(for: kind) }
+    public var message: String { "weatherd could not start: \(description)" }
+
+    /// The line written on stdout before exiting, so a client waiting for JSON gets an answer, not only EOF.
+    public var responseLine: String {
+        let error = RPCError(code: rpcCode, kind: kind, message: message, details: details)
+        return JSONValue.object(["jsonrpc": "2.0", "id": .null, "error": error.json]).jsonString
+    }
+}
+
+extension LogDamage {
+    /// The error's `data` members naming the place: `file`, `line`, `seq`, `offset`.
+    public var details: [String: JSONValue] {
+        ["file": .string(path), "line": .int(line), "seq": .int(seq), "offset": .int(offset)]
+    }
 }

@@ -36,7 +36,7 @@ extension ServiceContext {
         }
         do {
             if afterSeq < busSeq {
-                _ = try LogReader.read(
+                _ = try logHealth.readCommitted(
                     path: dataDirectory.logPath, start: writer.index.start(after: afterSeq), limit: writer.status.length
                 ) { envelope, _ in
                     guard envelope.seq <= busSeq, !Task.isCancelled else { return false }
@@ -64,6 +64,12 @@ extension ServiceContext {
                     return
                 }
             }
+        } catch let error as RPCError where error.kind == "log_damaged" {
+            // Resubscribing would hit the same damage: end the subscription with the error, not `lagged`.
+            logger.error("subscription \(id) ended: \(error)")
+            pushes.notify(
+                "events/error",
+                .object(["subscriptionId": .string(id), "lastSeq": .int(lastSent), "error": error.json]))
         } catch {
             logger.error("subscription \(id) ended: \(error)")
             pushes.notify("events/lagged", .object(["subscriptionId": .string(id), "lastSeq": .int(lastSent)]))

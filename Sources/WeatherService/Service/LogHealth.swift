@@ -1,0 +1,54 @@
+import EventLog
+import Synchronization
+import WeatherDomain
+
+/// The first damage found in the committed log while serving (start-up from a snapshot does not read
+/// the lines before it), for `service/status`.
+public final class LogHealth: Sendable {
+    private let damage = Mutex<LogDamage?>(nil)
+
+    public init() {}
+
+    /// The damage found so far, if any.
+    public var known: LogDamage? { damage.withLock { $0 } }
+
+    /// Remembers `found` (the first one found stays) and returns the error that reports it.
+    func report(_ found: LogDamage) -> RPCError {
+        damage.withLock { if $0 == nil { $0 = found } }
+        return RPCError.logDamaged(found)
+    }
+
+    /// Reads committed lines of the log (up to `limit`, a committed length), where nothing may be torn.
+    ///
+    /// - Throws: `RPCError.logDamaged` for damage, also a bad tail inside the committed length (it was
+    ///   acknowledged); what `body` and the reader throw otherwise.
+    func readCommitted(
+        path: String, start: LogWriter.Position, limit: Int64, _ body: (EventEnvelope, Int64) throws -> Bool
+    ) throws -> LogReader.Outcome {
+        let outcome: LogReader.Outcome
+        do {
+            outcome = try LogReader.read(path: path, start: start, limit: limit, body)
+        } catch let found as LogDamage {
+            throw report(found)
+        }
+        if let tail = outcome.tail {
+            throw report(
+                LogDamage(
+                    path: path, line: outcome.position.nextSeq, seq: outcome.position.nextSeq, offset: tail.offset,
+                    problem: LineProblem(tail.reason, "a committed line is damaged"), kind: .damagedLine))
+        }
+        return outcome
+    }
+}
+
+extension RPCError {
+    /// The answer when the log is damaged where a request must read it.
+    public static func logDamaged(_ damage: LogDamage) -> RPCError {
+        RPCError(
+            code: ApplicationErrorCode.code(for: "log_damaged"), kind: "log_damaged",
+            message: "The event log is damaged at \(damage.path) line \(damage.line) (seq \(damage.seq), byte offset "
+                + "\(damage.offset)): \(damage.problem.detail). Events before it can be read; run "
+                + "`weatherd log verify`, and restore the file from a backup.",
+            details: damage.details)
+    }
+}
