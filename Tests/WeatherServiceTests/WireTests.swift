@@ -35,4 +35,66 @@ struct WireTests {
             try service.output.messages().last?["result"]?["favorites"]?.arrayValue?.first?["name"])
         #expect(listed == .string(name))
     }
+
+    /// The output line whose id is written as `text`, by its bytes (decoding would lose exactly what is tested).
+    static func line(withID text: String, in lines: [[UInt8]]) -> String? {
+        lines.map { String(decoding: $0, as: UTF8.self) }.first { $0.contains(#"{"jsonrpc":"2.0","id":\#(text),"#) }
+    }
+
+    @Test(
+        "a numeric id is echoed exactly as written, in answers, errors, batches and the events' cause",
+        arguments: ["9223372036854775808", "-0", "1e2", "1.50", "-1.0E+2", "0.1000000000000000055511151231257827"])
+    func numericIDsEchoedAsWritten(text: String) async throws {
+        let directory = TemporaryDataDirectory()
+        let service = try InProcessWeatherd(directory: directory)
+        await service.receive(Array(#"{"jsonrpc":"2.0","id":\#(text),"method":"settings/get"}"#.utf8))
+        #expect(await service.output.wait(for: 1))
+        let answer = try #require(Self.line(withID: text, in: service.output.lines))
+        #expect(try JSONValue.parse(answer)["result"] == ["units": "metric"])
+
+        await service.receive(Array(#"{"jsonrpc":"1.0","id":\#(text),"method":"settings/get"}"#.utf8))
+        #expect(await service.output.wait(for: 2))
+        let rejected = try #require(Self.line(withID: text, in: Array(service.output.lines.dropFirst())))
+        #expect(try JSONValue.parse(rejected)["error"]?["code"] == -32600)
+
+        await service.receive(
+            Array(
+                #"[{"jsonrpc":"2.0","id":"s","method":"settings/get"},{"jsonrpc":"2.0","id":\#(text),"method":"no/such"}]"#
+                    .utf8))
+        #expect(await service.output.wait(for: 3))
+        let batch = String(decoding: try #require(service.output.lines.last), as: UTF8.self)
+        #expect(batch.contains(#"{"jsonrpc":"2.0","id":\#(text),"error":"#))
+        #expect(batch.contains(#"{"jsonrpc":"2.0","id":"s","result":"#))
+
+        await service.receive(
+            Array(
+                #"{"jsonrpc":"2.0","id":\#(text),"method":"favorites/add","params":{"name":"X","lat":1,"lon":2}}"#.utf8)
+        )
+        #expect(await service.output.wait(for: 4))
+        await service.stop()
+        let log = String(decoding: try Data(contentsOf: URL(fileURLWithPath: directory.logPath)), as: UTF8.self)
+        #expect(log.contains(#""type":"favorite.added","v":1,"cause":"rpc:\#(text)""#))
+    }
+
+    @Test("string, integer and null ids keep their encoding")
+    func otherIDs() async throws {
+        try await InProcessWeatherd.with { service in
+            await service.receive(Array(#"{"jsonrpc":"2.0","id":"a\u0062","method":"settings/get"}"#.utf8))
+            await service.receive(Array(#"{"jsonrpc":"2.0","id":-7,"method":"settings/get"}"#.utf8))
+            await service.receive(Array(#"{"jsonrpc":"2.0","id":null,"method":"settings/get"}"#.utf8))
+            #expect(await service.output.wait(for: 3))
+            let lines = service.output.lines
+            #expect(Self.line(withID: #""ab""#, in: lines) != nil)
+            #expect(Self.line(withID: "-7", in: lines) != nil)
+            #expect(Self.line(withID: "null", in: lines) != nil)
+        }
+    }
+
+    @Test("the id texts of a batch are found element by element, whatever the white space")
+    func memberTexts() {
+        let texts = JSONValue.memberTexts(
+            "id", in: Array(#" [ {"a":{"id":1},"id" : -0 } , 3, {"b":[1,{"id":2}]}, {"id":1.50} ] "#.utf8))
+        #expect(texts == [Array("-0".utf8), nil, nil, Array("1.50".utf8)])
+        #expect(JSONValue.memberTexts("id", in: Array(#"{"id":1e2}"#.utf8)) == [Array("1e2".utf8)])
+    }
 }
