@@ -97,4 +97,29 @@ struct WireTests {
         #expect(texts == [Array("-0".utf8), nil, nil, Array("1.50".utf8)])
         #expect(JSONValue.memberTexts("id", in: Array(#"{"id":1e2}"#.utf8)) == [Array("1e2".utf8)])
     }
+
+    @Test("weather by the client's coordinates logs them rounded to the cache's 2 decimals, fetched or failed")
+    func clientCoordinatesRounded() async throws {
+        let network = InMemoryTransport()
+        network.route("/v1/forecast", query: "current=", InMemoryTransport.ok(OpenMeteoBodies.current(temperature: 3)))
+        network.route("/v1/forecast", query: "hourly=", InMemoryTransport.status(404))
+        var fetch = FetchPolicy()
+        fetch.backoff = .milliseconds(1)
+        let directory = TemporaryDataDirectory()
+        let service = try InProcessWeatherd(directory: directory, network: network, fetch: fetch)
+        let current = try await service.result("weather/current", ["lat": 48.856614, "lon": 2.3522219])
+        #expect(current["location"]?["lat"] == 48.86)
+        #expect(current["location"]?["lon"] == 2.35)
+        let forecast = try await service.call("weather/forecast", ["lat": -33.868820, "lon": 151.209295])
+        #expect(forecast["error"] != nil)
+        await service.stop()
+        let log = String(decoding: try Data(contentsOf: URL(fileURLWithPath: directory.logPath)), as: UTF8.self)
+        #expect(log.contains(#""type":"weather.fetched""#) && log.contains(#""type":"weather.fetch_failed""#))
+        for exact in ["48.8566", "2.3522", "33.8688", "151.2092"] {
+            #expect(!log.contains(exact), "\(exact) is in the log")
+        }
+        #expect(log.contains(#""place":{"lat":48.86,"lon":2.35}"#))
+        #expect(log.contains("latitude=-33.87"))
+        #expect(network.requests.allSatisfy { !$0.contains("48.8566") && !$0.contains("33.8688") })
+    }
 }
