@@ -166,7 +166,11 @@ public final class RPCServer: Sendable {
         let call = MethodCall(
             id: request.id, params: params, cause: Self.cause(of: request.id, text: request.idText), corr: corr)
         guard let corr else { return await begin(handler, call) }
-        switch registry.start(corr) {
+        var repeated = request.params?.objectValue ?? [:]
+        repeated["commandId"] = nil
+        repeated["_meta"] = nil
+        switch registry.start(corr, method: request.method, params: .object(repeated)) {
+        case .conflict(let error): return .failure(error)
         case .done(let result): return .success({ result })
         case .wait(let outcome): return .success({ try await outcome.value().get() })
         case .run:
