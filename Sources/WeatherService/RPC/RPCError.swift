@@ -89,6 +89,7 @@ public enum ApplicationErrorCode {
         "timeout": 1007,
         "upstream_error": 1008,
         "bad_upstream_response": 1009,
+        "too_many_favorites": 1010,
     ]
 
     /// The code of a kind; unknown kinds get 1099 so they still fall in the application range.

@@ -24,6 +24,8 @@ public struct ServiceContext: Sendable {
     public let pushes: Pushes
     /// Decimals kept of the client's coordinates (`--location-precision`).
     public let locationPrecision: Int
+    /// The most favorites kept (`--max-favorites`).
+    public var maxFavorites = FavoritesDecisions.defaultMaxCount
 }
 
 /// Facts about the running service, for `service/status`.
