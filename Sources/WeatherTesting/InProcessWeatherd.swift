@@ -23,7 +23,7 @@ public final class InProcessWeatherd: Sendable {
         directory: TemporaryDataDirectory, clock: ManualClock = ManualClock(), fsync: FsyncMode = .always,
         maxLineBytes: Int = 1 << 20, commandWindow: Int = 100_000, file: FaultInjectingFile? = nil,
         network: InMemoryTransport = InMemoryTransport(), fetch: FetchPolicy = FetchPolicy(),
-        snapshotEvery: Int = 10_000,
+        snapshotEvery: Int = 10_000, maxFavorites: Int = FavoritesDecisions.defaultMaxCount,
         logger: Logger = Logger(level: .error)
     ) throws {
         self.network = network
@@ -33,6 +33,7 @@ public final class InProcessWeatherd: Sendable {
         configuration.commandWindow = commandWindow
         configuration.fetch = fetch
         configuration.snapshotEvery = snapshotEvery
+        configuration.maxFavorites = maxFavorites
         let service = try WeatherdService(
             configuration: configuration, clock: clock.wallClock, logger: logger,
             provider: OpenMeteoProvider(baseURL: "http://weather.test", geocodingBaseURL: "http://geo.test"),

@@ -8,7 +8,7 @@ import WeatherDomain
 /// weatherd-bench: measures a release `weatherd` against baselines taken in the same run on the
 /// same file system, and prints one JSON line of figures per subcommand (each with its ratio).
 ///
-/// usage: weatherd-bench append|group|rpc|replay|startup|all [--binary PATH] [--dir DIR] [--count N] [--events N]
+/// usage: weatherd-bench append|group|rpc|favorites|replay|startup|all [--binary PATH] [--dir DIR] [--count N] [--events N]
 ///
 /// `replay` and `startup` (which also prints the `memory` figures) generate logs of `--events` events
 /// (1,000,000 by default) in a small mix and a realistic mix with 10 % cached 5-day forecasts (`--mix`
@@ -43,7 +43,7 @@ while let flag = arguments.first {
     default:
         FileHandle.standardError.write(
             Data(
-                "usage: weatherd-bench append|group|rpc|replay|startup|all [--binary PATH] [--dir DIR] [--count N] [--events N] [--mix small|mixed] [--only weatherd] [--keep]\n"
+                "usage: weatherd-bench append|group|rpc|favorites|replay|startup|all [--binary PATH] [--dir DIR] [--count N] [--events N] [--mix small|mixed] [--only weatherd] [--keep]\n"
                     .utf8))
         exit(2)
     }
@@ -73,6 +73,15 @@ if command == "group" || command == "all" {
 if command == "rpc" || command == "all" { emit(try rpc(binary: binary, dir: workDir, count: count * 5)) }
 if command == "replay" || command == "all" {
     for mix in mixes { emit(try replay(dir: workDir, count: events, mix: mix, baselines: only != "weatherd")) }
+}
+if command == "favorites" || command == "all" {
+    var figures: [JSONValue] = []
+    for favoriteCount in [10, 10_000, 100_000] {
+        let figure = try favorites(binary: binary, dir: workDir, count: favoriteCount, operations: 1000)
+        emit(figure)
+        figures.append(figure)
+    }
+    if let first = figures.first, let last = figures.last { emit(favoritesRatios(first, last)) }
 }
 if command == "startup" || command == "memory" || command == "all" {
     for mix in mixes {

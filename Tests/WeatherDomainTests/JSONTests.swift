@@ -41,6 +41,14 @@ struct JSONTests {
         #expect(try JSONValue.parse(text) == value)
     }
 
+    @Test("U+2028 and U+2029 are encoded as escapes, in keys too, and decode back")
+    func lineSeparators() throws {
+        let value = JSONValue.object(["k\u{2029}": .string("a\u{2028}b\u{2029}\u{2028}")])
+        #expect(value.jsonString == #"{"k\u2029":"a\u2028b\u2029\u2028"}"#)
+        #expect(try JSONValue.parse(value.jsonBytes) == value)
+        #expect(JSONValue.string("\u{E2}\u{80}\u{2027}").jsonString == "\"\u{E2}\u{80}\u{2027}\"")
+    }
+
     @Test("escapes decode, including surrogate pairs")
     func escapes() throws {
         #expect(try JSONValue.parse(#""\ud83d\ude00\u00e9\/""#) == .string("😀é/"))

@@ -34,13 +34,17 @@ struct SnapshotCodecTests {
     @Test("the command ledger comes back exactly past its window, and forgets the same ids afterwards")
     func ledgerPastWindow() throws {
         var ledger = CommandLedger(window: 50)
-        for number in 0..<130 { ledger.record("c-\(number % 90)", result: ["n": .int(Int64(number)), "x": 1.5]) }
-        var decoded = try CommandLedger(json: ledger.json, window: 50)
+        for number in 0..<130 {
+            ledger.record(
+                "c-\(number % 90)", method: number % 2 == 0 ? .favoritesAdd : .settingsSet,
+                result: ["n": .int(Int64(number)), "x": 1.5])
+        }
+        var decoded = try CommandLedger(json: ledger.json, methods: ledger.methodsJSON, window: 50)
         #expect(decoded == ledger)
         #expect(decoded.json.jsonBytes == ledger.json.jsonBytes)
         for number in 130..<220 {
-            ledger.record("c-\(number % 70)", result: .int(Int64(number)))
-            decoded.record("c-\(number % 70)", result: .int(Int64(number)))
+            ledger.record("c-\(number % 70)", method: .locationSet, result: .int(Int64(number)))
+            decoded.record("c-\(number % 70)", method: .locationSet, result: .int(Int64(number)))
         }
         #expect(decoded == ledger)
         #expect(decoded.count == 50)
@@ -49,8 +53,15 @@ struct SnapshotCodecTests {
     @Test("a ledger larger than the window, or with a repeated id, is refused")
     func ledgerRefusals() {
         let pairs: JSONValue = [["a", 1], ["b", 2], ["c", 3]]
-        #expect(throws: FieldError.self) { try CommandLedger(json: pairs, window: 2) }
-        #expect(throws: FieldError.self) { try CommandLedger(json: [["a", 1], ["a", 2]], window: 5) }
+        let methods: JSONValue = ["favorites/add", "favorites/add", "favorites/add"]
+        #expect(throws: FieldError.self) { try CommandLedger(json: pairs, methods: methods, window: 2) }
+        #expect(throws: FieldError.self) {
+            try CommandLedger(json: [["a", 1], ["a", 2]], methods: ["settings/set", "settings/set"], window: 5)
+        }
+        #expect(throws: FieldError.self) { try CommandLedger(json: pairs, methods: ["favorites/add"], window: 5) }
+        #expect(throws: FieldError.self) {
+            try CommandLedger(json: pairs, methods: ["favorites/add", "no/such", "favorites/add"], window: 5)
+        }
     }
 
     @Test("a whole state with skipped events and a last seq comes back exactly")

@@ -25,6 +25,13 @@ struct ConfigurationTests {
         #expect(try Configuration.parse(["--snapshot-every=0"], environment: [:]).snapshotEvery == 0)
     }
 
+    @Test("at most 100,000 favorites by default; --max-favorites sets another maximum")
+    func maxFavorites() throws {
+        #expect(try Configuration.parse([], environment: [:]).maxFavorites == 100_000)
+        #expect(try Configuration.parse(["--max-favorites", "250"], environment: [:]).maxFavorites == 250)
+        #expect(throws: (any Error).self) { try Configuration.parse(["--max-favorites=0"], environment: [:]) }
+    }
+
     @Test("the data dir falls back from WEATHERD_DATA_DIR to XDG_DATA_HOME to ~/.local/share")
     func dataDirectory() {
         #expect(Configuration.defaultDataDirectory(["WEATHERD_DATA_DIR": "/a", "XDG_DATA_HOME": "/b"]) == "/a")

@@ -57,7 +57,9 @@ struct SnapshotTests {
             #expect(try LocationState(json: state.location.json) == state.location, "\(log)")
             #expect(try WeatherCache(json: state.cache.json) == state.cache, "\(log)")
             #expect(try AlertState(json: state.alerts.json) == state.alerts, "\(log)")
-            #expect(try CommandLedger(json: state.commands.json, window: 100_000) == state.commands, "\(log)")
+            #expect(
+                try CommandLedger(json: state.commands.json, methods: state.commands.methodsJSON, window: 100_000)
+                    == state.commands, "\(log)")
             let file = SnapshotFile(
                 seq: state.lastSeq, chain: replayed.outcome.position.lastChain, commandWindow: 100_000,
                 fsync: "always", build: WeatherdService.version, index: replayed.index, state: state.snapshotJSON)
@@ -122,7 +124,10 @@ struct SnapshotTests {
         case .flippedByte: bytes[bytes.count / 2] ^= 0x20
         case .truncated: bytes.removeLast(bytes.count / 3)
         case .wrongVersion:
-            bytes = resealed(bytes) { $0.replacingOccurrences(of: "\"version\":1,", with: "\"version\":2,") }
+            bytes = resealed(bytes) {
+                $0.replacingOccurrences(
+                    of: "\"version\":\(SnapshotFile.version),", with: "\"version\":\(SnapshotFile.version - 1),")
+            }
         case .otherBuild:
             var file = try SnapshotFile(bytes: bytes)
             file.build = "0.0.1-older"

@@ -36,6 +36,28 @@ struct StatefulMethodTests {
         }
     }
 
+    @Test("past --max-favorites an add is 1012 too_many_favorites; pages list the rest most recent first")
+    func maxFavorites() async throws {
+        let directory = TemporaryDataDirectory()
+        let service = try InProcessWeatherd(directory: directory, maxFavorites: 3)
+        for number in 1...3 {
+            _ = try await service.result(
+                "favorites/add", ["name": .string("P\(number)"), "lat": .int(Int64(number)), "lon": 0])
+        }
+        let refused = try await service.call("favorites/add", ["name": "P4", "lat": 4, "lon": 0])
+        #expect(refused["error"]?["code"] == 1012)
+        #expect(refused["error"]?["data"]?["kind"] == "too_many_favorites")
+        _ = try await service.result("favorites/remove", ["id": "fav-2"])
+        _ = try await service.result("favorites/add", ["name": "P4", "lat": 4, "lon": 0])
+        let first = try await service.result("favorites/list", ["limit": 2])
+        #expect(first["favorites"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["fav-4", "fav-3"])
+        let cursor = try #require(first["nextCursor"])
+        let second = try await service.result("favorites/list", ["limit": 2, "cursor": cursor])
+        #expect(second["favorites"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["fav-1"])
+        #expect(second["nextCursor"] == nil)
+        await service.stop()
+    }
+
     @Test("location/get answers no_location until a location is set")
     func noLocation() async throws {
         try await InProcessWeatherd.with { service in

@@ -3,7 +3,7 @@ import WeatherDomain
 /// One snapshot: the whole state after the event `seq`, with what is needed to check it against the log.
 ///
 /// On disk it is one JSON line with a fixed key order, header first so `head -c 300` shows it:
-/// `{"format":"weatherd-snapshot","version":1,"build":"0.1.0","seq":S,"chain":"…","commandWindow":W,"fsync":"always",`
+/// `{"format":"weatherd-snapshot","version":2,"build":"0.1.0","seq":S,"chain":"…","commandWindow":W,"fsync":"always",`
 /// `"index":[[offset,"previousChain"],…],"state":{…},"crc":"…"}` and a newline. `crc` is CRC-32C of
 /// every byte before `,"crc"`, as in the log. Start-up uses a snapshot only when its crc holds, its
 /// `version` is this format's, its `build` is the running weatherd's, its `commandWindow` is the
@@ -12,7 +12,7 @@ public struct SnapshotFile: Sendable, Equatable {
     /// The value of `format`.
     public static let format = "weatherd-snapshot"
     /// The format version: raised whenever the file's or any slice's encoding changes; other versions are ignored.
-    public static let version: Int64 = 1
+    public static let version: Int64 = 2
 
     /// The seq of the last event the state includes.
     public var seq: Int64

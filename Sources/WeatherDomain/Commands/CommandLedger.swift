@@ -5,10 +5,16 @@
 public struct CommandLedger: Sendable, Equatable {
     /// How many command ids are remembered (the oldest are forgotten first).
     public let window: Int
-    var results: [String: Answer] = [:]
+    var results: [String: Entry] = [:]
     /// Command ids in the order they were first recorded; those before `head` are forgotten.
     var order: [String] = []
     var head = 0
+
+    /// What a command id was used for and what it answered.
+    struct Entry: Sendable {
+        var method: CommandMethod
+        var answer: Answer
+    }
 
     /// A remembered answer, kept in the form that costs least: the payload of the event that carries
     /// it (turned into JSON only when a repeat asks, so replaying a long log builds no JSON), or, for an
@@ -50,21 +56,29 @@ public struct CommandLedger: Sendable, Equatable {
 
     public var count: Int { results.count }
 
-    public func result(for commandId: String) -> JSONValue? { results[commandId]?.json }
+    public func result(for commandId: String) -> JSONValue? { results[commandId]?.answer.json }
+
+    /// Whether the command id is remembered.
+    public func remembers(_ commandId: String) -> Bool { results[commandId] != nil }
+
+    /// The method a remembered command id was used for, and its result.
+    public func command(_ commandId: String) -> (method: CommandMethod, result: JSONValue)? {
+        results[commandId].map { ($0.method, $0.answer.json) }
+    }
 
     /// Records the result of the command whose events carried `corr`.
-    public mutating func record(_ commandId: String, result: JSONValue) {
-        remember(commandId, .json(result))
+    public mutating func record(_ commandId: String, method: CommandMethod, result: JSONValue) {
+        remember(commandId, Entry(method: method, answer: .json(result)))
     }
 
     /// Folds one logged event in.
     public mutating func apply(_ event: DomainEvent, corr: String?) {
-        guard let corr, let answer = Answer(event) else { return }
-        remember(corr, answer)
+        guard let corr, let answer = Answer(event), let method = CommandMethod(event) else { return }
+        remember(corr, Entry(method: method, answer: answer))
     }
 
-    private mutating func remember(_ commandId: String, _ answer: Answer) {
-        if results.updateValue(answer, forKey: commandId) != nil { return }
+    private mutating func remember(_ commandId: String, _ entry: Entry) {
+        if results.updateValue(entry, forKey: commandId) != nil { return }
         order.append(commandId)
         if results.count > window {
             results[order[head]] = nil
@@ -80,11 +94,45 @@ public struct CommandLedger: Sendable, Equatable {
     public static func == (lhs: CommandLedger, rhs: CommandLedger) -> Bool {
         lhs.window == rhs.window && lhs.order[lhs.head...].elementsEqual(rhs.order[rhs.head...])
             && lhs.results.count == rhs.results.count
-            && lhs.results.allSatisfy { id, answer in rhs.results[id].map { $0.json == answer.json } ?? false }
+            && lhs.results.allSatisfy { id, entry in
+                rhs.results[id].map { $0.method == entry.method && $0.answer.json == entry.answer.json } ?? false
+            }
     }
 
+    /// `[[commandId, result], …]`, oldest first (the form released snapshots and golden states have).
     public var json: JSONValue {
-        .array(order[head...].map { .array([.string($0), results[$0]?.json ?? .null]) })
+        .array(order[head...].map { .array([.string($0), results[$0]?.answer.json ?? .null]) })
+    }
+
+    /// The method of each remembered command, in the order of `json`.
+    public var methodsJSON: JSONValue {
+        .array(order[head...].map { .string(results[$0]?.method.rawValue ?? "") })
+    }
+}
+
+/// The methods whose results the ledger remembers, each known from the event type it writes, so a
+/// replayed ledger knows what every command id was used for.
+public enum CommandMethod: String, Sendable, Equatable {
+    case favoritesAdd = "favorites/add"
+    case favoritesRemove = "favorites/remove"
+    case favoritesUpdate = "favorites/update"
+    case historyClear = "history/clear"
+    case settingsSet = "settings/set"
+    case locationSet = "location/set"
+    case alertsConfigure = "alerts/configure"
+
+    /// The method that writes `event` with the client's `commandId`; nil for events no command writes so.
+    public init?(_ event: DomainEvent) {
+        switch event {
+        case .favoriteAdded: self = .favoritesAdd
+        case .favoriteRemoved: self = .favoritesRemove
+        case .favoriteUpdated: self = .favoritesUpdate
+        case .historyCleared: self = .historyClear
+        case .settingsChanged: self = .settingsSet
+        case .locationChanged: self = .locationSet
+        case .alertsConfigured: self = .alertsConfigure
+        default: return nil
+        }
     }
 }
 

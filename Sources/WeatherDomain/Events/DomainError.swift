@@ -4,6 +4,7 @@ public struct DomainError: Error, Sendable, Equatable, CustomStringConvertible {
         case notFound = "not_found"
         case alreadyExists = "already_exists"
         case noLocation = "no_location"
+        case tooManyFavorites = "too_many_favorites"
     }
 
     private let code: Code
@@ -29,6 +30,15 @@ public struct DomainError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The thing to add is there already.
     public static func alreadyExists(_ message: String) -> DomainError {
         DomainError(code: .alreadyExists, message: message)
+    }
+
+    /// Adding would pass the maximum number of favorites.
+    public static func tooManyFavorites(_ maximum: Int) -> DomainError {
+        DomainError(
+            code: .tooManyFavorites,
+            message:
+                "There are \(maximum) favorites, the most weatherd keeps (--max-favorites); remove some with favorites/remove first."
+        )
     }
 
     /// No current location is known.

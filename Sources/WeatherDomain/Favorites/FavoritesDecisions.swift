@@ -3,15 +3,20 @@ public enum FavoritesDecisions {
     /// Coordinates closer than this (in degrees, about 100 m) are the same place.
     static let samePlaceTolerance = 0.001
 
-    /// Adds a place unless a favorite already stands at the same coordinates.
+    /// The default of `--max-favorites`.
+    public static let defaultMaxCount = 100_000
+
+    /// Adds a place unless a favorite already stands at the same coordinates (less than
+    /// `samePlaceTolerance` apart in latitude and in longitude, across the antimeridian too) or there are
+    /// `maxCount` favorites already.
     public static func add(
-        _ state: FavoritesState, name: String, country: String?, lat: Double, lon: Double, now: Timestamp
+        _ state: FavoritesState, name: String, country: String?, lat: Double, lon: Double, now: Timestamp,
+        maxCount: Int = defaultMaxCount
     ) throws(DomainError) -> [DomainEvent] {
-        if let existing = state.items.first(where: {
-            abs($0.lat - lat) < samePlaceTolerance && abs($0.lon - lon) < samePlaceTolerance
-        }) {
+        if let existing = state.favorite(near: lat, lon, tolerance: samePlaceTolerance) {
             throw .alreadyExists("A favorite at these coordinates exists already: \(existing.id) (\(existing.name)).")
         }
+        guard state.count < maxCount else { throw .tooManyFavorites(maxCount) }
         let favorite = Favorite(
             id: "fav-\(state.nextNumber)", name: name, country: country, lat: lat, lon: lon, addedAt: now,
             notify: true)

@@ -8,11 +8,8 @@ extension FavoritesState {
         let items = try reader.elements("items") { item, itemPath throws(FieldError) in
             try Favorite(json: item, path: itemPath)
         }
-        for favorite in items.reversed() {
-            lastRank += 1
-            guard byID.updateValue(Ranked(rank: lastRank, favorite: favorite), forKey: favorite.id) == nil else {
-                throw FieldError(path: "\(path).items", problem: "repeats the id \(favorite.id)")
-            }
+        for favorite in items.reversed() where !insert(favorite) {
+            throw FieldError(path: "\(path).items", problem: "repeats the id \(favorite.id)")
         }
         nextNumber = try reader.int("nextNumber")
     }

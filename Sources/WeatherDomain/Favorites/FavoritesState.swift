@@ -1,23 +1,41 @@
 /// The user's favorites, most recently added first.
+///
+/// Indexed so that adding, removing, renaming, reading a page and the proximity check cost about the
+/// same at 10 and at 100,000 favorites: by id, in addition order (with a count tree to find the n-th
+/// most recent), and on a grid of cells for the places near a point.
 public struct FavoritesState: StateSlice {
-    /// Favorites by id, each with the rank of its addition (a higher rank is more recent), so adding,
-    /// removing and renaming one costs the same however many there are.
+    /// Favorites by id, each with the rank of its addition (its index in `order`).
     var byID: [String: Ranked] = [:]
-    /// The rank of the latest addition.
-    var lastRank: Int64 = 0
+    /// Ids in the order they were added; nil where one was removed (compacted when they are the most).
+    var order: [String?] = []
+    /// Counts of live entries of `order`, to find the n-th most recent one in O(log n).
+    var live = FenwickTree()
+    /// Ids by grid cell of their coordinates.
+    var grid = FavoritesGrid()
     /// The number used for the next id; ids are never reused, even after a removal.
     public internal(set) var nextNumber: Int64 = 1
 
     /// A favorite and the rank of its addition.
     struct Ranked: Sendable, Equatable {
-        var rank: Int64
+        var rank: Int
         var favorite: Favorite
     }
 
     public init() {}
 
+    /// How many favorites there are.
+    public var count: Int { byID.count }
+
     /// Favorites, most recently added first.
-    public var items: [Favorite] { byID.values.sorted { $0.rank > $1.rank }.map(\.favorite) }
+    public var items: [Favorite] { order.reversed().compactMap { $0.flatMap { byID[$0]?.favorite } } }
+
+    /// The favorite at `position` in the most-recent-first list (0 is the most recent).
+    public func favorite(at position: Int) -> Favorite? {
+        guard position >= 0, position < count, let rank = live.index(ofNth: count - position),
+            let id = order[rank]
+        else { return nil }
+        return byID[id]?.favorite
+    }
 
     public func favorite(id: String) -> Favorite? { byID[id]?.favorite }
 
@@ -25,22 +43,76 @@ public struct FavoritesState: StateSlice {
     public func favorite(idOrName text: String) -> Favorite? {
         if let favorite = favorite(id: text) { return favorite }
         let name = text.lowercased()
-        return items.first { $0.name.lowercased() == name }
+        for id in order.reversed() {
+            if let id, let favorite = byID[id]?.favorite, favorite.name.lowercased() == name { return favorite }
+        }
+        return nil
+    }
+
+    /// The most recent favorite less than `tolerance` degrees from the point in latitude and in longitude
+    /// (across the antimeridian too), found through the grid.
+    public func favorite(near lat: Double, _ lon: Double, tolerance: Double) -> Favorite? {
+        var best: Ranked?
+        grid.forEachID(near: lat, lon, within: tolerance) { id in
+            guard let ranked = byID[id], FavoritesGrid.isNear(ranked.favorite, lat, lon, tolerance: tolerance)
+            else { return }
+            if best.map({ ranked.rank > $0.rank }) ?? true { best = ranked }
+        }
+        return best?.favorite
+    }
+
+    /// How many favorites the proximity check around the point examines: those in the grid cells it reads.
+    public func candidateCount(near lat: Double, _ lon: Double, tolerance: Double) -> Int {
+        var count = 0
+        grid.forEachID(near: lat, lon, within: tolerance) { _ in count += 1 }
+        return count
     }
 
     public mutating func apply(_ event: DomainEvent) {
         switch event {
         case .favoriteAdded(let favorite):
-            lastRank += 1
-            byID[favorite.id] = Ranked(rank: lastRank, favorite: favorite)
+            if byID[favorite.id] != nil { remove(id: favorite.id) }
+            insert(favorite)
             if let number = Self.number(of: favorite.id) { nextNumber = max(nextNumber, number + 1) }
         case .favoriteRemoved(let favorite):
-            byID[favorite.id] = nil
+            remove(id: favorite.id)
         case .favoriteUpdated(let update):
+            guard let old = byID[update.favorite.id]?.favorite else { return }
+            if old.lat != update.favorite.lat || old.lon != update.favorite.lon {
+                grid.remove(old)
+                grid.insert(update.favorite)
+            }
             byID[update.favorite.id]?.favorite = update.favorite
         default:
             break
         }
+    }
+
+    /// Adds a favorite as the most recent; false (and nothing changed) when its id is there already.
+    @discardableResult
+    mutating func insert(_ favorite: Favorite) -> Bool {
+        guard byID[favorite.id] == nil else { return false }
+        byID[favorite.id] = Ranked(rank: order.count, favorite: favorite)
+        order.append(favorite.id)
+        live.append(1)
+        grid.insert(favorite)
+        return true
+    }
+
+    private mutating func remove(id: String) {
+        guard let ranked = byID.removeValue(forKey: id) else { return }
+        order[ranked.rank] = nil
+        live.add(-1, at: ranked.rank)
+        grid.remove(ranked.favorite)
+        if order.count > 64, order.count > 2 * byID.count { compact() }
+    }
+
+    /// Drops the removed entries of `order` and renumbers the ranks: O(n), after as many removals.
+    private mutating func compact() {
+        let ids = order.compactMap { $0 }
+        order = ids
+        for (rank, id) in ids.enumerated() { byID[id]?.rank = rank }
+        live = FenwickTree(ones: order.count)
     }
 
     /// Two states are equal when they hold the same favorites in the same order, whatever their ranks.

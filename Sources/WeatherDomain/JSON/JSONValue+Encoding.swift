@@ -54,7 +54,10 @@ private let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
 /// Appends `string` as a JSON string literal (with its quotes) to `buffer`.
 ///
-/// Only `"`, `\` and control characters are escaped; everything else is written as raw UTF-8.
+/// `"`, `\`, control characters and the line and paragraph separators U+2028 and U+2029 are escaped;
+/// everything else is written as raw UTF-8. The two separators are valid raw in JSON, but line splitters
+/// that follow Unicode (Python's `str.splitlines`, JavaScript before ES2019) end a line at them, so no
+/// line weatherd writes, on stdout or in the log, carries them raw.
 public func appendJSONString(_ string: String, to buffer: inout [UInt8]) {
     var string = string
     string.withUTF8 { appendJSONStringBytes($0, to: &buffer) }
@@ -62,6 +65,8 @@ public func appendJSONString(_ string: String, to buffer: inout [UInt8]) {
 
 private func appendJSONStringBytes(_ utf8: some Collection<UInt8>, to buffer: inout [UInt8]) {
     buffer.append(UInt8(ascii: "\""))
+    // The last two bytes seen, to recognise E2 80 A8 (U+2028) and E2 80 A9 (U+2029) as their third arrives.
+    var previous: (UInt8, UInt8) = (0, 0)
     for byte in utf8 {
         switch byte {
         case UInt8(ascii: "\""): buffer.append(contentsOf: [0x5C, 0x22])
@@ -75,8 +80,12 @@ private func appendJSONStringBytes(_ utf8: some Collection<UInt8>, to buffer: in
             buffer.append(contentsOf: [
                 0x5C, UInt8(ascii: "u"), 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)],
             ])
+        case 0xA8...0xA9 where previous == (0xE2, 0x80):
+            buffer.removeLast(2)
+            buffer.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x32, 0x30, 0x32, byte == 0xA8 ? 0x38 : 0x39])
         default: buffer.append(byte)
         }
+        previous = (previous.1, byte)
     }
     buffer.append(UInt8(ascii: "\""))
 }

@@ -32,7 +32,8 @@ extension WeatherState {
         cache = try WeatherCache(json: slices.members["cache"] ?? .null, path: "state.slices.cache")
         alerts = try AlertState(json: slices.members["alerts"] ?? .null, path: "state.slices.alerts")
         commands = try CommandLedger(
-            json: slices.members["commands"] ?? .null, window: commandWindow, path: "state.slices.commands")
+            json: slices.members["commands"] ?? .null, methods: slices.members["commandMethods"] ?? .null,
+            window: commandWindow, path: "state.slices.commands", methodsPath: "state.slices.commandMethods")
         lastSeq = try reader.int("lastSeq")
         let skipped = try reader.elements("skippedEvents") { item, itemPath throws(FieldError) in
             let entry = try FieldReader(item, path: itemPath)

@@ -40,6 +40,7 @@ public struct WeatherState: Sendable, Equatable {
         .object([
             "favorites": favorites.json, "history": history.json, "settings": settings.json,
             "location": location.json, "cache": cache.json, "alerts": alerts.json, "commands": commands.json,
+            "commandMethods": commands.methodsJSON,
         ])
     }
 }

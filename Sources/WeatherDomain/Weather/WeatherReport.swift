@@ -16,11 +16,27 @@ public struct Place: Sendable, Equatable {
         self.lon = lon
     }
 
+    /// The decimals of the cache key's coordinates.
+    public static let keyDecimals = 2
+
     /// The cache key: coordinates rounded to 2 decimals (about 1 km), the providers' own grid scale.
     public var key: String { Self.key(lat: lat, lon: lon) }
 
     public static func key(lat: Double, lon: Double) -> String {
-        "\(Rounding.round(lat, decimals: 2)),\(Rounding.round(lon, decimals: 2))"
+        "\(Rounding.round(lat, decimals: keyDecimals)),\(Rounding.round(lon, decimals: keyDecimals))"
+    }
+
+    /// A place the client gave by its coordinates, rounded to the cache key's decimals, or to `precision`
+    /// when that is coarser, so that no event (place, request URL) records them more exactly than the
+    /// cache needs or the client allowed.
+    ///
+    /// The weather of a cache key is shared by every point that rounds to it, so fetching it for the
+    /// rounded point answers the same question.
+    public static func fromClient(lat: Double, lon: Double, precision: Int) -> Place {
+        let decimals = min(keyDecimals, max(0, precision))
+        return Place(
+            name: nil, country: nil, state: nil, lat: Rounding.round(lat, decimals: decimals),
+            lon: Rounding.round(lon, decimals: decimals))
     }
 
     public var json: JSONValue {

@@ -24,8 +24,10 @@ extension ServiceContext {
                 }
                 let country = try p.nonEmptyString("country", maxLength: 3)
                 let now = clock.now()
+                let maxCount = maxFavorites
                 return try await favorites.change(call) { state in
-                    try FavoritesDecisions.add(state, name: name, country: country, lat: lat, lon: lon, now: now)
+                    try FavoritesDecisions.add(
+                        state, name: name, country: country, lat: lat, lon: lon, now: now, maxCount: maxCount)
                 } unchanged: { _ in
                     .null
                 }
@@ -53,7 +55,9 @@ extension ServiceContext {
                 _ = try call.params.optionalBool("withWeather")
                 let window = try Paging.window(call.params, defaultLimit: 100)
                 return await favorites.query { state in
-                    Paging.page(state.items.map(\.json), name: "favorites", limit: window.limit, offset: window.offset)
+                    Paging.page(count: state.count, name: "favorites", limit: window.limit, offset: window.offset) {
+                        state.favorite(at: $0)?.json ?? .null
+                    }
                 }
             },
             "history/list": MethodHandler(params: ["limit", "cursor"]) { call in
@@ -79,9 +83,11 @@ extension ServiceContext {
     func addCity(_ city: String, call: MethodCall) async throws -> JSONValue {
         let place = try await lookUpCity(city, cause: call.cause)
         let now = clock.now()
+        let maxCount = maxFavorites
         let completion = try await favorites.change(call) { state in
             try FavoritesDecisions.add(
-                state, name: place.name ?? city, country: place.country, lat: place.lat, lon: place.lon, now: now)
+                state, name: place.name ?? city, country: place.country, lat: place.lat, lon: place.lon, now: now,
+                maxCount: maxCount)
         } unchanged: { _ in
             .null
         }

@@ -56,12 +56,13 @@ extension ServiceContext {
         return await settings.read { $0.units }
     }
 
-    /// Turns a place request into coordinates: geocoding a city (and recording it in the history),
-    /// looking up a favorite, or taking the current location.
+    /// Turns a place request into coordinates: the client's own (rounded, so the events of the fetch do not
+    /// record them exactly), geocoding a city (and recording it in the history), looking up a favorite,
+    /// or taking the current location (already rounded when it was set).
     func resolve(_ request: PlaceRequest, cause: String) async throws -> Place {
         switch request.form {
         case .coordinates(let lat, let lon):
-            return Place(name: nil, country: nil, state: nil, lat: lat, lon: lon)
+            return Place.fromClient(lat: lat, lon: lon, precision: locationPrecision)
         case .favorite(let id):
             guard let favorite = await favorites.read({ $0.favorite(id: id) }) else {
                 throw DomainError.favoriteNotFound(id)

@@ -91,6 +91,7 @@ public enum ApplicationErrorCode {
         "bad_upstream_response": 1009,
         "log_damaged": 1010,
         "data_dir_in_use": 1011,
+        "too_many_favorites": 1012,
     ]
 
     /// The code of a kind; unknown kinds get 1099 so they still fall in the application range.

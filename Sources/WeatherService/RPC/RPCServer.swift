@@ -85,11 +85,16 @@ public final class RPCServer: Sendable {
                 for id in ids { onAnswered(id) }
                 finish()
             }
+            let idTexts =
+                elements.contains { RPCRequest.mayBeRewritten($0["id"]) } ? JSONValue.memberTexts("id", in: line) : []
             for (index, element) in elements.enumerated() {
-                await begin(element) { line, id in batch.set(index, line, id: id) }
+                let idText = index < idTexts.count ? idTexts[index] : nil
+                await begin(element, idText: idText) { line, id in batch.set(index, line, id: id) }
             }
         default:
-            await begin(value) { [sink, onAnswered] line, id in
+            let idText =
+                RPCRequest.mayBeRewritten(value["id"]) ? JSONValue.memberTexts("id", in: line).first ?? nil : nil
+            await begin(value, idText: idText) { [sink, onAnswered] line, id in
                 if let line { sink.send(line) }
                 if let id { onAnswered(id) }
                 finish()
@@ -98,11 +103,15 @@ public final class RPCServer: Sendable {
     }
 
     /// Begins one request and arranges for `deliver` to get its answer line (nil for a notification)
-    /// and, for a successful answer, its id (so work that must follow the answer can start).
-    private func begin(_ value: JSONValue, deliver: @escaping @Sendable ([UInt8]?, JSONValue?) -> Void) async {
+    /// and, for a successful answer, its id (so work that must follow the answer can start). A numeric id
+    /// is echoed as `idText`, the client's own text of it.
+    private func begin(
+        _ value: JSONValue, idText: [UInt8]?, deliver: @escaping @Sendable ([UInt8]?, JSONValue?) -> Void
+    ) async {
         let request: RPCRequest
-        switch RPCRequest.validate(value) {
-        case .failure(let rejection): return deliver(errorLine(id: rejection.id, rejection.error), nil)
+        switch RPCRequest.validate(value, idText: idText) {
+        case .failure(let rejection):
+            return deliver(errorLine(id: rejection.id, idText: rejection.idText, rejection.error), nil)
         case .success(let valid): request = valid
         }
         let outcome = await start(request)
@@ -123,13 +132,14 @@ public final class RPCServer: Sendable {
             }
             return
         }
-        if case .failure(let error) = outcome { return deliver(errorLine(id: id, error), nil) }
+        let idText = request.idText
+        if case .failure(let error) = outcome { return deliver(errorLine(id: id, idText: idText, error), nil) }
         inFlight.start(id: id) { silence in
             let outcome = await run()
             if silence.isSet { return deliver(nil, nil) }
             switch outcome {
-            case .success(let result): deliver(self.resultLine(id: id, result), id)
-            case .failure(let error): deliver(self.errorLine(id: id, error), nil)
+            case .success(let result): deliver(self.resultLine(id: id, idText: idText, result), id)
+            case .failure(let error): deliver(self.errorLine(id: id, idText: idText, error), nil)
             }
         }
     }
@@ -153,9 +163,14 @@ public final class RPCServer: Sendable {
         } catch {
             return .failure(.internalError)
         }
-        let call = MethodCall(id: request.id, params: params, cause: Self.cause(of: request.id), corr: corr)
+        let call = MethodCall(
+            id: request.id, params: params, cause: Self.cause(of: request.id, text: request.idText), corr: corr)
         guard let corr else { return await begin(handler, call) }
-        switch registry.start(corr) {
+        var repeated = request.params?.objectValue ?? [:]
+        repeated["commandId"] = nil
+        repeated["_meta"] = nil
+        switch registry.start(corr, method: request.method, params: .object(repeated)) {
+        case .conflict(let error): return .failure(error)
         case .done(let result): return .success({ result })
         case .wait(let outcome): return .success({ try await outcome.value().get() })
         case .run:
@@ -217,8 +232,11 @@ public final class RPCServer: Sendable {
         }
     }
 
-    static func cause(of id: JSONValue?) -> String {
-        switch id {
+    /// `rpc:<id>`: a string id as it is, a number as the client wrote it (`text`) or else in its canonical
+    /// form, `rpc:null` for a null id and `rpc:-` for a notification.
+    static func cause(of id: JSONValue?, text: [UInt8]? = nil) -> String {
+        if let text { return "rpc:" + String(decoding: text, as: UTF8.self) }
+        return switch id {
         case .string(let text)?: "rpc:\(text)"
         case .int(let number)?: "rpc:\(number)"
         case .double(let number)?: "rpc:\(number)"
@@ -238,15 +256,15 @@ public final class RPCServer: Sendable {
 
     private func send(_ line: [UInt8]) { sink.send(line) }
 
-    private func resultLine(id: JSONValue, _ result: JSONValue) -> [UInt8] {
+    private func resultLine(id: JSONValue, idText: [UInt8]? = nil, _ result: JSONValue) -> [UInt8] {
         var line: [UInt8] = []
-        RPCLine.result(id: id, result, into: &line)
+        RPCLine.result(id: id, idText: idText, result, into: &line)
         return line
     }
 
-    private func errorLine(id: JSONValue, _ error: RPCError) -> [UInt8] {
+    private func errorLine(id: JSONValue, idText: [UInt8]? = nil, _ error: RPCError) -> [UInt8] {
         var line: [UInt8] = []
-        RPCLine.error(id: id, error, into: &line)
+        RPCLine.error(id: id, idText: idText, error, into: &line)
         return line
     }
 }

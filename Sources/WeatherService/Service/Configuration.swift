@@ -1,4 +1,5 @@
 import EventLog
+import WeatherDomain
 
 /// weatherd's settings from flags and environment variables.
 public struct Configuration: Sendable, Equatable {
@@ -20,6 +21,8 @@ public struct Configuration: Sendable, Equatable {
     public var locationPrecision = 2
     /// Events between periodic snapshots (`--snapshot-every`); 0 writes one only at clean shutdown.
     public var snapshotEvery = 10_000
+    /// The most favorites kept (`--max-favorites`); adding past it is refused with `too_many_favorites`.
+    public var maxFavorites = FavoritesDecisions.defaultMaxCount
     /// The fetch limits (`--cache-ttl`, `--upstream-timeout`, `--rate-limit`).
     public var fetch = FetchPolicy()
 
@@ -48,6 +51,7 @@ public struct Configuration: Sendable, Equatable {
           --refresh-interval SECONDS  refresh every favorite this often (default 14400; 0 = never)
           --location-precision N  decimals kept of the client's coordinates in the log (default 2, ~1 km)
           --snapshot-every N      write a state snapshot every N events (default 10000; 0 = only at shutdown)
+          --max-favorites N       the most favorites kept (default 100000)
 
         environment: OWM_API_KEY (the OpenWeatherMap key; never logged), WEATHERD_DATA_DIR, the base URLs above
         """
@@ -129,6 +133,7 @@ public struct Configuration: Sendable, Equatable {
             case "--rate-limit": config.fetch.callsPerMinute = try number(1...100_000)
             case "--location-precision": config.locationPrecision = try number(0...6)
             case "--snapshot-every": config.snapshotEvery = try number(0...100_000_000)
+            case "--max-favorites": config.maxFavorites = try number(1...10_000_000)
             case "--refresh-interval":
                 let seconds = try number(0...(30 * 86_400))
                 config.refreshInterval = seconds == 0 ? nil : .seconds(seconds)

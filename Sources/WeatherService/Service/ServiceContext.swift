@@ -26,6 +26,8 @@ public struct ServiceContext: Sendable {
     public let locationPrecision: Int
     /// Damage found in the log while serving.
     public let logHealth = LogHealth()
+    /// The most favorites kept (`--max-favorites`).
+    public var maxFavorites = FavoritesDecisions.defaultMaxCount
 }
 
 /// Facts about the running service, for `service/status`.

@@ -130,7 +130,7 @@ public final class WeatherdService: Sendable {
             writer: writer, bus: bus, dataDirectory: directory,
             clock: clock, info: info,
             logger: logger, background: BackgroundWork(), pushes: Pushes(),
-            locationPrecision: configuration.locationPrecision)
+            locationPrecision: configuration.locationPrecision, maxFavorites: configuration.maxFavorites)
         alertActor = AlertActor(context: context)
         let from = replay.startup.snapshotSeq.map { "the snapshot of seq \($0) and " } ?? ""
         logger.info(

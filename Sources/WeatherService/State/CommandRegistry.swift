@@ -7,6 +7,10 @@ import WeatherDomain
 /// Results of completed commands come from the ledger (rebuilt from the log at start-up and fed
 /// with every committed event). A repeat that arrives while the first is still running waits for
 /// the first one's answer instead of running again.
+///
+/// A repeat must be the same command: the same method (known for every remembered id, from the event
+/// type it wrote) and the same params (known for the commands this process ran: the log does not
+/// record params, so after a restart a repeat is checked by its method only). Anything else is a conflict.
 public final class CommandRegistry: Sendable {
     /// What to do with a request carrying a `commandId`.
     public enum Start: Sendable {
@@ -16,11 +20,22 @@ public final class CommandRegistry: Sendable {
         case done(JSONValue)
         /// The same command is running: wait for its outcome.
         case wait(CommandOutcome)
+        /// The id was used for another method or with other params: answer this error.
+        case conflict(RPCError)
+    }
+
+    /// A command being run: its outcome, and what it was.
+    private struct Running {
+        var outcome: CommandOutcome
+        var method: String
+        var params: Int
     }
 
     private struct State {
         var ledger: CommandLedger
-        var running: [String: CommandOutcome] = [:]
+        var running: [String: Running] = [:]
+        /// The params (hashed) of the commands this process ran, by id; pruned to the ids the ledger keeps.
+        var params: [String: Int] = [:]
     }
 
     private let state: Mutex<State>
@@ -29,19 +44,62 @@ public final class CommandRegistry: Sendable {
     public init(ledger: CommandLedger) { state = Mutex(State(ledger: ledger)) }
 
     /// Looks a command id up, marking it running when it is new.
-    public func start(_ commandId: String) -> Start {
-        state.withLock { state in
-            if let result = state.ledger.result(for: commandId) { return .done(result) }
-            if let outcome = state.running[commandId] { return .wait(outcome) }
-            state.running[commandId] = CommandOutcome()
+    ///
+    /// - Parameters:
+    ///   - method: the request's method.
+    ///   - params: the request's params without `commandId` and `_meta` (as JSON values, so `2` and `2.0`
+    ///     or another member order are the same params).
+    public func start(_ commandId: String, method: String, params: JSONValue) -> Start {
+        let hash = params.hashValue
+        return state.withLock { state in
+            if let known = state.ledger.command(commandId) {
+                if known.method.rawValue != method {
+                    return .conflict(Self.conflict(commandId, usedFor: known.method.rawValue, repeat: method))
+                }
+                if let earlier = state.params[commandId] ?? state.running[commandId]?.params, earlier != hash {
+                    return .conflict(Self.conflict(commandId, usedFor: method, repeat: method))
+                }
+                return .done(known.result)
+            }
+            if let running = state.running[commandId] {
+                guard running.method == method, running.params == hash else {
+                    return .conflict(Self.conflict(commandId, usedFor: running.method, repeat: method))
+                }
+                return .wait(running.outcome)
+            }
+            state.running[commandId] = Running(outcome: CommandOutcome(), method: method, params: hash)
             return .run
         }
     }
 
+    /// The error for a repeat that is not the command the id was first used for.
+    static func conflict(_ commandId: String, usedFor earlier: String, repeat method: String) -> RPCError {
+        let what =
+            earlier == method
+            ? "with other params; a repeat must send the same params"
+            : "for \(earlier); a repeat must be the same method with the same params"
+        return RPCError(
+            code: -32602, kind: "command_conflict",
+            message:
+                "Invalid params: commandId \"\(commandId)\" was used \(what). Use a new commandId for this \(method).",
+            details: ["commandId": .string(commandId), "method": .string(earlier)])
+    }
+
     /// Ends a running command with its answer.
     public func finish(_ commandId: String, with result: Result<JSONValue, RPCError>) {
-        let outcome = state.withLock { state in state.running.removeValue(forKey: commandId) }
-        outcome?.resolve(result)
+        let running = state.withLock { state in
+            let running = state.running.removeValue(forKey: commandId)
+            // The ledger has the id once the command's events are committed (before this answer); a command
+            // that changed nothing is not remembered, and neither are its params.
+            if let running, state.ledger.remembers(commandId) {
+                state.params[commandId] = running.params
+                if state.params.count > 2 * state.ledger.window {
+                    state.params = state.params.filter { id, _ in state.ledger.remembers(id) }
+                }
+            }
+            return running
+        }
+        running?.outcome.resolve(result)
     }
 
     /// Folds a committed batch into the ledger.
