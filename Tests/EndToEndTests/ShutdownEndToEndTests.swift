@@ -5,13 +5,18 @@ import WeatherTesting
 
 @Suite("weatherd end to end: shutdown cuts background work")
 struct ShutdownEndToEndTests {
-    @Test("end of input during a refresh of 90 favorites: the refresh stops, its cut places say cancelled, exit 0")
-    func refreshCutAtEndOfInput() async throws {
+    /// A local Open-Meteo whose every call takes 30 s: only cancellation can end a refresh against it in time.
+    static func slowOpenMeteo() throws -> LocalHTTPServer {
         let server = try LocalHTTPServer()
-        // Every upstream call takes 30 s: only cancellation can end the refresh in time.
         server.route(
             "/v1/forecast", query: "current=", .init(body: OpenMeteoBodies.current(temperature: 1), delay: .seconds(30))
         )
+        return server
+    }
+
+    @Test("end of input during a refresh of 90 favorites: the refresh stops, its cut places say cancelled, exit 0")
+    func refreshCutAtEndOfInput() async throws {
+        let server = try Self.slowOpenMeteo()
         let directory = TemporaryDataDirectory()
         let weatherd = try startWeatherd(directory, ["--open-meteo-base-url", server.baseURL])
         try await addFavorites(weatherd, 0..<90)
@@ -39,10 +44,7 @@ struct ShutdownEndToEndTests {
 
     @Test("SIGTERM during a scheduled refresh of 90 favorites exits 0 with service.stopped written")
     func scheduledRefreshCutBySignal() async throws {
-        let server = try LocalHTTPServer()
-        server.route(
-            "/v1/forecast", query: "current=", .init(body: OpenMeteoBodies.current(temperature: 1), delay: .seconds(30))
-        )
+        let server = try Self.slowOpenMeteo()
         let directory = TemporaryDataDirectory()
         let weatherd = try startWeatherd(directory, ["--open-meteo-base-url", server.baseURL])
         try await addFavorites(weatherd, 0..<90)
