@@ -17,18 +17,22 @@ let package = Package(
         .target(name: "EventLog", dependencies: ["WeatherDomain"], swiftSettings: swiftSettings),
         .target(name: "Providers", dependencies: ["WeatherDomain"], swiftSettings: swiftSettings),
         .target(
-            name: "WeatherService", dependencies: ["WeatherDomain", "EventLog", "Providers"],
+            name: "WeatherEngine", dependencies: ["WeatherDomain", "EventLog", "Providers"],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "WeatherService", dependencies: ["WeatherDomain", "EventLog", "Providers", "WeatherEngine"],
             swiftSettings: swiftSettings),
         .target(
             name: "WeatherTesting",
-            dependencies: ["WeatherDomain", "EventLog", "Providers", "WeatherService"],
+            dependencies: ["WeatherDomain", "EventLog", "Providers", "WeatherEngine", "WeatherService"],
             swiftSettings: swiftSettings
         ),
-        .executableTarget(name: "weatherd", dependencies: ["WeatherService", "Providers"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "weatherd", dependencies: ["WeatherService", "WeatherEngine", "Providers"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "weatherd-check-log", dependencies: ["WeatherDomain", "WeatherTesting"], swiftSettings: swiftSettings),
         .executableTarget(
-            name: "weatherd-bench", dependencies: ["WeatherDomain", "EventLog", "WeatherService"], swiftSettings: swiftSettings),
+            name: "weatherd-bench", dependencies: ["WeatherDomain", "EventLog", "WeatherEngine", "WeatherService"], swiftSettings: swiftSettings),
         .testTarget(
             name: "WeatherDomainTests",
             dependencies: ["WeatherDomain", "WeatherTesting"],
@@ -47,12 +51,12 @@ let package = Package(
         ),
         .testTarget(
             name: "WeatherServiceTests",
-            dependencies: ["WeatherService", "WeatherTesting"],
+            dependencies: ["WeatherService", "WeatherEngine", "WeatherTesting"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["WeatherTesting", "weatherd"],
+            dependencies: ["WeatherTesting", "EventLog", "weatherd"],
             exclude: ["MCPSchemas"],
             swiftSettings: swiftSettings
         ),

@@ -1,5 +1,6 @@
 import Synchronization
 import WeatherDomain
+import WeatherEngine
 import WeatherService
 
 /// A line sink that keeps every line: the RPC front's output in process, a child's stdout end to end.

@@ -2,14 +2,16 @@ import EventLog
 import Providers
 import Synchronization
 import WeatherDomain
+import WeatherEngine
 import WeatherService
 
 /// The service in this process on a temporary data dir: the real methods, RPC front and log writer,
 /// with a collecting sink instead of stdout and a manual clock.
 public final class InProcessWeatherd: Sendable {
-    public let service: WeatherdService
+    public let engine: Engine
     public let output = CollectingSink()
-    public let server: RPCServer
+    public let connection: Connection
+    public var server: RPCServer { connection.server }
     /// The provider's in-memory network: route replies here.
     public let network: InMemoryTransport
     private let writerTask: Task<Void, Never>
@@ -34,21 +36,19 @@ public final class InProcessWeatherd: Sendable {
         configuration.fetch = fetch
         configuration.snapshotEvery = snapshotEvery
         configuration.maxFavorites = maxFavorites
-        let service = try WeatherdService(
-            configuration: configuration, clock: clock.wallClock, logger: logger,
-            provider: OpenMeteoProvider(baseURL: "http://weather.test", geocodingBaseURL: "http://geo.test"),
-            transport: network.transport
-        ) { path in
+        let opened = try OpenedDataDir.open(configuration: configuration, clock: clock.wallClock, logger: logger) {
+            path in
             guard let file else { return try PosixLogFile(path: path) }
             return file
         }
-        self.service = service
-        server = RPCServer(
-            methods: service.methods, sink: output, registry: service.context.registry, logger: Logger(level: .error),
-            maxLineBytes: maxLineBytes, onAnswered: service.context.pushes.answered)
-        service.context.pushes.connect(output)
-        writerTask = Task { await service.runLog() }
-        alertTask = Task { [timer] in await service.alertActor.run(clock: timer) }
+        let engine = Engine(
+            opened, configuration: configuration, clock: clock.wallClock, logger: logger,
+            provider: OpenMeteoProvider(baseURL: "http://weather.test", geocodingBaseURL: "http://geo.test"),
+            transport: network.transport)
+        self.engine = engine
+        connection = Connection(engine: engine, label: "stdio", sink: output, maxLineBytes: maxLineBytes)
+        writerTask = Task { await engine.runLog() }
+        alertTask = Task { [timer] in await engine.runAlerts(clock: timer) }
     }
 
     /// Runs `body` against a service on a fresh temporary data dir, and stops the service afterwards.
@@ -105,14 +105,12 @@ public final class InProcessWeatherd: Sendable {
     /// Waits for every request, stops the writer (and the snapshotter, which writes a last snapshot) and
     /// releases the data dir.
     public func stop() async {
-        service.mcp.close()
-        await server.drain()
-        await service.context.background.drain()
-        _ = service.context.pushes.stopSubscriptions(nil)
+        await connection.finish(grace: .seconds(3600))
+        await engine.drainBackground()
         alertTask.cancel()
         await alertTask.value
-        service.context.writer.finish()
+        engine.finishLog()
         await writerTask.value
-        service.releaseLock()
+        engine.releaseLock()
     }
 }

@@ -1,5 +1,6 @@
 import Synchronization
 import WeatherDomain
+import WeatherEngine
 import WeatherService
 
 /// A wall clock that moves only when a test moves it.

@@ -1,6 +1,7 @@
 import EventLog
 import Foundation
 import WeatherDomain
+import WeatherEngine
 import WeatherService
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import Foundation
 import WeatherDomain
+import WeatherEngine
 
 /// Time from exec to the first answer on a data dir of `count` events, without a snapshot and then with
 /// the one written at the first run's clean shutdown (whose time from end of input to exit, snapshot

@@ -1,6 +1,7 @@
 import Foundation
 import Providers
 import WeatherDomain
+import WeatherEngine
 import WeatherService
 
 #if canImport(Glibc)
@@ -23,7 +24,7 @@ if arguments.contains("--help") || arguments.contains("-h") {
     exit(0)
 }
 if arguments.contains("--version") {
-    Logger.standardError("weatherd \(WeatherdService.version)")
+    Logger.standardError("weatherd \(Engine.version)")
     exit(0)
 }
 
@@ -37,15 +38,7 @@ do {
 
 let logger = Logger(level: configuration.logLevel)
 let clock = WallClock { Timestamp(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))) }
-let service: WeatherdService
-do {
-    service = try WeatherdService(
+exit(
+    await Standalone.run(
         configuration: configuration, clock: clock, logger: logger, provider: configuration.makeProvider(),
-        transport: .live())
-} catch {
-    logger.error("\(error)")
-    // Before the service exists stdout has no other writer; a client waiting for JSON gets one error line.
-    FileHandle.standardOutput.write(Data((error.responseLine + "\n").utf8))
-    exit(1)
-}
-exit(await service.run())
+        transport: .live()))

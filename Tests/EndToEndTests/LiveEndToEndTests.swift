@@ -113,6 +113,7 @@ struct AlertEndToEndTests {
         let answer = try #require(try await weatherd.output.response(id: "slow"))
         #expect(answer["error"]?["code"] == -32800)
         try weatherd.closeInput()
+        weatherd.signal(SIGTERM)
         #expect(await weatherd.waitForExit() == 0)
         let order = try weatherd.output.messages().compactMap { $0["id"]?.stringValue }
         #expect(order == ["slow", "other"], "each answered once, the cancelled one while the shared call still ran")

@@ -96,7 +96,7 @@ struct MCPLifecycleTests {
         #expect(answered.isEmpty, "a request cancelled by notifications/cancelled gets no answer at all")
     }
 
-    @Test("with a tool call waiting on a 60 s upstream answer, end of input still exits cleanly at once")
+    @Test("with a tool call waiting on a 60 s upstream answer, end of input then SIGTERM exits cleanly at once")
     func exitWithRequestInFlight() async throws {
         let mcp = try MCPHarness.start(forecastDelay: .seconds(60))
         try await mcp.initialize()
@@ -104,7 +104,9 @@ struct MCPLifecycleTests {
             line: #"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"get_current_weather","#
                 + #""arguments":{"lat":10,"lon":10}}}"#)
         #expect(await eventually { mcp.server.requests.count == 1 })
+        // How MCP hosts stop a server: close its input, then SIGTERM (2 s later; at once here).
         try mcp.weatherd.closeInput()
+        mcp.weatherd.signal(SIGTERM)
         // weatherd gives in-flight work a 1 s grace, then cuts it; the wait is wide so a loaded machine does
         // not fail it, yet far below the upstream's 60 s (the exit time itself is measured by weatherd-bench).
         #expect(await mcp.weatherd.waitForExit(timeout: .seconds(15)) == 0, "well before the upstream answers")

@@ -14,7 +14,7 @@ struct ShutdownEndToEndTests {
         return server
     }
 
-    @Test("end of input during a refresh of 90 favorites: the refresh stops, its cut places say cancelled, exit 0")
+    @Test("end of input and SIGTERM during a refresh of 90 favorites: the refresh stops, cut places say cancelled, exit 0")
     func refreshCutAtEndOfInput() async throws {
         let server = try Self.slowOpenMeteo()
         let directory = TemporaryDataDirectory()
@@ -23,7 +23,9 @@ struct ShutdownEndToEndTests {
         try weatherd.send(
             line: #"{"jsonrpc":"2.0","id":"r","method":"refresh","params":{"scope":"favorites"}}"#)
         try await Task.sleep(for: .milliseconds(500))
+        // As an MCP host stops a server: end of input (weatherd would wait for the answer), then SIGTERM.
         try weatherd.closeInput()
+        weatherd.signal(SIGTERM)
 
         // The 1 s grace, then every fetch is cut; before the fix the process ran on for every place's 30 s call.
         #expect(await weatherd.waitForExit(timeout: .seconds(20)) == 0)

@@ -2,6 +2,7 @@ import EventLog
 import Foundation
 import Testing
 import WeatherDomain
+@testable import WeatherEngine
 import WeatherService
 import WeatherTesting
 

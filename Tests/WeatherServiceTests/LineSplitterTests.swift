@@ -1,4 +1,5 @@
 import Testing
+@testable import WeatherEngine
 import WeatherService
 
 @Suite("Line splitter")

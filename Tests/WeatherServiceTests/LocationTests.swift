@@ -1,6 +1,7 @@
 import Providers
 import Testing
 import WeatherDomain
+@testable import WeatherEngine
 import WeatherService
 import WeatherTesting
 
@@ -23,17 +24,17 @@ struct LocationTests {
             #expect(first["refresh"] == true)
             #expect(first["lat"] == 59.91)
             #expect(first["lon"] == 10.75)
-            await service.service.context.background.drain()
+            await service.engine.drainBackground()
             #expect(network.requests.count == 4, "current and forecast for here and for the favorite")
 
             let small = try await service.result("location/set", ["lat": 59.93, "lon": 10.76])
             #expect(small["refresh"] == false)
-            await service.service.context.background.drain()
+            await service.engine.drainBackground()
             #expect(network.requests.count == 4)
 
             let far = try await service.result("location/set", ["lat": 60.0, "lon": 10.76])
             #expect(far["refresh"] == true)
-            await service.service.context.background.drain()
+            await service.engine.drainBackground()
             #expect(network.requests.count == 8)
             let fetched = try await service.result("events/query", ["types": ["weather.fetched"]])
             #expect(

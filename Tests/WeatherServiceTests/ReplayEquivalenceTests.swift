@@ -1,6 +1,7 @@
 import EventLog
 import Testing
 import WeatherDomain
+@testable import WeatherEngine
 import WeatherService
 import WeatherTesting
 
@@ -90,7 +91,7 @@ struct ReplayEquivalenceTests {
 
     /// The state the service's actors hold.
     static func liveState(_ service: InProcessWeatherd) async throws -> WeatherState {
-        let context = service.service.context
+        let context = service.engine
         var live = WeatherState(commandWindow: context.info.commandWindow)
         live.favorites = await context.favorites.read { $0 }
         live.history = await context.history.read { $0 }
@@ -107,7 +108,7 @@ struct ReplayEquivalenceTests {
         let head = try Replay.run(path: path, commandWindow: 100_000, through: seq)
         let file = SnapshotFile(
             seq: seq, chain: head.outcome.position.lastChain, commandWindow: 100_000, fsync: "always",
-            build: WeatherdService.version,
+            build: Engine.version,
             index: head.index, state: head.state.snapshotJSON)
         let read = try SnapshotFile(bytes: file.bytes)
         let base = Replay.Base(

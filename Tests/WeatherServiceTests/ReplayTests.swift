@@ -1,6 +1,7 @@
 import EventLog
 import Testing
 import WeatherDomain
+@testable import WeatherEngine
 import WeatherService
 import WeatherTesting
 

@@ -2,6 +2,7 @@ import EventLog
 import Foundation
 import Testing
 import WeatherDomain
+@testable import WeatherEngine
 import WeatherService
 import WeatherTesting
 
@@ -62,7 +63,7 @@ struct SnapshotTests {
                     == state.commands, "\(log)")
             let file = SnapshotFile(
                 seq: state.lastSeq, chain: replayed.outcome.position.lastChain, commandWindow: 100_000,
-                fsync: "always", build: WeatherdService.version, index: replayed.index, state: state.snapshotJSON)
+                fsync: "always", build: Engine.version, index: replayed.index, state: state.snapshotJSON)
             let read = try SnapshotFile(bytes: file.bytes)
             #expect(read == file)
             let decoded = try WeatherState(snapshot: read.state, commandWindow: 100_000)

@@ -1,6 +1,7 @@
 import EventLog
 import Testing
 import WeatherDomain
+@testable import WeatherEngine
 import WeatherService
 import WeatherTesting
 
@@ -139,7 +140,7 @@ struct StatefulMethodTests {
             let events = try await service.result("events/query", ["types": ["favorite.added"]])
             #expect(events["events"]?.arrayValue?.count == 1)
             #expect(events["events"]?.arrayValue?.first?["corr"] == "add-lima")
-            #expect(events["events"]?.arrayValue?.first?["cause"] == "rpc:a")
+            #expect(events["events"]?.arrayValue?.first?["cause"] == "stdio/rpc:a")
         }
     }
 

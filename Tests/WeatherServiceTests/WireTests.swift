@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WeatherDomain
+@testable import WeatherEngine
 import WeatherService
 import WeatherTesting
 
@@ -73,7 +74,7 @@ struct WireTests {
         #expect(await service.output.wait(for: 4))
         await service.stop()
         let log = String(decoding: try Data(contentsOf: URL(fileURLWithPath: directory.logPath)), as: UTF8.self)
-        #expect(log.contains(#""type":"favorite.added","v":1,"cause":"rpc:\#(text)""#))
+        #expect(log.contains(#""type":"favorite.added","v":1,"cause":"stdio/rpc:\#(text)""#))
     }
 
     @Test("string, integer and null ids keep their encoding")

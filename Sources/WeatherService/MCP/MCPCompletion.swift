@@ -1,6 +1,7 @@
 import WeatherDomain
+import WeatherEngine
 
-extension ServiceContext {
+extension MCPController {
     /// `completion/complete` for the `place` argument of the weather templates: favorites whose id or
     /// name starts with the typed text first, then, from 3 characters on, the geocoder's candidates.
     func complete(_ request: MCPRequest, _ params: FieldReader, cause: String) async throws -> JSONValue {
@@ -22,24 +23,7 @@ extension ServiceContext {
         default:
             throw RPCError.invalidParams("params.ref.type must be ref/resource or ref/prompt")
         }
-        let prefix = typed.trimmingWhitespace.lowercased()
-        await favorites.barrier()?.settled()
-        var values = await favorites.read { state in
-            state.items.filter { prefix.isEmpty || $0.name.lowercased().hasPrefix(prefix) || $0.id.hasPrefix(prefix) }
-                .map(\.name)
-        }
-        if prefix.count >= 3 {
-            do {
-                let candidates = try await fetcher.geocode(typed.trimmingWhitespace, limit: 5, cause: cause).value
-                for candidate in candidates {
-                    if let city = candidate.name, !values.contains(city) { values.append(city) }
-                }
-            } catch is CancellationError {
-                throw CancellationError()
-            } catch {
-                logger.info("completion without city search: \(error)")
-            }
-        }
+        let values = try await engine.completePlace(typed, cause: cause)
         let shown = Array(values.prefix(100))
         return request.result([
             "completion": [

@@ -1,4 +1,5 @@
 import WeatherDomain
+import WeatherEngine
 
 /// What weatherd says about itself: `initialize` and `server/discover` results.
 enum MCPDescription {

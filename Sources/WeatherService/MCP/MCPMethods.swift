@@ -1,13 +1,19 @@
 import WeatherDomain
+import WeatherEngine
 
 /// The log levels of `logging/setLevel` (RFC 5424 severities).
 enum MCPLogLevel: String, CaseIterable, Sendable {
     case debug, info, notice, warning, error, critical, alert, emergency
 }
 
-extension ServiceContext {
-    /// The MCP face: its methods by name, beside weatherd's own (`native`, which the tools call).
-    func mcpMethods(_ session: MCPSession, native: [String: MethodHandler]) -> [String: MethodHandler] {
+/// The MCP face of one connection: its methods by name, over the engine's API (as the JSON-RPC
+/// face), with the connection's MCP session and pushes.
+struct MCPController: Controller {
+    let engine: Engine
+    let session: MCPSession
+    let pushes: Pushes
+
+    var methods: [String: MethodHandler] {
         let mcp = {
             (
                 params: Set<String>, beforeHandshake: Bool,
@@ -41,13 +47,13 @@ extension ServiceContext {
                 }
             },
             "tools/call": mcp(["name", "arguments", "inputResponses", "requestState"], false) { request, call in
-                try await callTool(request, call, native: native)
+                try await callTool(request, call)
             },
             "resources/list": mcp(["cursor"], false) { request, _ in { await listResources(request) } },
             "resources/templates/list": mcp(["cursor"], false) { request, _ in { listResourceTemplates(request) } },
             "resources/read": mcp(["uri", "inputResponses", "requestState"], false) { request, call in
                 let uri = try call.params.string("uri")
-                return { try await readResource(uri, request, call, native: native) }
+                return { try await readResource(uri, request, call) }
             },
             "resources/subscribe": mcp(["uri"], false) { request, call in
                 guard !request.version.isStateless else { throw RPCError.methodNotFound("resources/subscribe") }

@@ -1,4 +1,5 @@
 import WeatherDomain
+import WeatherEngine
 
 /// One admitted MCP request: the version it is served in, and how its result is shaped for it.
 struct MCPRequest: Sendable {

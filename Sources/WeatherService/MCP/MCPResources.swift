@@ -1,6 +1,7 @@
 import EventLog
 import Foundation
 import WeatherDomain
+import WeatherEngine
 
 /// The resource URIs of the MCP face.
 enum MCPResourceURI {
@@ -34,14 +35,11 @@ enum MCPResourceURI {
     }
 }
 
-extension ServiceContext {
+extension MCPController {
     /// `resources/list`: the favorites and alerts, and the current weather of each favorite.
     func listResources(_ request: MCPRequest) async -> JSONValue {
-        await favorites.barrier()?.settled()
-        let items = await favorites.read { $0.items }
-        let fetched = await cache.read { cache in
-            items.map { cache.current[Place.key(lat: $0.lat, lon: $0.lon)]?.fetchedAt }
-        }
+        let items = await engine.allFavorites()
+        let fetched = await engine.currentFetchedAt(items)
         var resources: [JSONValue] = [
             resource(
                 MCPResourceURI.favorites, name: "favorites", title: "Favorite places",
@@ -100,26 +98,23 @@ extension ServiceContext {
     }
 
     /// `resources/read`.
-    func readResource(_ uri: String, _ request: MCPRequest, _ call: MethodCall, native: [String: MethodHandler])
-        async throws -> JSONValue
-    {
+    func readResource(_ uri: String, _ request: MCPRequest, _ call: MethodCall) async throws -> JSONValue {
         guard let target = MCPResourceURI.target(uri) else {
             throw MCPErrors.resourceNotFound(uri, version: request.version)
         }
         let value: JSONValue
         switch target {
         case .favorites:
-            await favorites.barrier()?.settled()
-            value = .object(["favorites": .array(await favorites.read { $0.items.map(\.json) })])
+            value = .object(["favorites": .array(await engine.allFavorites().map(\.json))])
         case .alerts:
-            await alerts.barrier()?.settled()
-            value = .object(["alerts": .array(await alerts.read { $0.recent.map(\.json) })])
+            value = .object(["alerts": .array(await engine.allAlerts())])
         case .weather(let kind, let place):
-            guard let handler = native[kind == "current" ? "weather/current" : "weather/forecast"] else {
-                throw RPCError.internalError
-            }
-            let params = try FieldReader(.object(await placeParams(place)), path: "uri")
-            value = try await handler.begin(MethodCall(id: call.id, params: params, cause: call.cause, corr: nil))()
+            let query = await placeQuery(place)
+            let origin = Origin(cause: call.cause)
+            value =
+                try await kind == "current"
+                ? engine.current(query, units: nil, maxAgeMs: nil, origin: origin)()
+                : engine.forecast(query, units: nil, maxAgeMs: nil, days: nil, detail: .full, origin: origin)()
         }
         let contents: JSONValue = [
             "uri": .string(uri), "mimeType": "application/json", "text": .string(value.jsonString),
@@ -127,42 +122,28 @@ extension ServiceContext {
         return request.cacheable(["contents": [contents]], ttlMs: 0, scope: "private")
     }
 
-    /// The native place params for a `{place}`: `lat,lon`, a favorite's id or name, else a city.
-    func placeParams(_ place: String) async -> [String: JSONValue] {
+    /// The place a `{place}` names: `lat,lon`, a favorite's id or name, else a city.
+    func placeQuery(_ place: String) async -> PlaceQuery {
         let parts = place.split(separator: ",", omittingEmptySubsequences: false)
         if parts.count == 2, let lat = Double(String(parts[0]).trimmingWhitespace),
             let lon = Double(String(parts[1]).trimmingWhitespace)
         {
-            return ["lat": .double(lat), "lon": .double(lon)]
+            return .coordinates(lat: lat, lon: lon)
         }
-        await favorites.barrier()?.settled()
-        let id = await favorites.read { $0.favorite(idOrName: place)?.id }
-        if let id { return ["favoriteId": .string(id)] }
-        return ["city": .string(place)]
+        if let favorite = await engine.favorite(idOrName: place) { return .favorite(favorite.id) }
+        return .city(place)
     }
 
     /// The place key a weather URI's fetches are cached under; a city is geocoded (cached, audited).
     func placeKey(of uri: String, cause: String) async -> String? {
         guard case .weather(_, let place)? = MCPResourceURI.target(uri) else { return nil }
-        let params = await placeParams(place)
-        if let lat = params["lat"]?.doubleValue, let lon = params["lon"]?.doubleValue {
-            return Place.key(lat: lat, lon: lon)
-        }
-        if let id = params["favoriteId"]?.stringValue {
-            return await favorites.read { state in state.favorite(id: id).map { Place.key(lat: $0.lat, lon: $0.lon) } }
-        }
-        do {
-            return try await lookUpCity(place, cause: cause).key
-        } catch {
-            logger.warning("cannot follow \(uri): \(error)")
-            return nil
-        }
+        return await engine.placeKey(of: placeQuery(place), cause: cause)
     }
 
     /// Follows committed events and announces the subscribed resources they change, until cancelled.
     func followResourceChanges(_ session: MCPSession) async {
         while !Task.isCancelled {
-            let (subscription, _) = bus.subscribe(capacity: 10_000)
+            let (subscription, _) = engine.bus.subscribe(capacity: 10_000)
             while let message = await subscription.next() {
                 guard case .event(let envelope) = message else { break }
                 guard let change = resourceChange(envelope) else { continue }
@@ -184,7 +165,7 @@ extension ServiceContext {
             guard case .event(.weatherFetched(let fetched)) = try envelope.decodedEvent() else { return nil }
             return .weather(kind: fetched.kind.rawValue, key: fetched.key)
         } catch {
-            logger.error("resource updates cannot read seq \(envelope.seq): \(error)")
+            engine.logger.error("resource updates cannot read seq \(envelope.seq): \(error)")
             return nil
         }
     }

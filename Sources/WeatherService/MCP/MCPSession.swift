@@ -1,5 +1,6 @@
 import Synchronization
 import WeatherDomain
+import WeatherEngine
 
 /// The MCP state of the one connection a weatherd process serves: its era and negotiated version,
 /// its resource subscriptions (`resources/subscribe`) and its `subscriptions/listen` streams.

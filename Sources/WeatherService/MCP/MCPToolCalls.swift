@@ -1,25 +1,18 @@
-import Providers
 import Synchronization
 import WeatherDomain
+import WeatherEngine
 
-/// How much of a forecast `get_forecast` returns.
-enum ForecastDetail: String, CaseIterable, Sendable {
-    case summary, full
-}
-
-extension ServiceContext {
+extension MCPController {
     /// `tools/call`: runs a tool through the native method of the same meaning (same actors, same
     /// events), and answers a `CallToolResult`; weatherd's application errors become `isError` results.
-    func callTool(_ request: MCPRequest, _ call: MethodCall, native: [String: MethodHandler]) async throws
-        -> Completion
-    {
+    func callTool(_ request: MCPRequest, _ call: MethodCall) async throws -> Completion {
         let name = try call.params.string("name")
         guard let tool = MCPTool.named(name) else { throw MCPErrors.unknownTool(name) }
         let started: Completion
         do {
             let arguments = try FieldReader(call.params.members["arguments"], path: "arguments", allowAbsent: true)
             try arguments.rejectUnknown(tool.argumentNames)
-            started = try await startTool(tool.name, arguments, request, call, native: native)
+            started = try await startTool(tool.name, arguments, request, call)
         } catch {
             let failure = try MCPToolResult.failure(error, version: request.version)
             return { request.result(failure) }
@@ -33,56 +26,37 @@ extension ServiceContext {
         }
     }
 
-    /// Checks a tool's arguments and begins it; the completion produces its structured result.
-    private func startTool(
-        _ name: String, _ a: FieldReader, _ request: MCPRequest, _ call: MethodCall, native: [String: MethodHandler]
-    ) async throws -> Completion {
-        let run: @Sendable (String, [String: JSONValue]) async throws -> Completion = { method, params in
-            guard let handler = native[method] else { throw RPCError.internalError }
-            let reader = try FieldReader(.object(params), path: "arguments")
-            return try await handler.begin(MethodCall(id: call.id, params: reader, cause: call.cause, corr: nil))
-        }
+    /// Checks a tool's arguments and begins it through the engine's API, as the JSON-RPC face does;
+    /// the completion produces its structured result.
+    private func startTool(_ name: String, _ a: FieldReader, _ request: MCPRequest, _ call: MethodCall) async throws
+        -> Completion
+    {
+        let origin = Origin(cause: call.cause)
         switch name {
-        case "get_current_weather", "get_forecast":
-            let forecast = name == "get_forecast"
-            let days = forecast ? Int(try a.int("days", in: 1...5) ?? 5) : 5
-            let detail = forecast ? try a.choice("detail", as: ForecastDetail.self) ?? .summary : .full
-            let given = a.members.filter { ["city", "lat", "lon", "units", "maxAgeSeconds"].contains($0.key) }
-            let favorite = try a.nonEmptyString("favorite")
-            return {
-                var params = given
-                if let favorite { params["favoriteId"] = .string(await favoriteID(favorite)) }
-                let value = try await run(forecast ? "weather/forecast" : "weather/current", params)()
-                return forecast ? MCPToolResult.trim(value, days: days, detail: detail) : value
-            }
+        case "get_current_weather":
+            let place = try PlaceParams(a)
+            return engine.current(place.place, units: place.units, maxAgeMs: place.maxAgeMs, origin: origin)
+        case "get_forecast":
+            let place = try PlaceParams(a)
+            let shape = try PlaceParams.forecastShape(a, defaultDetail: .summary)
+            return engine.forecast(
+                place.place, units: place.units, maxAgeMs: place.maxAgeMs, days: shape.days ?? 5, detail: shape.detail,
+                origin: origin)
         case "search_cities":
-            return try await run("cities/search", a.members)
+            let limit = Int(try a.int("limit", in: 1...5) ?? 5)
+            return try engine.searchCities(try a.string("query"), limit: limit, origin: origin)
         case "list_favorites":
-            return try await run("favorites/list", a.members)
+            return await engine.listFavorites(try PageParams.read(a, defaultLimit: 100))
         case "get_alerts":
-            return try await run("alerts/list", a.members)
+            return await engine.listAlerts(try PageParams.read(a, defaultLimit: 100))
         case "add_favorite":
-            return try await run("favorites/add", a.members)
+            return try await engine.addFavorite(try FavoritesController.newFavorite(a), origin: origin)
         case "remove_favorite":
-            // Decided now, on the projected state, like `favorites/remove`: a change sent after it is decided after it.
-            let favorite = try a.string("favorite")
-            let toolCall = MethodCall(id: call.id, params: a, cause: call.cause, corr: nil)
-            return try await favorites.change(toolCall) { state in
-                try FavoritesDecisions.remove(state, id: state.favorite(idOrName: favorite)?.id ?? favorite)
-            } unchanged: { _ in
-                .null
-            }
+            return try await engine.removeFavorite(try a.string("favorite"), origin: origin)
         default:
             let scope = try a.choice("scope", as: RefreshScope.self) ?? .all
             return { try await refreshWithProgress(scope, request: request, cause: call.cause) }
         }
-    }
-
-    /// A favorite's id from its id or its name (case-insensitive); the text itself when none matches,
-    /// so the native method answers `not_found`.
-    private func favoriteID(_ text: String) async -> String {
-        await favorites.barrier()?.settled()
-        return await favorites.read { $0.favorite(idOrName: text)?.id ?? text }
     }
 
     /// `refresh_weather`: the native refresh, with a `notifications/progress` per finished place when
@@ -94,7 +68,7 @@ extension ServiceContext {
         let progress = RefreshProgress()
         let pushes = self.pushes
         let work = Task {
-            try await refresh(scope, cause: cause) { result, done, total in
+            try await engine.refresh(scope, cause: cause) { result, done, total in
                 progress.record(result, total: total) {
                     guard let token = request.progressToken else { return }
                     var params: [String: JSONValue] = [

@@ -1,5 +1,6 @@
 import Providers
 import WeatherDomain
+import WeatherEngine
 
 /// Builds `CallToolResult`s: the structured result and the same JSON as one text block, or an
 /// `isError` result whose text says what to do.
@@ -52,22 +53,4 @@ enum MCPToolResult {
             + "to use Open-Meteo.",
         "storage_failure": "weatherd's disk is full or failing; free space and restart it. Reads still work.",
     ]
-
-    /// A forecast cut to `days` days; the 3-hourly entries only with `full` detail.
-    static func trim(_ forecast: JSONValue, days: Int, detail: ForecastDetail) -> JSONValue {
-        guard case .object(var members) = forecast else { return forecast }
-        let daily = Array((members["daily"]?.arrayValue ?? []).prefix(days))
-        members["daily"] = .array(daily)
-        if detail == .full {
-            let dates = Set(daily.compactMap { $0["date"]?.stringValue })
-            let last = dates.max() ?? ""
-            let entries = (members["entries"]?.arrayValue ?? []).filter {
-                ($0["time"]?.stringValue ?? "").prefix(10) <= last
-            }
-            members["entries"] = .array(entries)
-        } else {
-            members["entries"] = nil
-        }
-        return .object(members)
-    }
 }

@@ -1,4 +1,5 @@
 import WeatherDomain
+import WeatherEngine
 
 /// A tool of the MCP face: its name, schemas and annotations, in `tools/list` order.
 struct MCPTool: Sendable {

@@ -1,5 +1,6 @@
 import Synchronization
 import WeatherDomain
+import WeatherEngine
 
 /// The requests being worked on: for `$/cancelRequest` and `notifications/cancelled` by id, and for
 /// draining at shutdown.

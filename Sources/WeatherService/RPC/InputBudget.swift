@@ -1,4 +1,5 @@
 import Foundation
+import WeatherEngine
 
 /// How much input may be held at once, in lines and in bytes: read but not yet answered.
 ///

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import WeatherEngine
 
 #if canImport(Glibc)
     import Glibc

@@ -1,7 +1,5 @@
 import WeatherDomain
-
-/// What a method's first phase returns: the rest of the work, run concurrently.
-public typealias Completion = @Sendable () async throws -> JSONValue
+import WeatherEngine
 
 /// One call of a method, as the handler sees it.
 public struct MethodCall: Sendable {
@@ -9,10 +7,19 @@ public struct MethodCall: Sendable {
     public var id: JSONValue?
     /// The params object (empty when absent).
     public var params: FieldReader
-    /// The `cause` recorded on the events it writes: `rpc:<id>`.
+    /// The `cause` recorded on the events it writes: `<connection>/rpc:<id>`.
     public var cause: String
     /// The client's `commandId`, recorded as `corr`.
     public var corr: String?
+
+    /// The origin the engine records.
+    public var origin: Origin { Origin(cause: cause, corr: corr) }
+}
+
+/// A group of methods of one face; holds only what its methods use.
+protocol Controller: Sendable {
+    /// The methods by name.
+    var methods: [String: MethodHandler] { get }
 }
 
 /// A method: whether it changes state, and its first phase.

@@ -1,4 +1,5 @@
 import WeatherDomain
+import WeatherEngine
 
 /// One validated JSON-RPC request or notification.
 public struct RPCRequest: Sendable {

@@ -1,6 +1,7 @@
 import Providers
 import Synchronization
 import WeatherDomain
+import WeatherEngine
 
 /// The JSON-RPC 2.0 front: parses lines, validates requests, dispatches them and answers.
 ///
@@ -16,14 +17,17 @@ public final class RPCServer: Sendable {
     public let maxLineBytes: Int
     private let inFlight = InFlight()
     private let onAnswered: @Sendable (JSONValue) -> Void
+    /// The connection's name, the first part of every `cause` it records.
+    private let label: String
 
     /// The deepest nesting accepted in a request.
     public static let maxDepth = 64
 
     public init(
         methods: [String: MethodHandler], sink: any LineSink, registry: CommandRegistry, logger: Logger,
-        maxLineBytes: Int, onAnswered: @escaping @Sendable (JSONValue) -> Void = { _ in }
+        maxLineBytes: Int, label: String = "stdio", onAnswered: @escaping @Sendable (JSONValue) -> Void = { _ in }
     ) {
+        self.label = label
         self.onAnswered = onAnswered
         self.methods = methods
         self.sink = sink
@@ -164,7 +168,8 @@ public final class RPCServer: Sendable {
             return .failure(.internalError)
         }
         let call = MethodCall(
-            id: request.id, params: params, cause: Self.cause(of: request.id, text: request.idText), corr: corr)
+            id: request.id, params: params, cause: label + "/" + Self.cause(of: request.id, text: request.idText),
+            corr: corr)
         guard let corr else { return await begin(handler, call) }
         var repeated = request.params?.objectValue ?? [:]
         repeated["commandId"] = nil

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import WeatherEngine
 
 #if canImport(Glibc)
     import Glibc

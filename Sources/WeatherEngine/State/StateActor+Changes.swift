@@ -2,15 +2,15 @@ import EventLog
 import WeatherDomain
 
 extension StateActor {
-    /// The shape of every change method: decide and queue now, answer once durable.
+    /// The shape of every change: decide and queue now, answer once durable.
     ///
     /// The answer is `CommandResult.of` the last event, the same function that rebuilds answers for
     /// repeated `commandId`s from the log; a command that changes nothing answers `unchanged`.
     func change(
-        _ call: MethodCall, decide: @escaping @Sendable (Slice) throws -> [DomainEvent],
+        _ origin: Origin, decide: @escaping @Sendable (Slice) throws -> [DomainEvent],
         unchanged: @escaping @Sendable (Slice) -> JSONValue
     ) async throws -> Completion {
-        let submission = try submit(cause: call.cause, corr: call.corr, decide)
+        let submission = try submit(cause: origin.cause, corr: origin.corr, decide)
         return {
             _ = try await self.commit(submission)
             if let last = submission.events.last, let result = CommandResult.of(last) { return result }
@@ -18,7 +18,7 @@ extension StateActor {
         }
     }
 
-    /// The shape of every read method: see every change submitted before it, then read committed state.
+    /// The shape of every read: see every change submitted before it, then read committed state.
     func query(_ body: @escaping @Sendable (Slice) throws -> JSONValue) async -> Completion {
         let barrier = barrier()
         return {

@@ -1,28 +1,39 @@
 import EventLog
 import WeatherDomain
 
-/// Decides alerts as weather is fetched and as the daily-summary time comes, and pushes raised
-/// alerts to a subscribed client.
+/// Decides alerts as weather is fetched and as the daily-summary time comes. Connections that
+/// subscribed follow `alert.raised` on the bus themselves.
 ///
 /// It follows the bus, which carries only committed, live events: replay never reaches it, so
 /// nothing is re-raised or pushed after a restart; the (place, rule, local date) keys folded from
 /// `alert.raised` stop a second raise of the same alert.
 public actor AlertActor {
-    /// The context it reads and appends through.
-    private let context: ServiceContext
+    private let cache: StateActor<WeatherCache>
+    private let favorites: StateActor<FavoritesState>
+    private let location: StateActor<LocationState>
+    private let alerts: StateActor<AlertState>
+    private let bus: EventBus
+    private let clock: WallClock
+    private let logger: Logger
     /// The last current temperature fetched per place key, for the temperature-drop rule.
     private var previous: [String: (temperature: Double, at: Timestamp)] = [:]
-    /// Whether the client asked for `alerts/raised` notifications.
-    private var subscribed = false
 
-    init(context: ServiceContext) { self.context = context }
-
-    /// Turns pushes on or off.
-    func setSubscribed(_ on: Bool) { subscribed = on }
+    init(
+        cache: StateActor<WeatherCache>, favorites: StateActor<FavoritesState>, location: StateActor<LocationState>,
+        alerts: StateActor<AlertState>, bus: EventBus, clock: WallClock, logger: Logger
+    ) {
+        self.cache = cache
+        self.favorites = favorites
+        self.location = location
+        self.alerts = alerts
+        self.bus = bus
+        self.clock = clock
+        self.logger = logger
+    }
 
     /// Follows the bus until cancelled; checks the daily summaries every minute of `clock`.
     public func run(clock: any Clock<Duration>) async {
-        previous = await context.cache.read { cache in
+        previous = await cache.read { cache in
             cache.current.mapValues { ($0.value.current.temperature, $0.fetchedAt) }
         }
         await withTaskGroup(of: Void.self) { group in
@@ -38,7 +49,7 @@ public actor AlertActor {
 
     private func follow() async {
         while !Task.isCancelled {
-            let (subscription, _) = context.bus.subscribe(capacity: 10_000)
+            let (subscription, _) = bus.subscribe(capacity: 10_000)
             while let message = await subscription.next() {
                 guard case .event(let envelope) = message else { break }
                 await handle(envelope)
@@ -48,18 +59,16 @@ public actor AlertActor {
     }
 
     private func handle(_ envelope: EventEnvelope) async {
-        guard envelope.type == "weather.fetched" || envelope.type == "alert.raised" else { return }
+        guard envelope.type == "weather.fetched" else { return }
         let event: DomainEvent
         do {
             guard case .event(let decoded) = try envelope.decodedEvent() else { return }
             event = decoded
         } catch {
-            context.logger.error("alerts cannot read seq \(envelope.seq): \(error)")
+            logger.error("alerts cannot read seq \(envelope.seq): \(error)")
             return
         }
         switch event {
-        case .alertRaised(let alert):
-            if subscribed { context.pushes.notify("alerts/raised", alert.json) }
         case .weatherFetched(let fetched):
             await decide(after: fetched, cause: "event:\(envelope.seq)")
         default:
@@ -68,7 +77,7 @@ public actor AlertActor {
     }
 
     private func decide(after fetched: WeatherFetched, cause: String) async {
-        let now = context.clock.now()
+        let now = clock.now()
         let targets = await targets(for: fetched.key)
         let before = previous[fetched.key]
         if case .current(let report) = fetched.report {
@@ -89,8 +98,8 @@ public actor AlertActor {
     }
 
     private func checkDailySummaries() async {
-        let now = context.clock.now()
-        let forecasts = await context.cache.read { $0.forecast }
+        let now = clock.now()
+        let forecasts = await cache.read { $0.forecast }
         for (key, cached) in forecasts {
             for target in await targets(for: key) {
                 await append(cause: "timer:daily_summary") { state in
@@ -104,14 +113,14 @@ public actor AlertActor {
 
     /// The places with alerts on at `key`: favorites with `notify`, and the current location.
     private func targets(for key: String) async -> [AlertTarget] {
-        var targets = await context.favorites.read { state in
+        var targets = await favorites.read { state in
             state.items.filter { $0.notify && Place.key(lat: $0.lat, lon: $0.lon) == key }.map {
                 AlertTarget(
                     place: Place(name: $0.name, country: $0.country, state: nil, lat: $0.lat, lon: $0.lon),
                     favoriteId: $0.id)
             }
         }
-        if let here = await context.location.read({ $0.current }), Place.key(lat: here.lat, lon: here.lon) == key {
+        if let here = await location.read({ $0.current }), Place.key(lat: here.lat, lon: here.lon) == key {
             targets.append(
                 AlertTarget(
                     place: Place(name: here.name, country: nil, state: nil, lat: here.lat, lon: here.lon),
@@ -122,10 +131,10 @@ public actor AlertActor {
 
     private func append(cause: String, _ decide: @escaping @Sendable (AlertState) -> [DomainEvent]) async {
         do {
-            let submission = try await context.alerts.submit(cause: cause, corr: nil, decide)
-            _ = try await context.alerts.commit(submission)
+            let submission = try await alerts.submit(cause: cause, corr: nil, decide)
+            _ = try await alerts.commit(submission)
         } catch {
-            context.logger.error("an alert could not be recorded: \(error)")
+            logger.error("an alert could not be recorded: \(error)")
         }
     }
 }

@@ -2,21 +2,14 @@ import EventLog
 import Foundation
 import WeatherDomain
 
-extension ServiceContext {
-    /// `events/query`, `state/verify` and `service/status`.
-    var logMethods: [String: MethodHandler] {
-        [
-            "events/query": MethodHandler(params: ["afterSeq", "types", "since", "until", "limit", "cursor"]) { call in
-                let query = try EventQuery(call.params)
-                return { try query.run(logPath: dataDirectory.logPath, writer: writer, health: logHealth) }
-            },
-            "state/verify": MethodHandler { _ in { try await verify() } },
-            "service/status": MethodHandler { _ in { await status() } },
-        ]
+extension Engine {
+    /// One page of committed events matching `filter`, read from the log.
+    public func queryEvents(_ filter: EventFilter) -> Completion {
+        { try filter.run(logPath: self.dataDirectory.logPath, writer: self.writer, health: self.logHealth) }
     }
 
     /// Replays the log into fresh state and compares it, slice by slice, with the live state.
-    func verify() async throws -> JSONValue {
+    public func verify() async throws -> JSONValue {
         var live = WeatherState(commandWindow: info.commandWindow)
         var seq: Int64 = -1
         for _ in 0..<100 {
@@ -71,7 +64,8 @@ extension ServiceContext {
         ])
     }
 
-    func status() async -> JSONValue {
+    /// The service's facts for `service/status`, with what the front added.
+    public func status() async -> JSONValue {
         let writerStatus = writer.status
         let uptime = max(0, clock.now().milliseconds - info.startedAt.milliseconds) / 1000
         var result: [String: JSONValue] = [
@@ -87,34 +81,15 @@ extension ServiceContext {
         ]
         if let failure = writerStatus.failure { result["readOnlyReason"] = .string(failure.message) }
         if let damage = logHealth.known { result["logDamage"] = .object(damage.details) }
+        result.merge(extraStatus) { first, _ in first }
         return .object(result)
     }
 }
 
-/// The filters and page of an `events/query`.
-struct EventQuery: Sendable {
-    var afterSeq: Int64
-    var types: Set<String>?
-    var since: Timestamp?
-    var until: Timestamp?
-    var limit: Int
-
-    init(_ params: FieldReader) throws(FieldError) {
-        afterSeq = try params.int("afterSeq", in: 0...(1 << 53)) ?? 0
-        if let cursor = try params.optionalString("cursor") {
-            guard cursor.hasPrefix("s"), let seq = Int64(cursor.dropFirst()), seq >= 0 else {
-                throw FieldError(path: "params.cursor", problem: "is not a cursor events/query returned")
-            }
-            afterSeq = max(afterSeq, seq)
-        }
-        types = try params.optionalStrings("types").map(Set.init)
-        since = try params.optionalTimestamp("since")
-        until = try params.optionalTimestamp("until")
-        limit = Int(try params.int("limit", in: 1...1000) ?? 100)
-    }
-
+extension EventFilter {
     /// Reads the committed log from near `afterSeq` and collects one page of matching events.
     func run(logPath: String, writer: LogWriter, health: LogHealth) throws -> JSONValue {
+        let (afterSeq, types, since, until, limit) = (afterSeq, types, since, until, limit)
         let committed = writer.status
         var events: [JSONValue] = []
         var bytes = 0

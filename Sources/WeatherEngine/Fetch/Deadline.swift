@@ -6,7 +6,7 @@ import Synchronization
 /// a child that ignores cancellation; so the operation runs in a task of its own, and whichever
 /// of it and the timer finishes first resumes the caller. A late operation is cancelled and left
 /// to finish on its own. Cancelling the caller ends the wait at once, as a timeout.
-func withDeadline<T: Sendable>(
+public func withDeadline<T: Sendable>(
     _ limit: Duration, operation: @escaping @Sendable () async -> T, onTimeout: @escaping @Sendable () -> T
 ) async -> T {
     let race = Race<T>()

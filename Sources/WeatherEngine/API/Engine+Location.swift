@@ -2,60 +2,40 @@ import EventLog
 import Providers
 import WeatherDomain
 
-/// Which places a refresh covers.
-enum RefreshScope: String, CaseIterable, Sendable {
-    case all, favorites, current
-}
-
-extension ServiceContext {
-    /// `location/set` and `refresh`.
-    var locationMethods: [String: MethodHandler] {
-        [
-            "location/set": MethodHandler(changesState: true, params: ["lat", "lon", "address"]) { call in
-                let p = call.params
-                let lat = try p.double("lat", in: -90...90)
-                let lon = try p.double("lon", in: -180...180)
-                let address = try p.nonEmptyString("address")
-                if let address {
-                    guard lat == nil, lon == nil else {
-                        throw FieldError(path: "params", problem: "must give either address, or lat and lon")
-                    }
-                    return {
-                        let place = try await lookUpAddress(address, cause: call.cause)
-                        return try await setLocation(
-                            lat: place.lat, lon: place.lon, name: place.name ?? address, call: call)()
-                    }
-                }
-                guard let lat, let lon else {
-                    throw FieldError(path: "params", problem: "needs lat and lon, or address")
-                }
-                return try await setLocation(lat: lat, lon: lon, name: nil, call: call)
-            },
-            "refresh": MethodHandler(params: ["scope"]) { call in
-                let scope = try call.params.choice("scope", as: RefreshScope.self) ?? .all
-                return { try await refresh(scope, cause: call.cause) }
-            },
-        ]
+extension Engine {
+    /// Moves the current location: to coordinates (rounded before they are logged), or to an address,
+    /// geocoded in the completion. A move of 5 km or more refreshes every place in the background.
+    public func setLocation(_ target: NewLocation, origin: Origin) async throws -> Completion {
+        switch target {
+        case .address(let address):
+            return {
+                let place = try await self.lookUpAddress(address, cause: origin.cause)
+                return try await self.setLocation(
+                    lat: place.lat, lon: place.lon, name: place.name ?? address, origin: origin)()
+            }
+        case .coordinates(let lat, let lon):
+            return try await setLocation(lat: lat, lon: lon, name: nil, origin: origin)
+        }
     }
 
     /// Decides and queues the move now; once durable, answers it and, when it triggered one, starts
     /// the refresh of the current place and every favorite in the background (its fetches are caused
     /// by the `location.changed` event).
-    func setLocation(lat: Double, lon: Double, name: String?, call: MethodCall) async throws -> Completion {
+    func setLocation(lat: Double, lon: Double, name: String?, origin: Origin) async throws -> Completion {
         let now = clock.now()
         let precision = locationPrecision
-        let submission = try await location.submit(cause: call.cause, corr: call.corr) { state in
+        let submission = try await location.submit(cause: origin.cause, corr: origin.corr) { state in
             LocationDecisions.set(state, lat: lat, lon: lon, name: name, precision: precision, now: now)
         }
         return {
-            let envelopes = try await location.commit(submission)
+            let envelopes = try await self.location.commit(submission)
             guard case .locationChanged(let moved)? = submission.events.last else { throw RPCError.internalError }
             if moved.refresh, let seq = envelopes.last?.seq {
-                background.start {
+                self.background.start {
                     do {
-                        _ = try await refresh(.all, cause: "event:\(seq)")
+                        _ = try await self.refresh(.all, cause: "event:\(seq)")
                     } catch {
-                        logger.warning("the refresh after a move failed: \(error)")
+                        self.logger.warning("the refresh after a move failed: \(error)")
                     }
                 }
             }
@@ -76,7 +56,7 @@ extension ServiceContext {
     ///
     /// - Parameter onPlace: called as each place finishes, with its result, how many places are done
     ///   and how many there are in all (MCP's progress notifications).
-    func refresh(
+    public func refresh(
         _ scope: RefreshScope, only: Set<String>? = nil, cause: String,
         onPlace: (@Sendable (_ result: JSONValue, _ done: Int, _ total: Int) -> Void)? = nil
     ) async throws -> JSONValue {
@@ -147,7 +127,7 @@ extension ServiceContext {
     }
 }
 
-extension ServiceContext {
+extension Engine {
     /// The scheduler's refresh: the favorites (those in `only`, or all), returning the ids that failed.
     func refreshFavorites(only: Set<String>?) async -> Set<String> {
         do {

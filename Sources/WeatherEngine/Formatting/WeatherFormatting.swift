@@ -70,10 +70,22 @@ enum WeatherFormatting {
 
     /// The forecast answer; steps that ended before `now` are left out (Open-Meteo's hourly data
     /// starts at local midnight), while the daily summaries keep the whole local day.
-    static func forecast(_ answer: FetchAnswer<ForecastReport>, units: Units, now: Timestamp) -> JSONValue {
+    ///
+    /// - Parameters:
+    ///   - days: the days kept (all when nil); `full` keeps the entries up to the end of the last day kept
+    ///     (entry times are UTC, compared by their date), `summary` none.
+    static func forecast(
+        _ answer: FetchAnswer<ForecastReport>, units: Units, now: Timestamp, days: Int? = nil,
+        detail: ForecastDetail = .full
+    ) -> JSONValue {
         let report = answer.value
         let upcoming = report.entries.filter { $0.time.milliseconds + 3 * 3_600_000 > now.milliseconds }
-        let entries: [JSONValue] = upcoming.map { entry in
+        let kept = days.map { Array(report.daily.prefix($0)) } ?? report.daily
+        let lastDate = days == nil ? nil : kept.map(\.date).max() ?? ""
+        let shown = upcoming.filter { entry in
+            detail == .full && (lastDate.map { entry.time.description.prefix(10) <= $0 } ?? true)
+        }
+        let entries: [JSONValue] = shown.map { entry in
             var object: [String: JSONValue] = [
                 "time": .string(entry.time.description), "temperature": .double(temperature(entry.temperature, units)),
                 "condition": condition(entry.condition),
@@ -87,7 +99,7 @@ enum WeatherFormatting {
             for (key, value) in plain { if let value { object[key] = .double(round(value)) } }
             return .object(object)
         }
-        let daily: [JSONValue] = report.daily.map { day in
+        let daily: [JSONValue] = kept.map { day in
             .object([
                 "date": .string(day.date), "min": .double(temperature(day.min, units)),
                 "max": .double(temperature(day.max, units)), "condition": condition(day.condition),
@@ -95,10 +107,11 @@ enum WeatherFormatting {
         }
         var result: [String: JSONValue] = [
             "location": location(report.place, timezone: report.timezone, utcOffsetSeconds: report.utcOffsetSeconds),
-            "units": unitNames(units), "entries": .array(entries), "daily": .array(daily),
+            "units": unitNames(units), "daily": .array(daily),
             "fetchedAt": .string(answer.fetchedAt.description), "source": .string(answer.source),
             "stale": .bool(answer.stale), "provider": .string(answer.provider),
         ]
+        if detail == .full { result["entries"] = .array(entries) }
         if let first = upcoming.first ?? report.entries.last { result["observedAt"] = .string(first.time.description) }
         return .object(result)
     }

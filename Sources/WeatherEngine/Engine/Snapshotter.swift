@@ -161,7 +161,7 @@ public final class Snapshotter: Sendable {
         }
         let file = SnapshotFile(
             seq: seq, chain: folded.chain, commandWindow: folded.state.commands.window, fsync: fsync.rawValue,
-            build: WeatherdService.version, index: writer.index.prefix(through: seq), state: folded.state.snapshotJSON)
+            build: Engine.version, index: writer.index.prefix(through: seq), state: folded.state.snapshotJSON)
         do {
             try store.write(file.bytes, seq: seq)
             try store.prune(keep: Self.kept)

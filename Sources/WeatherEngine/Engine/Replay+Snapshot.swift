@@ -59,9 +59,9 @@ extension Replay {
         guard file.seq == entry.seq, file.seq >= 1 else {
             throw SnapshotError.mismatch("it covers seq \(file.seq) but is named for seq \(entry.seq)")
         }
-        guard file.build == WeatherdService.version else {
+        guard file.build == Engine.version else {
             throw SnapshotError.mismatch(
-                "it was written by weatherd \(file.build), not by this build (\(WeatherdService.version))")
+                "it was written by weatherd \(file.build), not by this build (\(Engine.version))")
         }
         guard file.commandWindow == commandWindow else {
             throw SnapshotError.mismatch(

@@ -1,0 +1,116 @@
+import WeatherDomain
+
+extension Engine {
+    /// Adds a favorite. A city is geocoded first (recording the history); the geocoding call may take
+    /// seconds, so it runs in the completion, and such an add is ordered among other changes by when
+    /// its geocoding finished.
+    public func addFavorite(_ favorite: NewFavorite, origin: Origin) async throws -> Completion {
+        switch favorite {
+        case .city(let city):
+            return {
+                let place = try await self.lookUpCity(city, cause: origin.cause)
+                return try await self.addFavorite(
+                    name: place.name ?? city, lat: place.lat, lon: place.lon, country: place.country, origin: origin)()
+            }
+        case .place(let name, let lat, let lon, let country):
+            return try await addFavorite(name: name, lat: lat, lon: lon, country: country, origin: origin)
+        }
+    }
+
+    private func addFavorite(
+        name: String, lat: Double, lon: Double, country: String?, origin: Origin
+    ) async throws -> Completion {
+        let now = clock.now()
+        let maxCount = maxFavorites
+        return try await favorites.change(origin) { state in
+            try FavoritesDecisions.add(
+                state, name: name, country: country, lat: lat, lon: lon, now: now, maxCount: maxCount)
+        } unchanged: { _ in
+            .null
+        }
+    }
+
+    /// Removes a favorite named by its id or, failing that, its name; decided now, on the projected
+    /// state, so a change sent after it is decided after it.
+    public func removeFavorite(_ idOrName: String, origin: Origin) async throws -> Completion {
+        try await favorites.change(origin) { state in
+            try FavoritesDecisions.remove(state, id: state.favorite(idOrName: idOrName)?.id ?? idOrName)
+        } unchanged: { _ in
+            .null
+        }
+    }
+
+    /// Renames a favorite or turns its alerts on or off.
+    public func updateFavorite(_ id: String, name: String?, notify: Bool?, origin: Origin) async throws -> Completion {
+        try await favorites.change(origin) { state in
+            try FavoritesDecisions.update(state, id: id, name: name, notify: notify)
+        } unchanged: { state in
+            state.favorite(id: id)?.json ?? .null
+        }
+    }
+
+    /// One page of the favorites, most recent first.
+    public func listFavorites(_ page: PageRequest) async -> Completion {
+        await favorites.query { state in
+            Paging.page(count: state.count, name: "favorites", limit: page.limit, offset: page.offset) {
+                state.favorite(at: $0)?.json ?? .null
+            }
+        }
+    }
+
+    /// Every favorite, most recent first, once every change submitted before it is durable.
+    public func allFavorites() async -> [Favorite] {
+        await favorites.barrier()?.settled()
+        return await favorites.read { $0.items }
+    }
+
+    /// When the current weather of each favorite was last fetched (nil: never).
+    public func currentFetchedAt(_ items: [Favorite]) async -> [Timestamp?] {
+        await cache.read { cache in items.map { cache.current[Place.key(lat: $0.lat, lon: $0.lon)]?.fetchedAt } }
+    }
+
+    /// One page of the search history, most recent first.
+    public func listHistory(_ page: PageRequest) async -> Completion {
+        await history.query { state in
+            Paging.page(state.entries.map(\.json), name: "history", limit: page.limit, offset: page.offset)
+        }
+    }
+
+    /// Clears the search history.
+    public func clearHistory(origin: Origin) async throws -> Completion {
+        try await history.change(origin) { state in
+            HistoryDecisions.clear(state)
+        } unchanged: { _ in
+            .object(["history": .array([]), "cleared": .int(0)])
+        }
+    }
+
+    /// The settings.
+    public func getSettings() async -> Completion { await settings.query { $0.json } }
+
+    /// Sets the default units.
+    public func setUnits(_ units: Units, origin: Origin) async throws -> Completion {
+        try await settings.change(origin) { state in
+            SettingsDecisions.set(state, units: units)
+        } unchanged: {
+            $0.json
+        }
+    }
+
+    /// The current location.
+    public func getLocation() async -> Completion {
+        await location.query { state in
+            guard let current = state.current else { throw DomainError.noLocation }
+            return current.json
+        }
+    }
+}
+
+extension Engine {
+    /// The favorite with this id or, failing that, this name (case-insensitive), once every change
+    /// submitted before it is durable.
+    public func favorite(idOrName text: String) async -> Favorite? {
+        await favorites.barrier()?.settled()
+        return await favorites.read { $0.favorite(idOrName: text) }
+    }
+}

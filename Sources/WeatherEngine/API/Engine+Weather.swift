@@ -1,0 +1,144 @@
+import EventLog
+import Providers
+import WeatherDomain
+
+extension Engine {
+    /// Current weather at a place, in `units` (else the settings'), from the cache when younger than
+    /// `maxAgeMs` (else the TTL).
+    public func current(_ place: PlaceQuery, units: Units?, maxAgeMs: Int64?, origin: Origin) -> Completion {
+        {
+            let resolved = try await self.resolve(place, cause: origin.cause)
+            let answer = try await self.fetcher.current(at: resolved, maxAgeMs: maxAgeMs, cause: origin.cause)
+            return WeatherFormatting.current(answer, units: try await self.units(units))
+        }
+    }
+
+    /// The forecast at a place: `days` days (all when nil) with `detail`.
+    public func forecast(
+        _ place: PlaceQuery, units: Units?, maxAgeMs: Int64?, days: Int?, detail: ForecastDetail, origin: Origin
+    ) -> Completion {
+        {
+            let resolved = try await self.resolve(place, cause: origin.cause)
+            let answer = try await self.fetcher.forecast(at: resolved, maxAgeMs: maxAgeMs, cause: origin.cause)
+            return WeatherFormatting.forecast(
+                answer, units: try await self.units(units), now: self.clock.now(), days: days, detail: detail)
+        }
+    }
+
+    /// City candidates for `query` (at least 3 characters), best first.
+    public func searchCities(_ query: String, limit: Int, origin: Origin) throws(FieldError) -> Completion {
+        let query = query.trimmingWhitespace
+        guard query.count >= 3 else {
+            throw FieldError(path: "params.query", problem: "must have at least 3 characters")
+        }
+        return {
+            let answer = try await self.fetcher.geocode(query, limit: limit, cause: origin.cause)
+            return .object(["candidates": .array(answer.value.map(\.json))])
+        }
+    }
+
+    /// The favorites as GeoJSON points with their cached current weather.
+    public func mapFavorites() async -> Completion {
+        let barrier = await favorites.barrier()
+        return {
+            await barrier?.settled()
+            let items = await self.favorites.read { $0.items }
+            let weather = await self.cache.read { cache in
+                items.map { cache.current[Place.key(lat: $0.lat, lon: $0.lon)] }
+            }
+            let units = await self.settings.read { $0.units }
+            return MapFeatures.collection(items, weather: weather, units: units)
+        }
+    }
+
+    /// The map layers weatherd describes.
+    public var mapLayers: JSONValue { MapFeatures.layers }
+
+    /// The units of an answer: the request's, else the settings'.
+    func units(_ requested: Units?) async throws -> Units {
+        if let requested { return requested }
+        return await settings.read { $0.units }
+    }
+
+    /// Turns a place into coordinates: the client's own (rounded, so the events of the fetch do not
+    /// record them exactly), geocoding a city (and recording it in the history), looking up a favorite
+    /// by id or name, or taking the current location (already rounded when it was set).
+    func resolve(_ place: PlaceQuery, cause: String) async throws -> Place {
+        switch place {
+        case .coordinates(let lat, let lon):
+            return Place.fromClient(lat: lat, lon: lon, precision: locationPrecision)
+        case .favorite(let text):
+            await favorites.barrier()?.settled()
+            guard let favorite = await favorites.read({ $0.favorite(idOrName: text) }) else {
+                throw DomainError.favoriteNotFound(text)
+            }
+            return Place(
+                name: favorite.name, country: favorite.country, state: nil, lat: favorite.lat, lon: favorite.lon)
+        case .currentLocation:
+            guard let location = await location.read({ $0.current }) else { throw DomainError.noLocation }
+            return Place(name: location.name, country: nil, state: nil, lat: location.lat, lon: location.lon)
+        case .city(let name):
+            return try await lookUpCity(name, cause: cause)
+        }
+    }
+
+    /// Geocodes a city name to its best candidate and records it in the search history.
+    func lookUpCity(_ name: String, cause: String) async throws -> Place {
+        let answer = try await fetcher.geocode(name, limit: 1, cause: cause)
+        guard let place = answer.value.first else {
+            throw DomainError.placeNotFound(name)
+        }
+        let entry = HistoryEntry(
+            name: place.name ?? name, country: place.country, state: place.state, lat: place.lat, lon: place.lon,
+            searchedAt: clock.now())
+        let submission = try await history.submit(cause: cause, corr: nil) { _ in [.historyRecorded(entry)] }
+        _ = try await history.commit(submission)
+        return place
+    }
+
+    /// The cache key of a place's weather, for following its fetches; a city is geocoded (cached, audited).
+    public func placeKey(of place: PlaceQuery, cause: String) async -> String? {
+        switch place {
+        case .coordinates(let lat, let lon):
+            return Place.key(lat: lat, lon: lon)
+        case .favorite(let text):
+            await favorites.barrier()?.settled()
+            return await favorites.read { state in
+                state.favorite(idOrName: text).map { Place.key(lat: $0.lat, lon: $0.lon) }
+            }
+        case .currentLocation:
+            return await location.read { $0.current.map { Place.key(lat: $0.lat, lon: $0.lon) } }
+        case .city(let name):
+            do {
+                return try await lookUpCity(name, cause: cause).key
+            } catch {
+                logger.warning("cannot follow the weather of \(name): \(error)")
+                return nil
+            }
+        }
+    }
+
+    /// Place names that complete `typed`: favorites whose id or name starts with it first, then, from 3
+    /// characters on, the geocoder's candidates.
+    public func completePlace(_ typed: String, cause: String) async throws -> [String] {
+        let prefix = typed.trimmingWhitespace.lowercased()
+        await favorites.barrier()?.settled()
+        var values = await favorites.read { state in
+            state.items.filter { prefix.isEmpty || $0.name.lowercased().hasPrefix(prefix) || $0.id.hasPrefix(prefix) }
+                .map(\.name)
+        }
+        if prefix.count >= 3 {
+            do {
+                let candidates = try await fetcher.geocode(typed.trimmingWhitespace, limit: 5, cause: cause).value
+                for candidate in candidates {
+                    if let city = candidate.name, !values.contains(city) { values.append(city) }
+                }
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                logger.info("completion without city search: \(error)")
+            }
+        }
+        return values
+    }
+}

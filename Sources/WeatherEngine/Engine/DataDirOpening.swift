@@ -1,0 +1,131 @@
+import EventLog
+import Foundation
+import WeatherDomain
+
+/// A data dir opened for serving: locked, its log verified and replayed, a torn tail repaired, the log
+/// open for appending. `open` does the work; the engine is built from what it returns.
+public struct OpenedDataDir: Sendable {
+    public let directory: DataDirectory
+    /// Held until the engine's log service stops (`release` on every early exit).
+    public let lock: DirectoryLock
+    /// What replay rebuilt, with the log's end and the seq index.
+    let replay: Replay.Result
+    /// Where the log ends (after a restored newline or a cut tail).
+    let position: LogWriter.Position
+    /// The torn tail moved aside at start-up, recorded as `log.recovered`.
+    let recovered: LogRecovered?
+    /// The log, open for appending.
+    let file: any LogFile
+
+    /// Opens the data dir: lock, create, verify and replay the log, repair a torn tail, open for appending.
+    ///
+    /// - Parameter openLog: opens the log for appending; tests pass a fault-injecting file here.
+    /// - Throws: `StartupError` with the message to print (the log is untouched unless a tail was repaired).
+    public static func open(
+        configuration: Configuration, clock: WallClock, logger: Logger,
+        openLog: (String) throws -> any LogFile = { try PosixLogFile(path: $0) }
+    ) throws(StartupError) -> OpenedDataDir {
+        let directory = DataDirectory(path: configuration.dataDirectory)
+        let lock: DirectoryLock
+        do {
+            try directory.create()
+            lock = try directory.lock()
+            try directory.ensureLog()
+            for change in try directory.tightenPermissions() { logger.warning(change) }
+        } catch let error as LockError {
+            if case .held = error { throw StartupError(error.description, kind: "data_dir_in_use") }
+            throw StartupError(error.description)
+        } catch {
+            throw StartupError("cannot open the data dir \(directory.path): \(error)")
+        }
+        do {
+            return try open(directory, lock: lock, configuration: configuration, clock: clock, logger: logger, openLog)
+        } catch {
+            lock.release()
+            throw error
+        }
+    }
+
+    private static func open(
+        _ directory: DataDirectory, lock: DirectoryLock, configuration: Configuration, clock: WallClock,
+        logger: Logger, _ openLog: (String) throws -> any LogFile
+    ) throws(StartupError) -> OpenedDataDir {
+        let replay: Replay.Result
+        do {
+            replay = try Replay.start(
+                path: directory.logPath, snapshots: SnapshotStore(directory: directory),
+                commandWindow: configuration.commandWindow, logger: logger)
+        } catch let damage as LogDamage {
+            throw StartupError("refusing to start: \(damage)", kind: "log_damaged", details: damage.details)
+        } catch let error as ReplayError {
+            throw StartupError(
+                "refusing to start: \(error)", kind: "log_damaged",
+                details: ["file": .string(directory.logPath), "seq": .int(error.seq), "offset": .int(error.offset)])
+        } catch {
+            throw StartupError("refusing to start: \(error)")
+        }
+        var position = replay.outcome.position
+        if replay.outcome.missingNewline {
+            do {
+                try TailRepair.restoreNewline(logPath: directory.logPath, length: position.length)
+            } catch {
+                throw StartupError("cannot restore the last newline of \(directory.logPath): \(error)")
+            }
+            position.length += 1
+            logger.warning(
+                "the log's last line (seq \(position.nextSeq - 1)) was intact but lacked its newline; restored it")
+        }
+        var recovered: LogRecovered?
+        if let tail = replay.outcome.tail {
+            do {
+                recovered = try TailRepair.repair(logPath: directory.logPath, tail: tail, now: clock.now())
+            } catch {
+                throw StartupError("cannot repair the torn end of \(directory.logPath): \(error)")
+            }
+            position.length = tail.offset
+            logger.warning(
+                "the log ended in a torn line (\(tail.reason.rawValue)); \(tail.length) bytes from offset "
+                    + "\(tail.offset) were moved to \(recovered?.brokenCopy ?? "?")")
+        }
+        let file: any LogFile
+        do {
+            file = try openLog(directory.logPath)
+        } catch {
+            throw StartupError("cannot open \(directory.logPath) for appending: \(error)")
+        }
+        return OpenedDataDir(
+            directory: directory, lock: lock, replay: replay, position: position, recovered: recovered, file: file)
+    }
+}
+
+/// Why the service could not start; the message is printed on stderr, one JSON-RPC error line (id null)
+/// on stdout, and the process exits non-zero.
+public struct StartupError: WireError, CustomStringConvertible {
+    public var description: String
+    /// The stable kind: `data_dir_in_use`, `log_damaged`, or `storage_failure` for anything else.
+    public var kind: String
+    /// Members of the error's `data` besides `kind` (`file`, `line`, `seq`, `offset` for `log_damaged`).
+    public var details: [String: JSONValue]
+
+    public init(_ description: String, kind: String = "storage_failure", details: [String: JSONValue] = [:]) {
+        self.description = description
+        self.kind = kind
+        self.details = details
+    }
+
+    public var rpcCode: Int { ApplicationErrorCode.code(for: kind) }
+    public var message: String { "weatherd could not start: \(description)" }
+
+    /// The line written on stdout before exiting, so a client waiting for JSON gets an answer, not only EOF.
+    public var responseLine: String {
+        let error = RPCError(code: rpcCode, kind: kind, message: message, details: details)
+        return JSONValue.object(["jsonrpc": "2.0", "id": .null, "error": error.json]).jsonString
+    }
+}
+
+extension LogDamage {
+    /// The error's `data` members naming the place: `file`, `line`, `seq`, `offset`.
+    public var details: [String: JSONValue] {
+        ["file": .string(path), "line": .int(line), "seq": .int(seq), "offset": .int(offset)]
+    }
+}

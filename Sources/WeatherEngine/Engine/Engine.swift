@@ -1,0 +1,204 @@
+import EventLog
+import Foundation
+import Providers
+import Synchronization
+import WeatherDomain
+
+/// The weather engine: the state slices, the log writer, fetching and the bus, shared by every
+/// connection. Its typed API (`API/`) is what the JSON-RPC and MCP faces call; its long-running parts
+/// are `services` for a `ServiceGroup`.
+///
+/// Building it starts nothing: `OpenedDataDir.open` did the I/O, the services do the work.
+public final class Engine: Sendable {
+    /// weatherd's version.
+    public static let version = "0.1.0"
+
+    let favorites: StateActor<FavoritesState>
+    let history: StateActor<HistoryState>
+    let settings: StateActor<SettingsState>
+    let location: StateActor<LocationState>
+    let cache: StateActor<WeatherCache>
+    let alerts: StateActor<AlertState>
+    let fetcher: FetchActor
+    /// The `commandId`s seen, for answering a repeat.
+    public let registry: CommandRegistry
+    let writer: LogWriter
+    /// Committed events, live, for subscriptions.
+    public let bus: EventBus
+    let dataDirectory: DataDirectory
+    public let clock: WallClock
+    let info: ServiceInfo
+    public let logger: Logger
+    /// Work started by a request but not awaited by it (a refresh after a move), drained at shutdown.
+    let background = BackgroundWork()
+    /// Decimals kept of the client's coordinates (`--location-precision`).
+    let locationPrecision: Int
+    /// Damage found in the log while serving.
+    let logHealth = LogHealth()
+    /// The most favorites kept (`--max-favorites`).
+    let maxFavorites: Int
+    let snapshotter: Snapshotter
+    /// Opens once the start-up events are recorded; fronts serve nothing before it.
+    public let ready = Latch()
+    let alertActor: AlertActor
+    private let opened: OpenedDataDir
+    private let configuration: Configuration
+    /// Why the engine stops, as `service.stopped` records it.
+    private let stopReason = Mutex<String?>(nil)
+    /// Facts the front adds to `service/status` (the socket, the connections).
+    private let statusExtras = Mutex<@Sendable () -> [String: JSONValue]>({ [:] })
+
+    /// Builds the engine over an opened data dir.
+    public init(
+        _ opened: OpenedDataDir, configuration: Configuration, clock: WallClock, logger: Logger,
+        provider: any WeatherProvider, transport: HTTPTransport
+    ) {
+        self.opened = opened
+        self.configuration = configuration
+        let state = opened.replay.state
+        let bus = EventBus(lastSeq: opened.position.nextSeq - 1)
+        let registry = CommandRegistry(ledger: state.commands)
+        let snapshotter = Snapshotter(
+            state: state, chain: opened.position.lastChain, snapshotSeq: opened.replay.startup.snapshotSeq,
+            store: SnapshotStore(directory: opened.directory), every: configuration.snapshotEvery,
+            fsync: configuration.fsync, logger: logger)
+        let writer = LogWriter(
+            file: opened.file, position: opened.position, index: opened.replay.index, mode: configuration.fsync,
+            now: clock.now
+        ) { batch in
+            registry.record(batch)
+            bus.publish(batch)
+            snapshotter.record(batch)
+        }
+        let cache = StateActor(state.cache, writer: writer)
+        favorites = StateActor(state.favorites, writer: writer)
+        history = StateActor(state.history, writer: writer)
+        settings = StateActor(state.settings, writer: writer)
+        location = StateActor(state.location, writer: writer)
+        alerts = StateActor(state.alerts, writer: writer)
+        self.cache = cache
+        fetcher = FetchActor(
+            provider: provider, transport: transport, cache: cache, clock: clock, policy: configuration.fetch)
+        self.registry = registry
+        self.writer = writer
+        self.bus = bus
+        self.snapshotter = snapshotter
+        dataDirectory = opened.directory
+        self.clock = clock
+        self.logger = logger
+        locationPrecision = configuration.locationPrecision
+        maxFavorites = configuration.maxFavorites
+        info = ServiceInfo(
+            version: Self.version, startedAt: clock.now(), fsync: configuration.fsync, provider: provider.name,
+            skippedEvents: state.skippedEvents, commandWindow: configuration.commandWindow,
+            startup: opened.replay.startup)
+        alertActor = AlertActor(
+            cache: cache, favorites: favorites, location: location, alerts: alerts, bus: bus, clock: clock,
+            logger: logger)
+        let from = opened.replay.startup.snapshotSeq.map { "the snapshot of seq \($0) and " } ?? ""
+        logger.info(
+            "serving \(opened.directory.path): started from \(from)\(opened.replay.startup.replayedEvents) events "
+                + "replayed, last seq \(opened.position.nextSeq - 1)")
+    }
+
+    /// The log writer and snapshotter as a service: a group starts it first and stops it last, so
+    /// `service.stopped` follows everything else.
+    public var logService: any Service { EngineLogService(engine: self) }
+
+    /// The refresh scheduler and the alert actor as services; a group starts them after the front that
+    /// serves clients, so at shutdown they stop first (no new scheduled fetch during the front's grace).
+    public func workerServices(schedulerClock: any Clock<Duration> = ContinuousClock()) -> [any Service] {
+        var services: [any Service] = [AlertService(actor: alertActor)]
+        if let interval = configuration.refreshInterval {
+            services.append(
+                RefreshService(
+                    scheduler: RefreshScheduler(interval: interval, clock: schedulerClock) { [self] only in
+                        await refreshFavorites(only: only)
+                    }))
+        }
+        return services
+    }
+
+    /// Runs the log writer and the snapshotter until `finishLog`; the last snapshot is written after the
+    /// writer's last batch. (`logService` runs it; tests that want no start-up events call it directly.)
+    public func runLog() async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { [writer, snapshotter] in
+                await writer.run()
+                snapshotter.finish()
+            }
+            group.addTask { [writer, snapshotter] in await snapshotter.run(writer: writer) }
+        }
+    }
+
+    /// Stops the log writer once everything queued is written; appends fail from now on.
+    public func finishLog() { writer.finish() }
+
+    /// Releases the data dir's lock.
+    public func releaseLock() { opened.lock.release() }
+
+    /// The alert actor's work, on `clock`'s minutes (the `AlertService`; tests run it on a manual clock).
+    public func runAlerts(clock: any Clock<Duration>) async { await alertActor.run(clock: clock) }
+
+    /// Waits for the background work a request started (a refresh after a move).
+    public func drainBackground() async { await background.drain() }
+
+    /// Records why the engine stops (the first reason given wins); `service.stopped` carries it.
+    public func setStopReason(_ reason: String) {
+        stopReason.withLock { if $0 == nil { $0 = reason } }
+    }
+
+    var stoppedReason: String { stopReason.withLock { $0 } ?? "eof" }
+
+    /// Adds the front's facts to `service/status`.
+    public func setStatusExtras(_ extras: @escaping @Sendable () -> [String: JSONValue]) {
+        statusExtras.withLock { $0 = extras }
+    }
+
+    var extraStatus: [String: JSONValue] { statusExtras.withLock { $0 }() }
+
+    /// The opened data dir (its lock is released when the log service stops).
+    var openedDataDir: OpenedDataDir { opened }
+
+    /// The path of the data dir.
+    public var dataDirectoryPath: String { dataDirectory.path }
+
+    /// Lets in-flight background refreshes and upstream calls finish for up to `grace`, then cancels
+    /// what is left (cut upstream calls are audited as timeouts) and waits for it.
+    public func finishBackground(grace: Duration) async {
+        let finished = await withDeadline(grace) {
+            await self.background.drain()
+            await self.fetcher.drain()
+            return true
+        } onTimeout: {
+            false
+        }
+        if !finished {
+            background.cancelAll()
+            await fetcher.abandonAll()
+            await background.drain()
+            await fetcher.drain()
+        }
+    }
+}
+
+/// Facts about the running service, for `service/status`.
+public struct ServiceInfo: Sendable {
+    public var version: String
+    public var startedAt: Timestamp
+    public var fsync: FsyncMode
+    public var provider: String
+    /// Events replay skipped because this build does not know their type or version.
+    public var skippedEvents: [EventKind: Int]
+    /// The command window (`--command-window`).
+    public var commandWindow: Int
+    /// What start-up did: the snapshot it loaded and how many events it replayed.
+    public var startup: Replay.Startup
+}
+
+/// The wall clock, injected so tests control time.
+public struct WallClock: Sendable {
+    public var now: @Sendable () -> Timestamp
+
+    public init(now: @escaping @Sendable () -> Timestamp) { self.now = now }
+}

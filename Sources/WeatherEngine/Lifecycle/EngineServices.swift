@@ -1,0 +1,73 @@
+import EventLog
+import Foundation
+import WeatherDomain
+
+/// The log writer and the snapshotter: records the start-up events, and at shutdown `service.stopped`,
+/// then stops the writer, writes the last snapshot and releases the data dir's lock.
+struct EngineLogService: Service {
+    let engine: Engine
+
+    func run(shutdown: Latch) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await engine.runLog() }
+            var startup: [DomainEvent] = []
+            if let recovered = engine.openedDataDir.recovered { startup.append(.logRecovered(recovered)) }
+            startup.append(
+                .serviceStarted(
+                    ServiceStarted(
+                        version: Engine.version, fsync: engine.info.fsync.rawValue,
+                        pid: Int64(ProcessInfo.processInfo.processIdentifier))))
+            await append(startup, cause: "startup", what: "the start-up events")
+            engine.ready.open()
+            await shutdown.wait()
+            let reason = engine.stoppedReason
+            let uptime = engine.clock.now().milliseconds - engine.info.startedAt.milliseconds
+            await append(
+                [.serviceStopped(ServiceStopped(reason: reason, uptimeMs: max(0, uptime)))], cause: "shutdown",
+                what: "service.stopped")
+            engine.logger.info("stopped (\(reason))")
+            engine.finishLog()
+        }
+        engine.releaseLock()
+    }
+
+    /// Appends service events; a read-only log is reported on stderr, not fatal.
+    private func append(_ events: [DomainEvent], cause: String, what: String) async {
+        do {
+            let ticket = try engine.writer.append(events.map { NewEvent($0, cause: cause, corr: nil) })
+            _ = try await ticket.committed()
+        } catch {
+            engine.logger.error("could not record \(what): \(error)")
+        }
+    }
+}
+
+/// Decides alerts as weather is fetched and as the daily-summary time comes.
+struct AlertService: Service {
+    let actor: AlertActor
+
+    func run(shutdown: Latch) async {
+        let task = Task { await actor.run(clock: ContinuousClock()) }
+        await shutdown.wait()
+        task.cancel()
+        await task.value
+    }
+}
+
+/// Refreshes the favorites on a schedule.
+struct RefreshService: Service {
+    let scheduler: RefreshScheduler
+
+    func run(shutdown: Latch) async {
+        let task = Task {
+            do {
+                try await scheduler.run()
+            } catch {
+                // run() ends only by cancellation, at shutdown.
+            }
+        }
+        await shutdown.wait()
+        task.cancel()
+        await task.value
+    }
+}

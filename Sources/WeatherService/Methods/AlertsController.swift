@@ -1,0 +1,37 @@
+import WeatherDomain
+import WeatherEngine
+
+/// `alerts/list` and `alerts/configure` (the feed, `alerts/subscribe`, is the connection's).
+struct AlertsController: Controller {
+    let engine: Engine
+
+    var methods: [String: MethodHandler] {
+        [
+            "alerts/list": MethodHandler(params: ["limit", "cursor"]) { [engine] call in
+                await engine.listAlerts(try PageParams.read(call.params, defaultLimit: 100))
+            },
+            "alerts/configure": MethodHandler(changesState: true, params: ["dailySummary", "tempDropC", "severe"]) {
+                [engine] call in
+                try await engine.configureAlerts(try Self.configuration(call.params), origin: call.origin)
+            },
+        ]
+    }
+
+    static func configuration(_ p: FieldReader) throws(FieldError) -> AlertConfiguration {
+        var change = AlertConfiguration()
+        if p.has("dailySummary") {
+            let daily = try FieldReader(p.members["dailySummary"], path: "params.dailySummary")
+            try daily.rejectUnknown(["enabled", "time"])
+            change.dailySummaryEnabled = try daily.optionalBool("enabled")
+            if let time = try daily.optionalString("time") {
+                guard let value = AlertSettings.minutes(of: time) else {
+                    throw FieldError(path: "params.dailySummary.time", problem: "must be a local time HH:MM, e.g. 08:00")
+                }
+                change.dailySummaryMinutes = value
+            }
+        }
+        change.tempDropC = try p.double("tempDropC", in: 0.1...100)
+        change.severe = try p.optionalBool("severe")
+        return change
+    }
+}

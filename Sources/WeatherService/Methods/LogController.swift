@@ -1,0 +1,33 @@
+import WeatherDomain
+import WeatherEngine
+
+/// `events/query`, `state/verify` and `service/status`.
+struct LogController: Controller {
+    let engine: Engine
+
+    var methods: [String: MethodHandler] {
+        [
+            "events/query": MethodHandler(params: ["afterSeq", "types", "since", "until", "limit", "cursor"]) {
+                [engine] call in
+                engine.queryEvents(try Self.filter(call.params))
+            },
+            "state/verify": MethodHandler { [engine] _ in { try await engine.verify() } },
+            "service/status": MethodHandler { [engine] _ in { await engine.status() } },
+        ]
+    }
+
+    /// The filters and page of an `events/query`; the cursor `s<seq>` continues after that seq.
+    static func filter(_ params: FieldReader) throws(FieldError) -> EventFilter {
+        var afterSeq = try params.int("afterSeq", in: 0...(1 << 53)) ?? 0
+        if let cursor = try params.optionalString("cursor") {
+            guard cursor.hasPrefix("s"), let seq = Int64(cursor.dropFirst()), seq >= 0 else {
+                throw FieldError(path: "params.cursor", problem: "is not a cursor events/query returned")
+            }
+            afterSeq = max(afterSeq, seq)
+        }
+        return EventFilter(
+            afterSeq: afterSeq, types: try params.optionalStrings("types").map(Set.init),
+            since: try params.optionalTimestamp("since"), until: try params.optionalTimestamp("until"),
+            limit: Int(try params.int("limit", in: 1...1000) ?? 100))
+    }
+}

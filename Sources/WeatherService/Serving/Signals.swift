@@ -1,0 +1,28 @@
+import Dispatch
+import Foundation
+import WeatherEngine
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// SIGTERM and SIGINT, turned into a call (on a dispatch queue, never in a signal handler).
+public final class TerminationSignals {
+    private let sources: [any DispatchSourceSignal]
+
+    /// Ignores SIGTERM and SIGINT's default action and calls `handler` for each one received.
+    public init(_ handler: @escaping @Sendable () -> Void) {
+        sources = [SIGTERM, SIGINT].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler(handler: handler)
+            source.resume()
+            return source
+        }
+    }
+
+    /// Stops listening.
+    public func cancel() { sources.forEach { $0.cancel() } }
+}

@@ -1,0 +1,41 @@
+import EventLog
+import Foundation
+import Providers
+import WeatherDomain
+import WeatherEngine
+
+/// `weatherd --standalone`: the engine and one connection on stdin/stdout in this process.
+public enum Standalone {
+    /// Opens the data dir, serves stdin/stdout until end of input, a signal or a closed stdout, and
+    /// shuts down.
+    ///
+    /// - Returns: the process exit code (1 when the data dir could not be opened).
+    public static func run(
+        configuration: Configuration, clock: WallClock, logger: Logger, provider: any WeatherProvider,
+        transport: HTTPTransport
+    ) async -> Int32 {
+        let opened: OpenedDataDir
+        do {
+            opened = try OpenedDataDir.open(configuration: configuration, clock: clock, logger: logger)
+        } catch {
+            logger.error("\(error)")
+            // Before the service exists stdout has no other writer; a client waiting for JSON gets one error line.
+            FileHandle.standardOutput.write(Data((error.responseLine + "\n").utf8))
+            return 1
+        }
+        let engine = Engine(
+            opened, configuration: configuration, clock: clock, logger: logger, provider: provider,
+            transport: transport)
+        let front = StdioService(
+            engine: engine, maxLineBytes: configuration.maxLineBytes,
+            endOfInputGrace: configuration.fetch.deadline + .seconds(5))
+        let group = ServiceGroup(services: [engine.logService, front] + engine.workerServices())
+        let signals = TerminationSignals {
+            engine.setStopReason("signal")
+            group.triggerGracefulShutdown()
+        }
+        await group.run()
+        signals.cancel()
+        return 0
+    }
+}

@@ -1,0 +1,69 @@
+import WeatherDomain
+import WeatherEngine
+
+/// `events/subscribe`, `events/unsubscribe`, `alerts/subscribe` and `alerts/unsubscribe`: the feeds
+/// of one connection, which carry what every connection caused.
+struct SubscriptionsController: Controller {
+    let engine: Engine
+    let pushes: Pushes
+
+    var methods: [String: MethodHandler] {
+        [
+            "events/subscribe": MethodHandler(params: ["afterSeq", "types"]) { [engine, pushes] call in
+                let afterSeq = try call.params.int("afterSeq", in: 0...(1 << 53)) ?? engine.lastSeq
+                let types = try call.params.optionalStrings("types").map(Set.init)
+                let id = pushes.newSubscriptionID()
+                return {
+                    pushes.afterAnswer(to: call.id) {
+                        pushes.startSubscription(id) { await Self.feed(engine, pushes, id, afterSeq, types) }
+                    }
+                    return .object(["subscriptionId": .string(id), "afterSeq": .int(afterSeq)])
+                }
+            },
+            "events/unsubscribe": MethodHandler(params: ["subscriptionId"]) { [pushes] call in
+                let id = try call.params.optionalString("subscriptionId")
+                return { .object(["unsubscribed": .array(pushes.stopSubscriptions(id).map { .string($0) })]) }
+            },
+            "alerts/subscribe": MethodHandler { [engine, pushes] call in
+                {
+                    pushes.afterAnswer(to: call.id) {
+                        pushes.setAlerts(true) {
+                            await engine.followAlerts { pushes.notify("alerts/raised", $0) }
+                        }
+                    }
+                    return .object(["subscribed": true])
+                }
+            },
+            "alerts/unsubscribe": MethodHandler { [pushes] _ in
+                pushes.setAlerts(false) {}
+                return { .object(["subscribed": false]) }
+            },
+        ]
+    }
+
+    /// `events/event` notifications from the engine's feed, then `events/caughtUp`, live events, and at
+    /// the end `events/lagged` or `events/error`.
+    private static func feed(
+        _ engine: Engine, _ pushes: Pushes, _ id: String, _ afterSeq: Int64, _ types: Set<String>?
+    ) async {
+        let end = await engine.feedEvents(afterSeq: afterSeq, types: types) {
+            await pushes.room()
+        } caughtUp: { lastSeq in
+            pushes.notify("events/caughtUp", .object(["subscriptionId": .string(id), "lastSeq": .int(lastSeq)]))
+        } send: { event in
+            var params = event
+            params["subscriptionId"] = .string(id)
+            pushes.notify("events/event", .object(params))
+        }
+        switch end {
+        case .cancelled:
+            break
+        case .lagged(let lastSeq):
+            pushes.notify("events/lagged", .object(["subscriptionId": .string(id), "lastSeq": .int(lastSeq)]))
+        case .failed(let error, let lastSeq):
+            pushes.notify(
+                "events/error",
+                .object(["subscriptionId": .string(id), "lastSeq": .int(lastSeq), "error": error.json]))
+        }
+    }
+}
