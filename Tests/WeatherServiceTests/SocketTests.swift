@@ -442,3 +442,45 @@ struct CutWriterTests {
         await writer.value
     }
 }
+
+@Suite("Bounded log file")
+struct BoundedLogFileTests {
+    @Test("the file moves to .1 when a line would pass the bound")
+    func rotates() throws {
+        let folder = ShortTempFolder()
+        defer { folder.remove() }
+        let path = folder.path + "/weatherd.log"
+        let file = try BoundedLogFile(path: path, maxBytes: 100)
+        let lines = (0..<10).map { "line \($0)" + String(repeating: ".", count: 13) }  // 20 bytes with the newline
+        for line in lines { file.write(line) }
+        #expect(try String(contentsOfFile: path + ".1", encoding: .utf8) == lines[0..<5].map { $0 + "\n" }.joined())
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == lines[5..<10].map { $0 + "\n" }.joined())
+        #expect(SocketTestSupport.mode(path).map { $0 & 0o777 } == 0o600)
+        file.write("one more")
+        #expect(try String(contentsOfFile: path + ".1", encoding: .utf8) == lines[5..<10].map { $0 + "\n" }.joined())
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "one more\n")
+    }
+
+    @Test("lines from many threads stay whole and the files stay within the bound; it serves as a Logger sink")
+    func concurrent() async throws {
+        let folder = ShortTempFolder()
+        defer { folder.remove() }
+        let path = folder.path + "/weatherd.log"
+        let file = try BoundedLogFile(path: path, maxBytes: 1000)
+        let done = Mutex(0)
+        for thread in 0..<4 {
+            Thread {
+                for index in 0..<250 { file.write("t\(thread) \(String(format: "%04d", index)) ........") }
+                done.withLock { $0 += 1 }
+            }.start()
+        }
+        #expect(await SocketTestSupport.eventually { done.withLock { $0 } == 4 })
+        for name in [path, path + ".1"] {
+            let text = try String(contentsOfFile: name, encoding: .utf8)
+            #expect(text.utf8.count <= 1000)
+            #expect(text.split(separator: "\n").allSatisfy { $0.count == 16 && $0.hasSuffix("........") })
+        }
+        Logger(level: .info, sink: file.sink).info("through the logger")
+        #expect(try String(contentsOfFile: path, encoding: .utf8).hasSuffix("weatherd info: through the logger\n"))
+    }
+}
