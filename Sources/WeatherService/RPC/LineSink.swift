@@ -32,7 +32,21 @@ extension LineSink {
 /// more than `limit` bytes wait, the input thread stops reading (`waitForRoom`) and subscriptions stop
 /// pushing (`room`), so a client that stops reading holds weatherd's memory at about `limit` plus the
 /// answers of the requests already read.
+///
+/// With `overflow: .cut` (for one connection of many) a line that would take the queue past `limit` cuts
+/// the connection instead: the socket is shut down, queued and later lines are dropped and `onClosed` is
+/// called once, so a client that stops reading never holds up the others. On a socket, lines are written
+/// with `send` and `MSG_NOSIGNAL`, so a closed peer is an error, never a SIGPIPE.
 public final class StandardOutput: LineSink {
+    /// What a line that would take the queue past `limit` does.
+    public enum Overflow: Sendable {
+        /// It is queued; producers wait (`waitForRoom`, `room`) until the queue drains below `limit`.
+        case wait
+        /// The connection is cut (`cut`); `room` and `waitForRoom` never wait. A single line larger than `limit`
+        /// still passes an empty queue.
+        case cut
+    }
+
     private struct State {
         var buffer: [UInt8] = []
         /// Bytes queued or being written.
@@ -45,8 +59,12 @@ public final class StandardOutput: LineSink {
     }
 
     private let fd: Int32
-    /// The queued bytes above which producers wait.
+    /// The queued bytes above which producers wait (or, with `.cut`, the connection is cut).
     public let limit: Int
+    /// What happens past `limit`.
+    public let overflow: Overflow
+    /// Whether `fd` is a socket, written with `send` so a closed peer raises no SIGPIPE.
+    private let isSocket: Bool
     private let state = Mutex(State())
     private let wake = DispatchSemaphore(value: 0)
     /// Signalled whenever the queue falls below `limit` (or closes), for the input thread.
@@ -54,14 +72,19 @@ public final class StandardOutput: LineSink {
     private let onClosed: @Sendable () -> Void
 
     /// Creates the writer for `fd` (1 by default); lines queue up until `run` starts writing them.
-    public init(fd: Int32 = 1, limit: Int = 16 << 20, onClosed: @escaping @Sendable () -> Void) {
+    public init(
+        fd: Int32 = 1, limit: Int = 16 << 20, overflow: Overflow = .wait, onClosed: @escaping @Sendable () -> Void
+    ) {
         self.fd = fd
         self.limit = limit
+        self.overflow = overflow
         self.onClosed = onClosed
+        isSocket = UnixSocket.isSocket(fd)
+        if isSocket { UnixSocket.preventSIGPIPE(fd) }
     }
 
     /// Whether more lines may be queued without passing the bound.
-    private func hasRoom(_ state: State) -> Bool { state.closed || state.pending < limit }
+    private func hasRoom(_ state: State) -> Bool { state.closed || overflow == .cut || state.pending < limit }
 
     /// Blocks the calling thread (never an async task) while the queue is over its bound.
     public func waitForRoom() {
@@ -113,14 +136,28 @@ public final class StandardOutput: LineSink {
     }
 
     public func send(_ line: [UInt8]) {
+        var overflowed = false
         let signal = state.withLock { state -> Bool in
             guard !state.closed else { return false }
+            if overflow == .cut, state.pending > 0, state.pending + line.count + 1 > limit {
+                overflowed = true
+                return false
+            }
             state.buffer.append(contentsOf: line)
             state.buffer.append(UInt8(ascii: "\n"))
             state.pending += line.count + 1
             return !state.writing
         }
+        if overflowed { cut() }
         if signal { wake.signal() }
+    }
+
+    /// Cuts the connection: shuts the socket down (its reader sees end of input, the peer end of file),
+    /// drops what is queued and calls `onClosed` once. The descriptor stays open until its owner closes it
+    /// (after `run` returns).
+    public func cut() {
+        _ = shutdown(fd, Int32(SHUT_RDWR))
+        close()
     }
 
     /// Waits until everything queued so far is written (or the pipe is closed).
@@ -170,7 +207,10 @@ public final class StandardOutput: LineSink {
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
-                let written = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                let written =
+                    isSocket
+                    ? UnixSocket.send(fd, raw.baseAddress! + offset, raw.count - offset)
+                    : write(fd, raw.baseAddress! + offset, raw.count - offset)
                 if written < 0 {
                     if errno == EINTR || errno == EAGAIN { continue }
                     return false

@@ -1,0 +1,249 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A listening Unix stream socket and the thread that accepts its connections.
+///
+/// A listener made from a path binds it inside its folder (which `SocketPath.prepareFolder` keeps 0700), sets
+/// the socket file to 0600 before `listen`, so it is never connectable with a looser mode, and unlinks the
+/// file at `close` if it is still the one it created. An adopted listener (systemd's) leaves the file alone.
+///
+/// Accepting runs on a dedicated thread that polls the socket and a wake-up socket, so `close` ends it at
+/// once. Descriptors are close-on-exec; accepted ones are blocking.
+public final class UnixListener: Sendable {
+    /// The listening descriptor.
+    public let fd: Int32
+    /// The socket file's path (for an adopted socket, what `getsockname` says; nil when it has none).
+    public let path: String?
+    /// The socket file this listener created, unlinked at `close`; nil when adopted.
+    private let created: FileIdentity?
+    /// A socket pair whose first end `close` writes to, waking the accept thread's `poll`.
+    private let wake: (signal: Int32, wait: Int32)
+    private let state = Mutex(State())
+
+    private struct State {
+        var started = false
+        var running = false
+        var closed = false
+    }
+
+    /// A file's device and inode, to tell the socket file this listener made from one put there later.
+    private struct FileIdentity: Sendable, Equatable {
+        var device: UInt64
+        var inode: UInt64
+
+        init?(path: String) {
+            var status = stat()
+            guard lstat(path, &status) == 0 else { return nil }
+            device = UInt64(truncatingIfNeeded: status.st_dev)
+            inode = UInt64(truncatingIfNeeded: status.st_ino)
+        }
+    }
+
+    /// Binds and listens on `path`.
+    ///
+    /// A socket file already there is probed: if something answers, weatherd refuses to take it over; if
+    /// nothing does (ECONNREFUSED: a daemon that died), the stale file is replaced. Call it while holding the
+    /// data dir's lock, so two daemons never race for the same file.
+    ///
+    /// - Throws: `SocketError` with `errno` `EADDRINUSE` when a weatherd already listens on `path`, or
+    ///   another `SocketError` (path too long, not a socket, permission denied).
+    public init(path: String, backlog: Int32 = 128) throws(SocketError) {
+        try SocketPath.check(path)
+        try Self.removeStale(path)
+        let fd = try UnixSocket.make()
+        let bound = try UnixSocket.withAddress(path) { address, length in bind(fd, address, length) == 0 ? 0 : errno }
+        guard bound == 0 else {
+            UnixSocket.closeDescriptor(fd)
+            if bound == EADDRINUSE { throw Self.alreadyListening(path) }
+            throw .system("bind", path, errno: bound)
+        }
+        // Before `listen` nobody can connect; the folder (0700) keeps others out until then in any case.
+        guard chmod(path, 0o600) == 0, listen(fd, backlog) == 0, let identity = FileIdentity(path: path) else {
+            let error = SocketError.system("listen", path, errno: errno)
+            UnixSocket.closeDescriptor(fd)
+            unlink(path)
+            throw error
+        }
+        do throws(SocketError) {
+            wake = try UnixSocket.pair()
+        } catch {
+            UnixSocket.closeDescriptor(fd)
+            unlink(path)
+            throw error
+        }
+        UnixSocket.setNonBlocking(fd, true)
+        self.fd = fd
+        self.path = path
+        self.created = identity
+    }
+
+    /// Takes over a listening socket passed by the service manager (see `SystemdSockets`).
+    ///
+    /// - Throws: `SocketError` when `fd` is not a listening Unix stream socket.
+    public init(adopting fd: Int32) throws(SocketError) {
+        try Self.checkListening(fd)
+        wake = try UnixSocket.pair()
+        UnixSocket.setCloseOnExec(fd)
+        UnixSocket.setNonBlocking(fd, true)
+        self.fd = fd
+        self.path = Self.boundPath(fd)
+        self.created = nil
+    }
+
+    /// Starts the accept thread: each accepted connection goes to `onConnection`, which owns (and closes) it.
+    ///
+    /// `onEnd` is called once when the thread ends: with nil after `close`, or with the error that stopped
+    /// accepting. Calls after the first, or after `close`, do nothing.
+    public func start(
+        onConnection: @escaping @Sendable (Int32) -> Void,
+        onEnd: @escaping @Sendable (SocketError?) -> Void = { _ in }
+    ) {
+        let begin = state.withLock { state -> Bool in
+            guard !state.started, !state.closed else { return false }
+            state.started = true
+            state.running = true
+            return true
+        }
+        guard begin else { return }
+        let thread = Thread { [self] in
+            let error = acceptLoop(onConnection)
+            let closeNow = state.withLock { state -> Bool in
+                state.running = false
+                return state.closed
+            }
+            if closeNow { closeDescriptors() }
+            onEnd(error)
+        }
+        thread.name = "weatherd-accept"
+        thread.start()
+    }
+
+    /// Stops accepting: the accept thread ends promptly, the socket file this listener created is unlinked
+    /// and the descriptors are closed (by the accept thread when it runs). Connections already accepted are
+    /// not touched. Later calls do nothing.
+    public func close() {
+        let (first, running) = state.withLock { state -> (Bool, Bool) in
+            guard !state.closed else { return (false, false) }
+            state.closed = true
+            if state.running {
+                // Under the lock: the accept thread closes `wake` only after it has taken the lock itself.
+                var byte: UInt8 = 1
+                _ = send(wake.signal, &byte, 1, UnixSocket.sendFlags)
+            }
+            return (true, state.running)
+        }
+        guard first else { return }
+        if let path, let created, FileIdentity(path: path) == created { unlink(path) }
+        if !running { closeDescriptors() }
+    }
+
+    private func closeDescriptors() {
+        for descriptor in [fd, wake.signal, wake.wait] { UnixSocket.closeDescriptor(descriptor) }
+    }
+
+    /// Accepts until woken by `close`; returns the error that stopped it otherwise.
+    private func acceptLoop(_ onConnection: @Sendable (Int32) -> Void) -> SocketError? {
+        var fds = [
+            pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.wait, events: Int16(POLLIN), revents: 0),
+        ]
+        while true {
+            fds[0].revents = 0
+            fds[1].revents = 0
+            if poll(&fds, 2, -1) < 0 {
+                if errno == EINTR { continue }
+                return .system("poll", path, errno: errno)
+            }
+            if fds[1].revents != 0 || state.withLock({ $0.closed }) { return nil }
+            guard fds[0].revents != 0 else { continue }
+            let client = accept(fd, nil, nil)
+            guard client >= 0 else {
+                switch errno {
+                case EAGAIN, EWOULDBLOCK, EINTR, ECONNABORTED, EPROTO: continue
+                case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+                    // Out of descriptors or memory: the pending connection waits in the backlog; try again soon
+                    // instead of spinning on a socket that stays readable.
+                    usleep(100_000)
+                    continue
+                default: return .system("accept", path, errno: errno)
+                }
+            }
+            UnixSocket.setCloseOnExec(client)
+            UnixSocket.setNonBlocking(client, false)
+            UnixSocket.preventSIGPIPE(client)
+            onConnection(client)
+        }
+    }
+
+    /// Removes a socket file nobody listens on; refuses a live one and anything that is not a socket.
+    private static func removeStale(_ path: String) throws(SocketError) {
+        var status = stat()
+        guard lstat(path, &status) == 0 else {
+            if errno == ENOENT { return }
+            throw .system("lstat", path, errno: errno)
+        }
+        guard status.st_mode & S_IFMT == S_IFSOCK else {
+            throw SocketError("\(path) exists and is not a socket; remove it or choose another --socket")
+        }
+        do throws(SocketError) {
+            let probe = try UnixSocket.connect(path)
+            UnixSocket.closeDescriptor(probe)
+        } catch {
+            guard error.errno == ECONNREFUSED || error.errno == ENOENT else { throw error }
+            if unlink(path) != 0, errno != ENOENT { throw .system("unlink", path, errno: errno) }
+            return
+        }
+        throw alreadyListening(path)
+    }
+
+    private static func alreadyListening(_ path: String) -> SocketError {
+        SocketError("a weatherd is already listening on \(path)", errno: EADDRINUSE)
+    }
+
+    /// Checks that `fd` is a Unix stream socket in listening state.
+    ///
+    /// - Throws: `SocketError` saying what `fd` is instead.
+    static func checkListening(_ fd: Int32) throws(SocketError) {
+        var value: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_TYPE, &value, &length) == 0 else {
+            throw SocketError(
+                "descriptor \(fd) is not a socket (\(String(cString: strerror(errno)))); "
+                    + "the service manager must pass a listening Unix stream socket", errno: errno)
+        }
+        guard value == UnixSocket.streamType else {
+            throw SocketError("descriptor \(fd) is not a stream socket; set ListenStream= in the .socket unit")
+        }
+        var address = sockaddr_storage()
+        var addressLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let named = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &addressLength) }
+        }
+        guard named == 0, Int32(address.ss_family) == AF_UNIX else {
+            throw SocketError("descriptor \(fd) is not a Unix socket; ListenStream= must name a path")
+        }
+        length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &value, &length) == 0, value != 0 else {
+            throw SocketError("descriptor \(fd) is a socket but not listening; Accept= must be no in the .socket unit")
+        }
+    }
+
+    /// The path `fd` is bound to, if any.
+    private static func boundPath(_ fd: Int32) -> String? {
+        var address = sockaddr_un()
+        var length = socklen_t(MemoryLayout<sockaddr_un>.size)
+        let named = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard named == 0 else { return nil }
+        let path = withUnsafeBytes(of: address.sun_path) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        return path.isEmpty ? nil : path
+    }
+}

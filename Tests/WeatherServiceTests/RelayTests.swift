@@ -1,0 +1,400 @@
+import Foundation
+import Synchronization
+import Testing
+import WeatherDomain
+import WeatherService
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A relay wired to pipes for its input and output and a socket pair whose other end plays the daemon.
+///
+/// The relay's own ends of the pipes are not closed by the test: its input thread may still be reading when
+/// `run` returns, and closing a descriptor under a blocked `read` would risk another test reusing its number.
+final class RelayRig: Sendable {
+    let relay: Relay
+    /// The daemon's end of the connection.
+    let daemon: Int32
+    /// The test's end of the relay's input.
+    let input: Int32
+    /// The test's end of the relay's output (non-blocking).
+    let output: Int32
+    private let log = LogLines()
+
+    init(maxLineBytes: Int = 1 << 20, deadline: Duration = .seconds(5)) throws {
+        let (relaySide, daemonSide) = SocketTestSupport.pair()
+        var inputPipe: [Int32] = [-1, -1]
+        var outputPipe: [Int32] = [-1, -1]
+        precondition(pipe(&inputPipe) == 0 && pipe(&outputPipe) == 0, "pipe failed")
+        let log = log
+        relay = try Relay(
+            socket: relaySide, input: inputPipe[0], output: outputPipe[1], maxLineBytes: maxLineBytes,
+            deadline: deadline, logger: Logger(level: .debug) { line in log.lines.withLock { $0.append(line) } })
+        daemon = daemonSide
+        input = inputPipe[1]
+        output = outputPipe[0]
+        _ = fcntl(output, F_SETFL, fcntl(output, F_GETFL) | O_NONBLOCK)
+    }
+
+    /// What the relay logged.
+    var logged: [String] { log.lines.withLock { $0 } }
+
+    /// Sends `text` as the client's input.
+    func type(_ text: String) { SocketTestSupport.write(input, text) }
+
+    /// Ends the client's input.
+    func endInput() { closeDescriptor(input) }
+
+    /// The lines the relay has written so far.
+    func outputLines() -> [String] {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let got = buffer.withUnsafeMutableBytes { read(output, $0.baseAddress!, $0.count) }
+            guard got > 0 else { break }
+            bytes.append(contentsOf: buffer[..<got])
+        }
+        return String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    /// Plays the daemon on a thread of its own.
+    func daemon(_ script: @escaping @Sendable (DaemonEnd) -> Void) {
+        let end = DaemonEnd(fd: daemon)
+        Thread { script(end) }.start()
+    }
+
+    func close() { closeDescriptor(output) }
+}
+
+/// Lines a logger wrote.
+final class LogLines: Sendable {
+    let lines = Mutex<[String]>([])
+}
+
+/// The fake daemon's side of the connection: reads lines, writes lines.
+final class DaemonEnd: @unchecked Sendable {
+    // Used by one thread only (the script's).
+    let fd: Int32
+    private var pending: [UInt8] = []
+
+    init(fd: Int32) { self.fd = fd }
+
+    /// The next line, or nil at end of file.
+    func readLine() -> String? {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeFirst(newline + 1)
+                return line
+            }
+            let got = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+            guard got > 0 else { return nil }
+            pending.append(contentsOf: buffer[..<got])
+        }
+    }
+
+    /// Reads lines until end of file.
+    func readAll() -> [String] {
+        var lines: [String] = []
+        while let line = readLine() { lines.append(line) }
+        return lines
+    }
+
+    func send(_ line: String) { SocketTestSupport.write(fd, line + "\n") }
+
+    func close() { closeDescriptor(fd) }
+}
+
+/// `close`, out of reach of the rig's own `close`.
+private func closeDescriptor(_ fd: Int32) { _ = close(fd) }
+
+/// The error object of an output line.
+private func errorOf(_ line: String) -> (id: JSONValue?, code: Int64?, kind: String?) {
+    let value = try? JSONValue.parse(line)
+    return (value?["id"], value?["error"]?["code"]?.intValue, value?["error"]?["data"]?["kind"]?.stringValue)
+}
+
+@Suite("Relay lines")
+struct RelayLinesTests {
+    @Test("a client line expects exactly the answers the daemon gives")
+    func expected() {
+        func ids(_ line: String) -> [JSONValue] { RelayLines.expectedAnswers(Array(line.utf8)).map(\.id) }
+        #expect(ids(#"{"jsonrpc":"2.0","id":1,"method":"a"}"#) == [1])
+        #expect(ids(#"{"jsonrpc":"2.0","id":"x","method":"a","params":{}}"#) == ["x"])
+        #expect(ids(#"{"jsonrpc":"2.0","method":"note"}"#) == [])
+        #expect(ids("   ") == [])
+        #expect(ids("not json") == [nil])
+        #expect(ids("[]") == [nil])
+        #expect(ids(#"{"jsonrpc":"1.0","id":5,"method":"a"}"#) == [5])
+        #expect(ids(#"{"jsonrpc":"2.0","id":[5],"method":"a"}"#) == [nil])
+        #expect(ids(#"{"jsonrpc":"1.0","method":"a"}"#) == [nil])
+        let batch =
+            #"[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","method":"n"},7,"#
+            + #"{"jsonrpc":"2.0","id":"b","method":"b"}]"#
+        #expect(ids(batch) == [1, nil, "b"])
+        let written = RelayLines.expectedAnswers(Array(#"{"jsonrpc":"2.0","id":1.50,"method":"a"}"#.utf8))
+        #expect(written == [RelayLines.Expected(id: 1.5, idText: Array("1.50".utf8))])
+    }
+
+    @Test("a daemon line answers the ids of its answers, not of notifications")
+    func answered() {
+        func ids(_ line: String) -> [JSONValue] {
+            Array(line.utf8).withUnsafeBytes { RelayLines.answeredIDs($0) }
+        }
+        #expect(ids(#"{"jsonrpc":"2.0","id":3,"result":{"big":[1,2,3]}}"#) == [3])
+        #expect(ids(#"{"jsonrpc":"2.0","id":"s","error":{"code":1,"message":"m"}}"#) == ["s"])
+        #expect(ids(#"{"jsonrpc":"2.0","method":"weather.changed","params":{"id":4}}"#) == [])
+        #expect(ids(#"[{"jsonrpc":"2.0","id":1,"result":1},{"jsonrpc":"2.0","id":null,"error":{}}]"#) == [1, nil])
+        #expect(ids(#"{"jsonrpc":"2.0","id":1.50,"result":0}"#) == [1.5])
+    }
+}
+
+@Suite("Relay")
+struct RelayTests {
+    @Test("lines go both ways; at end of input the socket is half-closed and the pending answer awaited; exit 0")
+    func bothWays() async throws {
+        let rig = try RelayRig()
+        defer { rig.close() }
+        // The fake daemon answers only after end of file: without the half-close the relay would never finish.
+        let seen = Mutex<[String]>([])
+        rig.daemon { end in
+            let lines = end.readAll()
+            seen.withLock { $0 = lines }
+            Thread.sleep(forTimeInterval: 0.1)
+            end.send(#"{"jsonrpc":"2.0","method":"weather.changed","params":{}}"#)
+            end.send(#"{"jsonrpc":"2.0","id":1,"result":"pong"}"#)
+            end.close()
+        }
+        rig.type(#"{"jsonrpc":"2.0","id":1,"method":"ping"}"# + "\n")
+        rig.type(#"{"jsonrpc":"2.0","method":"note"}"# + "\n")
+        rig.endInput()
+        let code = await rig.relay.run()
+        #expect(code == 0)
+        #expect(
+            seen.withLock { $0 } == [
+                #"{"jsonrpc":"2.0","id":1,"method":"ping"}"#, #"{"jsonrpc":"2.0","method":"note"}"#,
+            ])
+        #expect(
+            rig.outputLines() == [
+                #"{"jsonrpc":"2.0","method":"weather.changed","params":{}}"#,
+                #"{"jsonrpc":"2.0","id":1,"result":"pong"}"#,
+            ])
+        #expect(rig.logged.isEmpty)
+    }
+
+    @Test("a daemon that closes with requests pending: one daemon_gone error (1013) per pending id; exit 1")
+    func daemonGone() async throws {
+        let rig = try RelayRig()
+        defer { rig.close() }
+        rig.daemon { end in
+            for _ in 0..<3 { _ = end.readLine() }
+            end.send(#"{"jsonrpc":"2.0","id":"abc","result":true}"#)
+            end.close()
+        }
+        rig.type(#"{"jsonrpc":"2.0","id":7,"method":"slow"}"# + "\n")
+        rig.type(#"{"jsonrpc":"2.0","id":"abc","method":"fast"}"# + "\n")
+        rig.type(#"{"jsonrpc":"2.0","id":1.50,"method":"slow"}"# + "\n")
+        let code = await rig.relay.run()
+        #expect(code == 1)
+        let lines = rig.outputLines()
+        #expect(lines.count == 3)
+        #expect(lines.first == #"{"jsonrpc":"2.0","id":"abc","result":true}"#)
+        let errors = lines.dropFirst().map(errorOf)
+        #expect(errors.map(\.id) == [7, 1.5])
+        #expect(errors.allSatisfy { $0.code == 1013 && $0.kind == "daemon_gone" })
+        #expect(lines.last?.contains(#""id":1.50,"#) == true)
+        #expect(lines.last?.contains("may or may not have been carried out") == true)
+        #expect(rig.logged.contains { $0.contains("2 request(s) unanswered") })
+        rig.endInput()
+    }
+
+    @Test("a daemon that closes before the input ends, with nothing pending: exit 1 with a message")
+    func closedEarly() async throws {
+        let rig = try RelayRig()
+        defer { rig.close() }
+        rig.daemon { end in end.close() }
+        let code = await rig.relay.run()
+        #expect(code == 1)
+        #expect(rig.outputLines().isEmpty)
+        #expect(rig.logged.contains { $0.contains("closed the connection before the input ended") })
+        rig.endInput()
+    }
+
+    @Test("a batch's ids are tracked: only the unanswered one gets an error")
+    func batch() async throws {
+        let rig = try RelayRig()
+        defer { rig.close() }
+        rig.daemon { end in
+            _ = end.readAll()
+            end.send(#"[{"jsonrpc":"2.0","id":1,"result":1}]"#)
+            end.close()
+        }
+        rig.type(
+            #"[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","method":"n"},{"jsonrpc":"2.0","id":2,"method":"b"}]"#
+                + "\n")
+        rig.endInput()
+        let code = await rig.relay.run()
+        #expect(code == 1)
+        let lines = rig.outputLines()
+        #expect(lines.count == 2)
+        #expect(errorOf(lines[1]).id == 2)
+        #expect(errorOf(lines[1]).kind == "daemon_gone")
+    }
+
+    @Test("a line over the limit is answered locally with line_too_long and not sent")
+    func lineTooLong() async throws {
+        let rig = try RelayRig(maxLineBytes: 64)
+        defer { rig.close() }
+        let received = Mutex<[String]>([])
+        rig.daemon { end in
+            let lines = end.readAll()
+            received.withLock { $0 = lines }
+            end.send(#"{"jsonrpc":"2.0","id":2,"result":"ok"}"#)
+            end.close()
+        }
+        rig.type(
+            #"{"jsonrpc":"2.0","id":1,"method":"x","params":{"pad":""# + String(repeating: "p", count: 200) + "\"}}\n")
+        rig.type(#"{"jsonrpc":"2.0","id":2,"method":"y"}"# + "\n")
+        rig.endInput()
+        let code = await rig.relay.run()
+        #expect(code == 0)
+        #expect(received.withLock { $0 } == [#"{"jsonrpc":"2.0","id":2,"method":"y"}"#])
+        let lines = rig.outputLines()
+        #expect(lines.count == 2)
+        let local = try #require(lines.first { $0.contains("line_too_long") })
+        #expect(errorOf(local).id == JSONValue.null)
+        #expect(errorOf(local).code == -32600)
+        #expect(lines.contains(#"{"jsonrpc":"2.0","id":2,"result":"ok"}"#))
+    }
+
+    @Test("stop returns promptly and the daemon sees the connection close")
+    func stop() async throws {
+        let rig = try RelayRig()
+        defer { rig.close() }
+        let daemonSawEnd = Mutex(false)
+        rig.daemon { end in
+            _ = end.readAll()
+            daemonSawEnd.withLock { $0 = true }
+        }
+        rig.type(#"{"jsonrpc":"2.0","id":1,"method":"never"}"# + "\n")
+        async let code = rig.relay.run()
+        try await Task.sleep(for: .milliseconds(100))
+        let start = ContinuousClock.now
+        rig.relay.stop()
+        #expect(await code == 1)
+        #expect(ContinuousClock.now - start < .seconds(1))
+        #expect(await SocketTestSupport.eventually { daemonSawEnd.withLock { $0 } })
+        rig.endInput()
+    }
+
+    @Test("after the end of input the daemon is awaited only until the deadline")
+    func deadline() async throws {
+        let rig = try RelayRig(deadline: .milliseconds(200))
+        defer { rig.close() }
+        rig.daemon { end in
+            _ = end.readAll()
+            Thread.sleep(forTimeInterval: 2)
+            end.close()
+        }
+        rig.type(#"{"jsonrpc":"2.0","id":9,"method":"hang"}"# + "\n")
+        rig.endInput()
+        let start = ContinuousClock.now
+        let code = await rig.relay.run()
+        #expect(code == 1)
+        #expect(ContinuousClock.now - start < .seconds(1.5))
+        let lines = rig.outputLines()
+        #expect(lines.count == 1)
+        #expect(errorOf(lines[0]).id == 9)
+        #expect(errorOf(lines[0]).code == 1013)
+    }
+}
+
+@Suite("Daemon launcher")
+struct DaemonLauncherTests {
+    @Test("with no daemon, start is called once and the connection made once a daemon listens")
+    func startsOne() async throws {
+        let folder = ShortTempFolder()
+        defer { folder.remove() }
+        let path = folder.path + "/d.sock"
+        let starts = Mutex(0)
+        let listener = Mutex<UnixListener?>(nil)
+        let fd = try await DaemonLauncher.connectOrStart(path: path, deadline: .seconds(5)) {
+            starts.withLock { $0 += 1 }
+            Thread {
+                Thread.sleep(forTimeInterval: 0.2)
+                let started = try? UnixListener(path: path)
+                started?.start { close($0) }
+                listener.withLock { $0 = started }
+            }.start()
+        }
+        close(fd)
+        #expect(starts.withLock { $0 } == 1)
+        #expect(listener.withLock { $0 } != nil)
+        listener.withLock { $0?.close() }
+    }
+
+    @Test("a daemon already listening is connected to without starting another")
+    func alreadyThere() async throws {
+        let folder = ShortTempFolder()
+        defer { folder.remove() }
+        let path = folder.path + "/d.sock"
+        let listener = try UnixListener(path: path)
+        defer { listener.close() }
+        let starts = Mutex(0)
+        let fd = try await DaemonLauncher.connectOrStart(path: path) { starts.withLock { $0 += 1 } }
+        close(fd)
+        #expect(starts.withLock { $0 } == 0)
+    }
+
+    @Test("when no daemon comes up, it fails after the deadline with a clear error")
+    func timesOut() async {
+        let folder = ShortTempFolder()
+        defer { folder.remove() }
+        let path = folder.path + "/d.sock"
+        let start = ContinuousClock.now
+        let error = await #expect(throws: DaemonLauncher.ConnectError.self) {
+            try await DaemonLauncher.connectOrStart(path: path, deadline: .milliseconds(300)) {}
+        }
+        #expect(error == .timedOut(path: path, waited: .milliseconds(300)))
+        #expect(error?.description.contains("none was listening on \(path)") == true)
+        #expect(ContinuousClock.now - start >= .milliseconds(300))
+    }
+
+    @Test("a detached child leads its own session, reads /dev/null and inherits no stray descriptor")
+    func detached() async throws {
+        #if os(Linux)
+            let folder = ShortTempFolder()
+            defer { folder.remove() }
+            let stray = open("/dev/null", O_RDONLY)  // without O_CLOEXEC on purpose
+            defer { close(stray) }
+            let dir = folder.path
+            let script =
+                "read -r stat < /proc/$$/stat; echo \"$stat\" > \(dir)/stat.tmp; "
+                + "readlink /proc/$$/fd/0 > \(dir)/stdin.tmp; "
+                + "if [ -e /proc/$$/fd/\(stray) ]; then echo yes; else echo no; fi > \(dir)/stray.tmp; "
+                + "for f in stat stdin stray; do mv \(dir)/$f.tmp \(dir)/$f; done"
+            let pid = try DaemonLauncher.spawnDetached(
+                executable: "/bin/sh", arguments: ["-c", script], environment: ["PATH": "/usr/bin:/bin"])
+            #expect(await SocketTestSupport.eventually { FileManager.default.fileExists(atPath: dir + "/stray") })
+            var status: Int32 = 0
+            #expect(waitpid(pid, &status, 0) == pid)
+            let stat = try String(contentsOfFile: dir + "/stat", encoding: .utf8)
+            // Fields after the command's closing parenthesis: state, ppid, pgrp, session.
+            let fields = stat[stat.range(of: ")", options: .backwards)!.upperBound...].split(separator: " ")
+            #expect(fields.count > 3)
+            #expect(Int32(fields[3]) == pid)
+            #expect(Int32(fields[2]) == pid)
+            #expect(try String(contentsOfFile: dir + "/stdin", encoding: .utf8) == "/dev/null\n")
+            #expect(try String(contentsOfFile: dir + "/stray", encoding: .utf8) == "no\n")
+        #else
+            let pid = try DaemonLauncher.spawnDetached(executable: "/usr/bin/true", arguments: [], environment: [:])
+            var status: Int32 = 0
+            #expect(waitpid(pid, &status, 0) == pid)
+            #expect(getsid(pid) == -1 || getsid(pid) == pid)
+        #endif
+    }
+}
