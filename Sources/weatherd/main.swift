@@ -12,9 +12,10 @@ import WeatherService
 
 signal(SIGPIPE, SIG_IGN)
 
-let arguments = Array(CommandLine.arguments.dropFirst())
+let environment = ProcessInfo.processInfo.environment
+var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "log" {
-    let code = LogTools.run(Array(arguments.dropFirst()), environment: ProcessInfo.processInfo.environment) { line in
+    let code = LogTools.run(Array(arguments.dropFirst()), environment: environment) { line in
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
     exit(code)
@@ -28,17 +29,53 @@ if arguments.contains("--version") {
     exit(0)
 }
 
+/// How this process serves: through the shared daemon (the default), as the daemon, or alone.
+enum Mode { case relay, serve, standalone }
+var mode = Mode.relay
+if arguments.first == "serve" {
+    arguments.removeFirst()
+    mode = .serve
+}
+if let index = arguments.firstIndex(of: "--standalone") {
+    arguments.remove(at: index)
+    mode = mode == .serve ? mode : .standalone
+}
+
 let configuration: Configuration
 do {
-    configuration = try Configuration.parse(arguments, environment: ProcessInfo.processInfo.environment)
+    configuration = try Configuration.parse(arguments, environment: environment)
 } catch {
     Logger.standardError("weatherd: \(error)\n\n\(Configuration.usage)")
     exit(2)
 }
 
-let logger = Logger(level: configuration.logLevel)
+var logger = Logger(level: configuration.logLevel)
+if mode == .serve, let path = configuration.logFile {
+    do {
+        logger = Logger(level: configuration.logLevel, sink: try BoundedLogFile(path: path).sink)
+    } catch {
+        Logger.standardError("weatherd: cannot write the log file: \(error)")
+        exit(2)
+    }
+}
 let clock = WallClock { Timestamp(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))) }
-exit(
-    await Standalone.run(
-        configuration: configuration, clock: clock, logger: logger, provider: configuration.makeProvider(),
-        transport: .live()))
+switch mode {
+case .standalone:
+    exit(
+        await Standalone.run(
+            configuration: configuration, clock: clock, logger: logger, provider: configuration.makeProvider(),
+            transport: .live()))
+case .serve:
+    exit(
+        await Daemon.run(
+            configuration: configuration, environment: environment, clock: clock, logger: logger,
+            provider: configuration.makeProvider(), transport: .live()))
+case .relay:
+    let executable =
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        ?? URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+    exit(
+        await RelayClient.run(
+            configuration: configuration, arguments: arguments, environment: environment, executable: executable,
+            logger: logger))
+}

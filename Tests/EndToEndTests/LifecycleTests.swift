@@ -112,7 +112,7 @@ struct ClosedStdoutTests {
         let directory = TemporaryDataDirectory()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: RunningWeatherd.binaryPath)
-        process.arguments = ["--data-dir", directory.path, "--log-level", "error"]
+        process.arguments = ["--standalone", "--data-dir", directory.path, "--log-level", "error"]
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input

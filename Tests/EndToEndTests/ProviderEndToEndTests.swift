@@ -92,7 +92,9 @@ struct ProviderEndToEndTests {
         server.route("/geo/1.0/direct", .init(body: try Self.fixture("owm-geo-direct-london.json")))
         let directory = TemporaryDataDirectory()
         let weatherd = try RunningWeatherd(
-            arguments: ["--data-dir", directory.path, "--log-level", "debug", "--owm-base-url", server.baseURL],
+            arguments: [
+                "--standalone", "--data-dir", directory.path, "--log-level", "debug", "--owm-base-url", server.baseURL,
+            ],
             environment: ["OWM_API_KEY": key])
         let current = try await weatherd.call("weather/current", ["city": "London"])
         #expect(current["result"]?["provider"] == "openweathermap")

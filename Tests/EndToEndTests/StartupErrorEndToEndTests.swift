@@ -35,7 +35,7 @@ struct StartupErrorEndToEndTests {
         let directory = TemporaryDataDirectory()
         let file = directory.root + "/not-a-directory"
         #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
-        let weatherd = try RunningWeatherd(arguments: ["--data-dir", file, "--log-level", "warning"])
+        let weatherd = try RunningWeatherd(arguments: ["--standalone", "--data-dir", file, "--log-level", "warning"])
         let error = try await Self.errorLine(weatherd)
         #expect(error["code"] == 1003)
         #expect(error["data"]?["kind"] == "storage_failure")

@@ -31,9 +31,10 @@ func logEvents(_ directory: TemporaryDataDirectory) throws -> [JSONValue] {
     try directory.logBytes().split(separator: UInt8(ascii: "\n")).map { try JSONValue.parse($0) }
 }
 
-/// Starts weatherd on a data dir with extra arguments.
+/// Starts weatherd alone (`--standalone`: the engine in the client's process) on a data dir with extra
+/// arguments. The shared daemon's own tests start clients with `SharedDataDir`.
 func startWeatherd(_ directory: TemporaryDataDirectory, _ extra: [String] = []) throws -> RunningWeatherd {
-    try RunningWeatherd(arguments: ["--data-dir", directory.path, "--log-level", "warning"] + extra)
+    try RunningWeatherd(arguments: ["--standalone", "--data-dir", directory.path, "--log-level", "warning"] + extra)
 }
 
 /// Adds favorites `P<i>` at latitude `i` for each index, one request at a time.

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import WeatherDomain
 import WeatherService
+import WeatherEngine
 
 #if canImport(Glibc)
     import Glibc

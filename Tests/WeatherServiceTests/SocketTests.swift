@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import WeatherService
+import WeatherEngine
 
 #if canImport(Glibc)
     import Glibc

@@ -25,13 +25,25 @@ public struct Configuration: Sendable, Equatable {
     public var maxFavorites = FavoritesDecisions.defaultMaxCount
     /// The fetch limits (`--cache-ttl`, `--upstream-timeout`, `--rate-limit`).
     public var fetch = FetchPolicy()
+    /// The daemon's socket (`--socket`); nil: the default path for the data dir.
+    public var socketPath: String?
+    /// The most connections the daemon serves at once (`--max-connections`).
+    public var maxConnections = 64
+    /// How long the daemon runs on with no connection (`--idle-exit`); nil: until stopped.
+    public var idleExit: Duration?
+    /// Where the daemon's log lines go instead of stderr (`--log-file`, size-bounded).
+    public var logFile: String?
 
     /// The defaults, with the given data dir.
     public init(dataDirectory: String) { self.dataDirectory = dataDirectory }
 
     /// The usage text for `--help` and flag errors.
     public static let usage = """
-        usage: weatherd [options]            serve JSON-RPC on stdin/stdout
+        usage: weatherd [options]               JSON-RPC on stdin/stdout, through the data dir's shared daemon
+                                                (started when none runs; it stops after 300 s without clients)
+               weatherd --standalone [options]  JSON-RPC on stdin/stdout in this process alone (no socket)
+               weatherd serve [options]         the shared daemon: serve the data dir on a Unix socket
+               weatherd log verify|stats|compact|export …   offline tools (see weatherd log --help)
                weatherd --help | --version
 
         options:
@@ -52,6 +64,12 @@ public struct Configuration: Sendable, Equatable {
           --location-precision N  decimals kept of the client's coordinates in the log (default 2, ~1 km)
           --snapshot-every N      write a state snapshot every N events (default 10000; 0 = only at shutdown)
           --max-favorites N       the most favorites kept (default 100000)
+          --socket PATH           the daemon's socket (default $XDG_RUNTIME_DIR/weatherd/<name>.sock, named
+                                  after the data dir, else DIR/weatherd.sock)
+          --max-connections N     serve: connections served at once (default 64)
+          --idle-exit SECONDS     serve: exit after this long without a connection (default: never; 300 when
+                                  a client started the daemon)
+          --log-file PATH         serve: write log lines to PATH (kept under 1 MiB, then PATH.1) instead of stderr
 
         environment: OWM_API_KEY (the OpenWeatherMap key; never logged), WEATHERD_DATA_DIR, the base URLs above
         """
@@ -137,6 +155,18 @@ public struct Configuration: Sendable, Equatable {
             case "--refresh-interval":
                 let seconds = try number(0...(30 * 86_400))
                 config.refreshInterval = seconds == 0 ? nil : .seconds(seconds)
+            case "--socket":
+                let path = try value()
+                guard !path.isEmpty else { throw ConfigurationError("--socket must not be empty") }
+                config.socketPath = path
+            case "--max-connections": config.maxConnections = try number(1...10_000)
+            case "--idle-exit":
+                let seconds = try number(0...(365 * 86_400))
+                config.idleExit = seconds == 0 ? nil : .seconds(seconds)
+            case "--log-file":
+                let path = try value()
+                guard !path.isEmpty else { throw ConfigurationError("--log-file must not be empty") }
+                config.logFile = path
             default: throw ConfigurationError("unknown option \(argument)")
             }
         }

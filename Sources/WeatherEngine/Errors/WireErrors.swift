@@ -75,6 +75,13 @@ public struct RPCError: WireError, Equatable, CustomStringConvertible {
     }
 }
 
+extension RPCError {
+    /// An application error of a stable `kind`, with its code from `ApplicationErrorCode`.
+    public static func application(_ kind: String, _ message: String) -> RPCError {
+        RPCError(code: ApplicationErrorCode.code(for: kind), kind: kind, message: message)
+    }
+}
+
 /// The JSON-RPC codes of application errors (1000–1099), one per stable kind.
 public enum ApplicationErrorCode {
     /// Codes by kind; a kind is never renumbered.
@@ -92,6 +99,10 @@ public enum ApplicationErrorCode {
         "log_damaged": 1010,
         "data_dir_in_use": 1011,
         "too_many_favorites": 1012,
+        "daemon_gone": 1013,
+        "too_many_connections": 1014,
+        "peer_refused": 1015,
+        "daemon_unavailable": 1016,
     ]
 
     /// The code of a kind; unknown kinds get 1099 so they still fall in the application range.

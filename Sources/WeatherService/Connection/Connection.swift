@@ -43,14 +43,14 @@ public final class Connection: Sendable {
     }
 
     /// Ends the connection: its feeds and MCP listen streams end, its requests in flight get up to
-    /// `grace` to be answered (cut short to `hurriedGrace` once `hurry` opens), and then the rest are
-    /// cancelled (answered -32800) and waited for.
-    public func finish(grace: Duration, hurry: Latch? = nil, hurriedGrace: Duration = .seconds(1)) async {
+    /// `grace` to be answered (cut short to a latch's own grace once it opens: a signal, a peer that
+    /// hung up), and then the rest are cancelled (answered -32800) and waited for.
+    public func finish(grace: Duration, cutShort: [(latch: Latch, grace: Duration)] = []) async {
         mcp.close()
         pushes.close()
         let server = self.server
         let done = Latch()
-        let waits = [
+        var waits = [
             Task {
                 await server.drain()
                 done.open()
@@ -59,14 +59,16 @@ public final class Connection: Sendable {
                 try? await Task.sleep(for: grace)
                 done.open()
             },
-            Task {
-                guard let hurry else { return }
-                await hurry.wait()
-                guard !Task.isCancelled else { return }
-                try? await Task.sleep(for: hurriedGrace)
-                done.open()
-            },
         ]
+        for (latch, shorter) in cutShort {
+            waits.append(
+                Task {
+                    await latch.wait()
+                    guard !Task.isCancelled else { return }
+                    try? await Task.sleep(for: shorter)
+                    done.open()
+                })
+        }
         await done.wait()
         for wait in waits.dropFirst() { wait.cancel() }
         let answered = server.isIdle

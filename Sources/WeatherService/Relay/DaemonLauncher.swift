@@ -1,4 +1,5 @@
 import Foundation
+import WeatherEngine
 
 #if canImport(Glibc)
     import Glibc

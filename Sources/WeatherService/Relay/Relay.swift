@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import WeatherDomain
+import WeatherEngine
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,5 @@
 import WeatherDomain
+import WeatherEngine
 
 /// What the relay needs to know of a line, cheaply: which answers a client line will get, which ids a
 /// daemon line answers.

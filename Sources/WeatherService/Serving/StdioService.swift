@@ -41,7 +41,7 @@ public struct StdioService: Service {
             await connection.serve(input.stream, budget: budget)
             engine.setStopReason("eof")
             let grace = shutdown.isOpen || stdoutClosed.isOpen ? Duration.seconds(1) : endOfInputGrace
-            await connection.finish(grace: grace, hurry: shutdown)
+            await connection.finish(grace: grace, cutShort: [(shutdown, .seconds(1))])
             await engine.finishBackground(grace: .seconds(1))
             await output.flush()
             output.finish()

@@ -1,4 +1,5 @@
 import Synchronization
+import WeatherEngine
 
 #if canImport(Glibc)
     import Glibc

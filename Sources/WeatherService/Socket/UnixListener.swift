@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WeatherEngine
 
 #if canImport(Glibc)
     import Glibc

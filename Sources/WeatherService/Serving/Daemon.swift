@@ -1,0 +1,130 @@
+import EventLog
+import Foundation
+import Providers
+import WeatherDomain
+import WeatherEngine
+
+/// `weatherd serve`: the shared daemon of one data dir, on a Unix socket.
+public enum Daemon {
+    /// Opens the data dir (holding its lock before touching the socket, so two starting daemons never
+    /// both replace it), listens on the socket systemd passed or on the data dir's own, and serves until
+    /// a signal or `--idle-exit`.
+    ///
+    /// - Returns: the process exit code (1 when the data dir or the socket could not be opened).
+    public static func run(
+        configuration: Configuration, environment: [String: String], clock: WallClock, logger: Logger,
+        provider: any WeatherProvider, transport: HTTPTransport
+    ) async -> Int32 {
+        let opened: OpenedDataDir
+        do {
+            opened = try OpenedDataDir.open(configuration: configuration, clock: clock, logger: logger)
+        } catch {
+            logger.error("\(error)")
+            return 1
+        }
+        let listener: UnixListener
+        do {
+            listener = try listen(configuration, environment: environment, logger: logger)
+        } catch {
+            logger.error("weatherd serve: \(error)")
+            opened.lock.release()
+            return 1
+        }
+        logger.info("listening on \(listener.path ?? "the socket systemd passed")")
+        let engine = Engine(
+            opened, configuration: configuration, clock: clock, logger: logger, provider: provider,
+            transport: transport)
+        var settings = DaemonService.Settings(
+            maxLineBytes: configuration.maxLineBytes, endOfInputGrace: configuration.fetch.deadline + .seconds(5))
+        settings.maxConnections = configuration.maxConnections
+        settings.idleExit = configuration.idleExit
+        let front = DaemonService(engine: engine, listener: listener, settings: settings)
+        let group = ServiceGroup(services: [engine.logService, front] + engine.workerServices())
+        let signals = TerminationSignals {
+            engine.setStopReason("signal")
+            group.triggerGracefulShutdown()
+        }
+        await group.run()
+        signals.cancel()
+        listener.close()
+        return 0
+    }
+
+    /// The listening socket: systemd's (`LISTEN_FDS`), else a new one at `--socket` or the default path,
+    /// in a folder of mode 0700.
+    static func listen(
+        _ configuration: Configuration, environment: [String: String], logger: Logger
+    ) throws -> UnixListener {
+        if let passed = try SystemdSockets.take() { return passed }
+        let path = try socketPath(configuration, environment: environment)
+        if let change = try SocketPath.prepareFolder((path as NSString).deletingLastPathComponent) {
+            logger.warning(change)
+        }
+        return try UnixListener(path: path)
+    }
+
+    /// `--socket`, else the data dir's default socket path.
+    public static func socketPath(_ configuration: Configuration, environment: [String: String]) throws -> String {
+        if let path = configuration.socketPath {
+            let absolute = SocketPath.standardize(path, currentDirectory: FileManager.default.currentDirectoryPath)
+            try SocketPath.check(absolute)
+            return absolute
+        }
+        return try SocketPath.defaultPath(dataDirectory: configuration.dataDirectory, environment: environment)
+    }
+}
+
+/// `weatherd` with no subcommand: a relay between stdin/stdout and the data dir's daemon, which it
+/// starts (detached, in its own session, with `--idle-exit 300`) when none is running.
+public enum RelayClient {
+    /// Connects (starting the daemon when needed) and relays until end of input and every answer, a
+    /// signal, or the daemon's end.
+    ///
+    /// - Parameters:
+    ///   - arguments: the client's own options, passed on to a daemon it starts.
+    ///   - executable: this program, started as `executable serve …`.
+    /// - Returns: the exit code: 0 when every request was answered, 1 otherwise.
+    public static func run(
+        configuration: Configuration, arguments: [String], environment: [String: String], executable: String,
+        logger: Logger
+    ) async -> Int32 {
+        let socket: Int32
+        do {
+            let path = try Daemon.socketPath(configuration, environment: environment)
+            let dataDirectory = SocketPath.standardize(
+                configuration.dataDirectory, currentDirectory: FileManager.default.currentDirectoryPath)
+            // The client's options come last, so its own --idle-exit or --log-file win.
+            let daemonArguments =
+                [
+                    "serve", "--idle-exit", "300", "--log-file", dataDirectory + "/weatherd.log",
+                ] + arguments + ["--data-dir", dataDirectory, "--socket", path]
+            socket = try await DaemonLauncher.connectOrStart(path: path) {
+                try FileManager.default.createDirectory(
+                    atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                _ = try DaemonLauncher.spawnDetached(
+                    executable: executable, arguments: daemonArguments, environment: environment)
+            }
+        } catch {
+            logger.error("\(error)")
+            let failure = RPCError.application(
+                "daemon_unavailable", "weatherd could not reach its daemon: \(error); --standalone runs without one")
+            var line: [UInt8] = []
+            RPCLine.error(id: .null, failure, into: &line)
+            FileHandle.standardOutput.write(Data(line + [UInt8(ascii: "\n")]))
+            return 1
+        }
+        let relay: Relay
+        do {
+            relay = try Relay(
+                socket: socket, maxLineBytes: configuration.maxLineBytes,
+                deadline: configuration.fetch.deadline + .seconds(5), logger: logger)
+        } catch {
+            logger.error("\(error)")
+            return 1
+        }
+        let signals = TerminationSignals { relay.stop() }
+        let code = await relay.run()
+        signals.cancel()
+        return code
+    }
+}

@@ -1,0 +1,262 @@
+import Foundation
+import Synchronization
+import WeatherDomain
+import WeatherEngine
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `weatherd serve`'s front: accepts connections on a Unix socket and serves each as a `Connection`
+/// of the one engine.
+///
+/// - A peer of another user is refused with one error line (`peer_refused`) and closed.
+/// - Past `maxConnections`, a new peer gets one error line (`too_many_connections`) and is closed.
+/// - A connection whose unread output passes `outputLimit` is cut (its requests are cancelled);
+///   the others do not notice.
+/// - A peer that ends its input (half-close) gets its answers, as on stdin, then the connection closes;
+///   a peer that hangs up has its requests cancelled at once.
+/// - With `idleExit`, the service returns (and the daemon stops) once no connection has been open
+///   for that long.
+/// - At shutdown it stops accepting, gives in-flight requests `shutdownGrace`, and returns.
+public struct DaemonService: Service {
+    public struct Settings: Sendable {
+        public var maxLineBytes: Int
+        public var maxConnections = 64
+        public var idleExit: Duration?
+        /// Unread output bytes above which a connection is cut.
+        public var outputLimit = 16 << 20
+        /// How long a peer that ended its input may wait for its answers.
+        public var endOfInputGrace: Duration
+        public var shutdownGrace: Duration = .seconds(1)
+
+        public init(maxLineBytes: Int, endOfInputGrace: Duration) {
+            self.maxLineBytes = maxLineBytes
+            self.endOfInputGrace = endOfInputGrace
+        }
+    }
+
+    let engine: Engine
+    let listener: UnixListener
+    let settings: Settings
+    let clock: any Clock<Duration>
+
+    public init(engine: Engine, listener: UnixListener, settings: Settings, clock: any Clock<Duration> = ContinuousClock())
+    {
+        self.engine = engine
+        self.listener = listener
+        self.settings = settings
+        self.clock = clock
+    }
+
+    public func run(shutdown: Latch) async {
+        await engine.ready.wait()
+        let peers = Peers(settings: settings, clock: clock)
+        engine.setStatusExtras { [listener, settings] in
+            [
+                "socket": listener.path.map { .string($0) } ?? .null,
+                "connections": .int(Int64(peers.count)), "maxConnections": .int(Int64(settings.maxConnections)),
+            ]
+        }
+        peers.startIdleTimer()
+        listener.start { fd in
+            peers.admit(fd) { number in
+                await serve(fd: fd, number: number, shutdown: shutdown)
+            }
+        } onEnd: { error in
+            if let error { engine.logger.error("the socket stopped accepting: \(error)") }
+        }
+        let stop = Latch()
+        let waits = [
+            Task {
+                await shutdown.wait()
+                stop.open()
+            },
+            Task {
+                await peers.idle.wait()
+                stop.open()
+            },
+        ]
+        await stop.wait()
+        for wait in waits { wait.cancel() }
+        if !shutdown.isOpen {
+            engine.setStopReason("idle")
+            engine.logger.info("no connection for \(settings.idleExit.map { "\($0)" } ?? "?"); stopping")
+        }
+        listener.close()
+        peers.stopAll()
+        await peers.drain()
+        await engine.finishBackground(grace: settings.shutdownGrace)
+    }
+
+    /// Serves one admitted connection until its peer ends or hangs up, it is cut, or the daemon stops.
+    private func serve(fd: Int32, number: Int, shutdown: Latch) async {
+        let peer: PeerCredentials
+        do {
+            peer = try PeerCredentials(fd: fd)
+        } catch {
+            Self.refuse(fd, .application("peer_refused", "weatherd: refused: \(error)"))
+            return
+        }
+        if let refusal = PeerCredentials.admit(peerUID: peer.uid, ownUID: getuid()) {
+            engine.logger.warning("refused a connection from uid \(peer.uid) (pid \(peer.pid.map(String.init) ?? "?"))")
+            Self.refuse(fd, .application("peer_refused", refusal))
+            return
+        }
+        let label = "conn:\(number)"
+        engine.logger.info("\(label) opened by pid \(peer.pid.map(String.init) ?? "?") (uid \(peer.uid))")
+        let input = AsyncStream<LineSplitter.Item>.makeStream()
+        let gone = Latch()
+        let output = StandardOutput(fd: fd, limit: settings.outputLimit, overflow: .cut) { [engine] in
+            engine.logger.warning("\(label) cut: its peer stopped reading or hung up")
+            gone.open()
+            input.continuation.finish()
+        }
+        let budget = InputBudget()
+        StandardInput(fd: fd, maxLineBytes: settings.maxLineBytes).start(
+            budget: budget, waitForRoom: { output.waitForRoom() }, into: input.continuation)
+        let connection = Connection(engine: engine, label: label, sink: output, maxLineBytes: settings.maxLineBytes)
+        let stopReading = Task {
+            await shutdown.wait()
+            guard !Task.isCancelled else { return }
+            _ = Glibc.shutdown(fd, Int32(SHUT_RD))
+        }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await output.run() }
+            await connection.serve(input.stream, budget: budget)
+            let hangup = HangupWatcher(fd: fd, onHangup: { gone.open() })
+            let grace =
+                gone.isOpen ? Duration.zero : shutdown.isOpen ? settings.shutdownGrace : settings.endOfInputGrace
+            await connection.finish(grace: grace, cutShort: [(gone, .zero), (shutdown, settings.shutdownGrace)])
+            await output.flush()
+            output.finish()
+            _ = Glibc.shutdown(fd, Int32(SHUT_RDWR))
+            await hangup.done.wait()
+        }
+        stopReading.cancel()
+        close(fd)
+        engine.logger.info("\(label) closed")
+    }
+
+    /// Writes one error line (id null) to a peer that is not served, and closes it.
+    static func refuse(_ fd: Int32, _ error: RPCError) {
+        var line: [UInt8] = []
+        RPCLine.error(id: .null, error, into: &line)
+        line.append(UInt8(ascii: "\n"))
+        line.withUnsafeBytes { raw in _ = send(fd, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL)) }
+        _ = Glibc.shutdown(fd, Int32(SHUT_RDWR))
+        close(fd)
+    }
+}
+
+/// The daemon's connections: numbering, the `--max-connections` bound, the idle timer, and shutdown.
+private final class Peers: Sendable {
+    private struct State {
+        var next = 1
+        var open: [Int: Task<Void, Never>] = [:]
+        var idleTimer: Task<Void, Never>?
+        var stopped = false
+    }
+
+    private let settings: DaemonService.Settings
+    private let clock: any Clock<Duration>
+    private let state = Mutex(State())
+    private let empty = Latch()
+    /// Opens when no connection has been open for `idleExit`.
+    let idle = Latch()
+
+    init(settings: DaemonService.Settings, clock: any Clock<Duration>) {
+        self.settings = settings
+        self.clock = clock
+    }
+
+    var count: Int { state.withLock { $0.open.count } }
+
+    /// Serves `fd` as connection n in a task of its own, or refuses it when the daemon is full or stopping.
+    func admit(_ fd: Int32, _ serve: @escaping @Sendable (Int) async -> Void) {
+        let admitted = state.withLock { state -> Int? in
+            guard !state.stopped, state.open.count < settings.maxConnections else { return nil }
+            defer { state.next += 1 }
+            let number = state.next
+            state.idleTimer?.cancel()
+            state.idleTimer = nil
+            state.open[number] = Task {
+                await serve(number)
+                self.closed(number)
+            }
+            return number
+        }
+        guard admitted == nil else { return }
+        DaemonService.refuse(
+            fd,
+            .application(
+                "too_many_connections",
+                "weatherd serves at most \(settings.maxConnections) connections at once (--max-connections); "
+                    + "try again when one has closed"))
+    }
+
+    private func closed(_ number: Int) {
+        let nowEmpty = state.withLock { state -> Bool in
+            state.open[number] = nil
+            return state.open.isEmpty
+        }
+        if nowEmpty {
+            startIdleTimer()
+            if state.withLock({ $0.stopped }) { empty.open() }
+        }
+    }
+
+    /// Starts the idle countdown (with `--idle-exit`, while no connection is open).
+    func startIdleTimer() {
+        guard let limit = settings.idleExit else { return }
+        state.withLock { state in
+            guard state.open.isEmpty, !state.stopped else { return }
+            state.idleTimer?.cancel()
+            state.idleTimer = Task { [clock, idle] in
+                do {
+                    try await clock.sleep(for: limit)
+                } catch {
+                    return
+                }
+                idle.open()
+            }
+        }
+    }
+
+    /// Admits no more connections.
+    func stopAll() {
+        let (timer, isEmpty) = state.withLock { state in
+            state.stopped = true
+            defer { state.idleTimer = nil }
+            return (state.idleTimer, state.open.isEmpty)
+        }
+        timer?.cancel()
+        if isEmpty { empty.open() }
+    }
+
+    /// Returns once every connection has finished (after `stopAll`).
+    func drain() async { await empty.wait() }
+}
+
+/// Waits on a thread until a socket hangs up (its peer closed, or it was shut down both ways here).
+private final class HangupWatcher: Sendable {
+    let done = Latch()
+
+    init(fd: Int32, onHangup: @escaping @Sendable () -> Void) {
+        let done = self.done
+        let thread = Thread {
+            var entry = pollfd(fd: fd, events: 0, revents: 0)
+            while true {
+                let result = poll(&entry, 1, -1)
+                if result < 0, errno == EINTR { continue }
+                break
+            }
+            onHangup()
+            done.open()
+        }
+        thread.name = "weatherd-hangup"
+        thread.start()
+    }
+}
