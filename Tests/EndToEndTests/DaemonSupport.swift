@@ -46,6 +46,12 @@ final class SharedDataDir: Sendable {
         return started?["data"]?["pid"]?.intValue.map { Int32($0) }
     }
 
+    /// Whether the detached daemon's log file (`weatherd.log` in the data dir) holds `text`.
+    func logMentions(_ text: String) -> Bool {
+        let log = (try? String(contentsOfFile: directory.path + "/weatherd.log", encoding: .utf8)) ?? ""
+        return log.contains(text)
+    }
+
     /// Whether the log ends with `service.stopped` (the daemon is gone or going).
     func stopped() throws -> Bool { try logEvents(directory).last?["type"] == "service.stopped" }
 

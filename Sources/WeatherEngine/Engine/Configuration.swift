@@ -43,7 +43,7 @@ public struct Configuration: Sendable, Equatable {
                                                 (started when none runs; it stops after 300 s without clients)
                weatherd --standalone [options]  JSON-RPC on stdin/stdout in this process alone (no socket)
                weatherd serve [options]         the shared daemon: serve the data dir on a Unix socket
-               weatherd log verify|stats|compact|export …   offline tools (see weatherd log --help)
+               weatherd log verify|dump [--data-dir DIR] …  read the log offline
                weatherd --help | --version
 
         options:

@@ -37,12 +37,18 @@ public struct StandardInput: Sendable {
         let thread = Thread {
             var splitter = LineSplitter(maxLineBytes: maxLineBytes)
             var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            var ended = false
             let emit: (LineSplitter.Item) -> Void = { item in
+                guard !ended else { return }
                 waitForRoom()
                 budget.take(bytes: item.byteCount)
-                continuation.yield(item)
+                // Nobody reads the stream any more (the connection ended): give the share back and stop.
+                if case .terminated = continuation.yield(item) {
+                    budget.give(bytes: item.byteCount)
+                    ended = true
+                }
             }
-            while true {
+            while !ended {
                 let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
                 if count < 0, errno == EINTR { continue }
                 if count <= 0 { break }

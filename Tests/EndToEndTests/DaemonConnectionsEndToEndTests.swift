@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+import WeatherDomain
+import WeatherService
+import WeatherTesting
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A raw client of the daemon's socket, for what the relay never does (stop reading, overstay).
+private final class RawSocketClient: Sendable {
+    let fd: Int32
+
+    init(path: String) throws { fd = try DaemonLauncher.connect(path: path) }
+
+    deinit { close(fd) }
+
+    func send(_ text: String) {
+        let bytes = Array(text.utf8)
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+
+    /// Everything the daemon sends until it closes the connection (or `timeout` passes).
+    func readToEnd(timeout: Duration = .seconds(20)) -> [UInt8] {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        let end = ContinuousClock.now.advanced(by: timeout)
+        while ContinuousClock.now < end {
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&entry, 1, 100) >= 0 else { break }
+            guard entry.revents != 0 else { continue }
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+            if count <= 0 { break }
+            received += buffer[..<count]
+        }
+        return received
+    }
+}
+
+@Suite("weatherd end to end: the daemon's connections")
+struct DaemonConnectionsEndToEndTests {
+    @Test("a connection that never reads is cut once its output passes the bound; another is served throughout")
+    func slowReaderCut() async throws {
+        let shared = try SharedDataDir()
+        let client = try shared.client()
+        for index in 0..<600 {
+            try client.send(
+                line: #"{"jsonrpc":"2.0","id":"f\#(index)","method":"favorites/add","params":{"name":"A place with a long name \#(index)","lat":\#(Double(index) / 10),"lon":1}}"#
+            )
+        }
+        #expect(await client.output.wait(for: 600))
+        let stalled = try RawSocketClient(path: try shared.socketPath)
+        let page = #"{"jsonrpc":"2.0","id":1,"method":"favorites/list","params":{"limit":1000}}"# + "\n"
+        stalled.send(String(repeating: page, count: 400))
+        // About 60 KB per answer: 400 of them pass the 16 MiB bound, and the daemon cuts the connection.
+        #expect(
+            await eventually(.seconds(30)) { shared.logMentions("cut: its peer stopped reading") },
+            "the daemon cut the connection that did not read")
+        var connections: JSONValue?
+        for _ in 0..<100 where connections != 1 {
+            connections = try await client.call("service/status", timeout: .seconds(5))["result"]?["connections"]
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(connections == 1, "only the reading client is left")
+        let received = stalled.readToEnd()
+        let answers = received.split(separator: UInt8(ascii: "\n")).count
+        #expect(answers < 400, "the cut connection got \(answers) of its 400 answers, then end of file")
+        try client.closeInput()
+        #expect(await client.waitForExit() == 0)
+        try await shared.stopDaemon()
+        try Repository.checkLog(shared.directory.path)
+    }
+
+    @Test("past --max-connections a new connection gets too_many_connections and is closed")
+    func maxConnections() async throws {
+        let shared = try SharedDataDir()
+        let client = try shared.client(["--max-connections", "2"])
+        _ = try await client.call("service/status")
+        let second = try RawSocketClient(path: try shared.socketPath)
+        second.send(#"{"jsonrpc":"2.0","id":1,"method":"settings/get"}"# + "\n")
+        let third = try RawSocketClient(path: try shared.socketPath)
+        let refusal = try JSONValue.parse(third.readToEnd().split(separator: UInt8(ascii: "\n")).first ?? [])
+        #expect(refusal["error"]?["code"] == 1014)
+        #expect(refusal["error"]?["data"]?["kind"] == "too_many_connections")
+        #expect(refusal["error"]?["message"]?.stringValue?.contains("--max-connections") == true)
+        #expect(try await client.call("settings/get")["result"] != nil, "the others are still served")
+        try client.closeInput()
+        #expect(await client.waitForExit() == 0)
+        try await shared.stopDaemon()
+    }
+
+    @Test(
+        "a peer of another user is refused with peer_refused (run as uid 65534 through setpriv)",
+        .enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+    func otherUserRefused() async throws {
+        let shared = try SharedDataDir()
+        let client = try shared.client()
+        _ = try await client.call("service/status")
+        let socket = try shared.socketPath
+        // Only a loosened mode lets another user reach the socket at all; the credential check still refuses.
+        chmod(shared.runtime, 0o755)
+        chmod((socket as NSString).deletingLastPathComponent, 0o755)
+        chmod(socket, 0o666)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = [
+            "--reuid=65534", "--regid=65534", "--clear-groups", RunningWeatherd.binaryPath, "--data-dir",
+            shared.directory.path, "--socket", socket,
+        ]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        try input.fileHandleForWriting.write(contentsOf: Data(#"{"jsonrpc":"2.0","id":1,"method":"favorites/list"}"#.utf8 + [10]))
+        try input.fileHandleForWriting.close()
+        let lines = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        let refusal = try JSONValue.parse(Array(lines.split(separator: 10).first ?? Data()))
+        #expect(refusal["error"]?["data"]?["kind"] == "peer_refused")
+        #expect(refusal["error"]?["message"]?.stringValue?.contains("65534") == true, "\(refusal.jsonString)")
+        try client.closeInput()
+        #expect(await client.waitForExit() == 0)
+        try await shared.stopDaemon()
+    }
+
+    @Test("a socket passed systemd-style (LISTEN_PID, LISTEN_FDS, fd 3) is served and left in place at exit")
+    func systemdSocket() async throws {
+        let shared = try SharedDataDir()
+        let path = shared.runtime + "/passed.sock"
+        let listener = try UnixListener(path: path)
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: "/bin/sh")
+        daemon.arguments = [
+            "-c", #"exec 3<&0 0</dev/null; LISTEN_PID=$$ LISTEN_FDS=1 exec "$0" serve --data-dir "$1" --log-level error"#,
+            RunningWeatherd.binaryPath, shared.directory.path,
+        ]
+        daemon.standardInput = FileHandle(fileDescriptor: listener.fd, closeOnDealloc: false)
+        try daemon.run()
+        let client = try shared.client(["--socket", path])
+        let status = try await client.call("service/status")
+        #expect(status["result"]?["pid"] == .int(Int64(daemon.processIdentifier)), "served by the passed socket's daemon")
+        #expect(status["result"]?["socket"] == .string(path))
+        try client.closeInput()
+        #expect(await client.waitForExit() == 0)
+        daemon.terminate()
+        daemon.waitUntilExit()
+        #expect(daemon.terminationStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: path), "systemd's socket is systemd's to remove")
+        #expect(try logEvents(shared.directory).last?["type"] == "service.stopped")
+        listener.close()
+        try Repository.checkLog(shared.directory.path)
+    }
+}
