@@ -8,7 +8,8 @@ import WeatherDomain
 /// `append` is synchronous and cheap: it assigns seqs in call order and queues the events. A
 /// dedicated thread takes everything queued, encodes it into one buffer, issues one `write` and
 /// (with `--fsync always`) one `fdatasync`, then hands the committed envelopes to `onCommit`
-/// (the bus) and resolves the callers' tickets. Concurrent appends therefore share fsyncs.
+/// (the bus) and resolves the callers' tickets: first their `onCommitted` callbacks, on this thread in seq
+/// order, then the tasks waiting in `committed()`. Concurrent appends therefore share fsyncs.
 ///
 /// A batch holds at most `maxBatchBytes` (one append larger on its own goes alone), so a crash tears at
 /// most that many bytes off the end of the log: start-up repairs no more than that.
@@ -79,6 +80,9 @@ public final class LogWriter: Sendable {
     private let state: Mutex<State>
     private let wake = DispatchSemaphore(value: 0)
 
+    /// The name of the writer's thread (the system keeps at most 15 bytes of a thread's name).
+    public static let threadName = "weatherd-log"
+
     /// Creates a writer that appends to `file`, which currently ends at `position`.
     ///
     /// - Parameters:
@@ -140,11 +144,12 @@ public final class LogWriter: Sendable {
     public func run() async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                // Named from inside: on Linux a name given before `start` never reaches the system's thread.
                 let thread = Thread { [self] in
+                    Thread.current.name = Self.threadName
                     loop()
                     continuation.resume()
                 }
-                thread.name = "weatherd-log-writer"
                 thread.start()
             }
         } onCancel: {
@@ -266,13 +271,30 @@ public final class LogWriter: Sendable {
             }
         }
         onCommit(envelopes)
-        var start = 0
-        for item in queued {
-            let end = start + item.events.count
-            item.ticket.resolve(.success(Array(envelopes[start..<end])))
-            start = end
+        if queued.count == 1 {
+            Self.resolve(queued) { _ in .success(envelopes) }
+        } else {
+            var start = 0
+            Self.resolve(queued) { item in
+                let end = start + item.events.count
+                defer { start = end }
+                return .success(Array(envelopes[start..<end]))
+            }
         }
         return true
+    }
+
+    /// Resolves the tickets of `items` with `outcome(item)`, asked in order: every `onCommitted` callback first,
+    /// in seq order, then the tasks waiting in `committed()`, whose resumption is slower and less urgent.
+    private static func resolve(_ items: [Queued], outcome: (Queued) -> AppendTicket.Outcome) {
+        if items.count == 1, let resolution = items[0].ticket.settle(outcome(items[0])) {
+            resolution.runCallbacks()
+            resolution.resumeTasks()
+            return
+        }
+        let resolutions = items.compactMap { $0.ticket.settle(outcome($0)) }
+        for resolution in resolutions { resolution.runCallbacks() }
+        for resolution in resolutions { resolution.resumeTasks() }
     }
 
     private func fail(_ queued: [Queued], error: StorageError, length: Int64) {
@@ -291,7 +313,7 @@ public final class LogWriter: Sendable {
             state.queue.removeAll()
             return rest
         }
-        for item in queued + rest { item.ticket.resolve(.failure(failure)) }
+        Self.resolve(queued + rest) { _ in .failure(failure) }
     }
 
     /// A sync in batch mode: a failure there turns the writer read-only like a failed append.
