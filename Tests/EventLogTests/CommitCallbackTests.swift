@@ -26,6 +26,8 @@ struct CommitCallbackTests {
     final class Calls: Sendable {
         let byName = Mutex<[String: [Call]]>([:])
         let order = Mutex<[String]>([])
+        /// The names whose `onCommitted` said the callback had already run.
+        let ranAtOnce = Mutex<Set<String>>([])
 
         subscript(name: String) -> [Call] { byName.withLock { $0[name] ?? [] } }
         var names: [String] { order.withLock { $0 } }
@@ -47,9 +49,11 @@ struct CommitCallbackTests {
     }
 
     static func writer(
-        _ file: FaultInjectingFile, mode: FsyncMode = .always, published: Published
+        _ file: FaultInjectingFile, mode: FsyncMode = .always, published: Published, spinLimit: Duration = .zero
     ) -> LogWriter {
-        LogWriter(file: file, position: .empty, mode: mode, now: { Timestamp(milliseconds: 0) }) { batch in
+        LogWriter(
+            file: file, position: .empty, mode: mode, spinLimit: spinLimit, now: { Timestamp(milliseconds: 0) }
+        ) { batch in
             published.seqs.withLock { $0.append(contentsOf: batch.map(\.seq)) }
         }
     }
@@ -61,7 +65,7 @@ struct CommitCallbackTests {
         _ ticket: AppendTicket, as name: String, into calls: Calls, writer: LogWriter, file: FaultInjectingFile,
         published: Published
     ) {
-        ticket.onCommitted { outcome in
+        let ranAtOnce = ticket.onCommitted { outcome in
             let call = Call(
                 outcome: outcome, status: writer.status, durableLines: lines(file.durableContents),
                 writtenLines: lines(file.contents), published: published.seqs.withLock { $0 },
@@ -69,6 +73,7 @@ struct CommitCallbackTests {
             calls.byName.withLock { $0[name, default: []].append(call) }
             calls.order.withLock { $0.append(name) }
         }
+        if ranAtOnce { _ = calls.ranAtOnce.withLock { $0.insert(name) } }
     }
 
     @Test("runs once on the writer's thread, after the batch is synced and published, before committed() returns")
@@ -83,6 +88,7 @@ struct CommitCallbackTests {
         Self.record(second, as: "second", into: calls, writer: writer, file: file, published: published)
         Self.record(second, as: "second again", into: calls, writer: writer, file: file, published: published)
         #expect(calls.names.isEmpty, "nothing runs before the writer has written anything")
+        #expect(calls.ranAtOnce.withLock { $0.isEmpty }, "onCommitted said the callbacks were still to run")
         let running = Task { await writer.run() }
         let envelopes = try await second.committed()
         #expect(calls.names == ["first", "second", "second again"], "every callback, in seq order, before the task")
@@ -133,7 +139,8 @@ struct CommitCallbackTests {
         let envelopes = try await ticket.committed()
         #expect(ticket.isResolved)
         let seen = Locked<[AppendTicket.Outcome]>([])
-        let (returned, sameThread) = Self.register(on: ticket, into: seen)
+        let (returned, sameThread, ranAtOnce) = Self.register(on: ticket, into: seen)
+        #expect(ranAtOnce, "onCommitted said the callback had run")
         #expect(returned.count == 1, "ran before onCommitted returned")
         #expect((try? returned.first?.get()) == envelopes)
         #expect(sameThread, "ran on the thread that registered it")
@@ -143,17 +150,17 @@ struct CommitCallbackTests {
     }
 
     /// Registers a callback from this (synchronous) thread; returns what it had recorded when `onCommitted`
-    /// returned, and whether it ran on this thread.
+    /// returned, whether it ran on this thread, and what `onCommitted` returned.
     static func register(
         on ticket: AppendTicket, into seen: Locked<[AppendTicket.Outcome]>
-    ) -> ([AppendTicket.Outcome], Bool) {
+    ) -> ([AppendTicket.Outcome], Bool, Bool) {
         let caller = pthread_self()
         let sameThread = Locked(false)
-        ticket.onCommitted { outcome in
+        let ranAtOnce = ticket.onCommitted { outcome in
             seen.update { $0.append(outcome) }
             sameThread.update { $0 = pthread_equal(pthread_self(), caller) != 0 }
         }
-        return (seen.value, sameThread.value)
+        return (seen.value, sameThread.value, ranAtOnce)
     }
 
     @Test("a failed write hands the failure to the failed batch's callbacks and to those queued behind it, once each")
@@ -163,7 +170,8 @@ struct CommitCallbackTests {
         // A batch limit below one line's size: each append is a batch of its own, so the first one fails and
         // the other two are failed while still queued.
         let writer = LogWriter(
-            file: file, position: .empty, mode: .always, batchLimit: 10, now: { Timestamp(milliseconds: 0) }
+            file: file, position: .empty, mode: .always, batchLimit: 10, spinLimit: .zero,
+            now: { Timestamp(milliseconds: 0) }
         ) { batch in
             published.seqs.withLock { $0.append(contentsOf: batch.map(\.seq)) }
         }
@@ -217,11 +225,11 @@ struct CommitCallbackTests {
         await running.value
     }
 
-    @Test("callbacks registered while the writer resolves run exactly once each")
-    func racingRegistrations() async throws {
+    @Test("callbacks registered while the writer resolves run exactly once each", arguments: [0, 100])
+    func racingRegistrations(spinMicroseconds: Int) async throws {
         let file = FaultInjectingFile()
         let published = Published()
-        let writer = Self.writer(file, published: published)
+        let writer = Self.writer(file, published: published, spinLimit: .microseconds(spinMicroseconds))
         let running = Task { await writer.run() }
         let count = 300
         let runs = Locked([Int](repeating: 0, count: count))
@@ -249,11 +257,11 @@ struct CommitCallbackTests {
         #expect(Self.lines(file.durableContents) == count)
     }
 
-    @Test("an append made from a callback is committed by a later batch")
-    func appendFromCallback() async throws {
+    @Test("an append made from a callback is committed by a later batch", arguments: [0, 100])
+    func appendFromCallback(spinMicroseconds: Int) async throws {
         let file = FaultInjectingFile()
         let published = Published()
-        let writer = Self.writer(file, published: published)
+        let writer = Self.writer(file, published: published, spinLimit: .microseconds(spinMicroseconds))
         let running = Task { await writer.run() }
         let rounds = 50
         let (done, finished) = AsyncStream.makeStream(of: Int64.self)
@@ -281,5 +289,31 @@ struct CommitCallbackTests {
         #expect(file.syncCount == rounds, "one batch (one fsync) per append, each made after the one before committed")
         #expect(published.seqs.withLock { $0 } == Array(1...Int64(rounds)))
         #expect(writer.status.durableSeq == Int64(rounds))
+    }
+
+    @Test("afterCallbacks runs once per batch, after its callbacks and before committed() returns, also on failure")
+    func afterCallbacks() async throws {
+        let file = FaultInjectingFile()
+        let order = Locked<[String]>([])
+        let writer = LogWriter(
+            file: file, position: .empty, mode: .always, spinLimit: .zero, now: { Timestamp(milliseconds: 0) },
+            afterCallbacks: { order.update { $0.append("after") } }
+        ) { _ in
+            order.update { $0.append("commit") }
+        }
+        let tickets = try (1...3).map { try writer.append([WriterTests.event($0)]) }
+        for (index, ticket) in tickets.enumerated() {
+            ticket.onCommitted { _ in order.update { $0.append("callback \(index)") } }
+        }
+        let running = Task { await writer.run() }
+        _ = try await tickets[0].committed()
+        #expect(order.value == ["commit", "callback 0", "callback 1", "callback 2", "after"])
+        file.failSync(errno: EIO)
+        let failing = try writer.append([WriterTests.event(4)])
+        failing.onCommitted { _ in order.update { $0.append("failed callback") } }
+        await failing.settled()
+        #expect(order.value.suffix(2) == ["failed callback", "after"])
+        writer.finish()
+        await running.value
     }
 }

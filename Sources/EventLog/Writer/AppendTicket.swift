@@ -54,13 +54,21 @@ public final class AppendTicket: Sendable {
     ///
     /// The callback holds up the writer, so every later append, while it runs: it must be short (format
     /// nothing big, block on nothing) and must never wait for a ticket, this one or another.
-    public func onCommitted(_ callback: @escaping @Sendable (Outcome) -> Void) {
+    ///
+    /// - Returns: true when the ticket was already resolved, so the callback has run on this thread before
+    ///   `onCommitted` returned (and no `afterCallbacks` of the writer follows it: whatever the callback left
+    ///   for that hook, such as an answer to write out, is the caller's to finish); false when it will run on
+    ///   the writer's thread.
+    @discardableResult
+    public func onCommitted(_ callback: @escaping @Sendable (Outcome) -> Void) -> Bool {
         let ready: Outcome? = state.withLock { state in
             if let outcome = state.outcome { return outcome }
             state.callbacks.append(callback)
             return nil
         }
-        if let ready { callback(ready) }
+        guard let ready else { return false }
+        callback(ready)
+        return true
     }
 
     /// Whether the ticket has been resolved.

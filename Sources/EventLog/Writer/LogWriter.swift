@@ -3,6 +3,12 @@ import Foundation
 import Synchronization
 import WeatherDomain
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The single writer of the log, with group commit.
 ///
 /// `append` is synchronous and cheap: it assigns seqs in call order and queues the events. A
@@ -10,6 +16,12 @@ import WeatherDomain
 /// (with `--fsync always`) one `fdatasync`, then hands the committed envelopes to `onCommit`
 /// (the bus) and resolves the callers' tickets: first their `onCommitted` callbacks, on this thread in seq
 /// order, then the tasks waiting in `committed()`. Concurrent appends therefore share fsyncs.
+///
+/// The thread takes whatever is queued as soon as it looks: a lone append is written at once, never held back
+/// for company. Once the queue is empty it sleeps on a semaphore, whose wake-up costs tens of microseconds when
+/// the thread's core has gone idle; so when the last append came within `spinLimit` of the batch before it (one
+/// client changing state serially, or steady traffic), the thread first polls for up to `spinLimit`, yielding
+/// its core to anyone runnable, and sleeps only if nothing came. After a longer gap it sleeps at once.
 ///
 /// A batch holds at most `maxBatchBytes` (one append larger on its own goes alone), so a crash tears at
 /// most that many bytes off the end of the log: start-up repairs no more than that.
@@ -77,11 +89,19 @@ public final class LogWriter: Sendable {
     private let mode: FsyncMode
     private let now: @Sendable () -> Timestamp
     private let onCommit: @Sendable ([EventEnvelope]) -> Void
+    private let afterCallbacks: @Sendable () -> Void
     private let state: Mutex<State>
     private let wake = DispatchSemaphore(value: 0)
+    /// Appends so far; the spinning writer polls it rather than the lock.
+    private let arrivals = Atomic<UInt64>(0)
+    /// The longest the thread polls for an append before it sleeps, in nanoseconds (0: never polls).
+    private let spinLimit: UInt64
 
     /// The name of the writer's thread (the system keeps at most 15 bytes of a thread's name).
     public static let threadName = "weatherd-log"
+
+    /// The default `spinLimit`: above the time a client takes to read an answer and send its next change.
+    public static let defaultSpinLimit: Duration = .microseconds(100)
 
     /// Creates a writer that appends to `file`, which currently ends at `position`.
     ///
@@ -89,17 +109,26 @@ public final class LogWriter: Sendable {
     ///   - index: the seq → offset index built while the log was read, extended as lines are written.
     ///   - now: the wall clock for `ts`.
     ///   - batchLimit: the most bytes of one batch (`maxBatchBytes`; tests use less).
+    ///   - spinLimit: how long the idle thread polls for the next append before it sleeps, when appends have
+    ///     been coming that soon after a batch (`.zero`: it always sleeps at once; at most 1 ms).
+    ///   - afterCallbacks: called on the writer's thread once the `onCommitted` callbacks of a batch (committed
+    ///     or failed) have run, before the tasks waiting for it resume: where answers that the callbacks queued
+    ///     can be written out together, in one `write` per batch rather than one per answer.
     ///   - onCommit: called on the writer's thread with each durable batch, before callers are answered.
     public init(
         file: any LogFile, position: Position, index: SeqIndex = SeqIndex(), mode: FsyncMode,
-        batchLimit: Int = Int(LogWriter.maxBatchBytes), now: @escaping @Sendable () -> Timestamp,
+        batchLimit: Int = Int(LogWriter.maxBatchBytes), spinLimit: Duration = LogWriter.defaultSpinLimit,
+        now: @escaping @Sendable () -> Timestamp, afterCallbacks: @escaping @Sendable () -> Void = {},
         onCommit: @escaping @Sendable ([EventEnvelope]) -> Void
     ) {
         self.file = file
         self.batchLimit = batchLimit
+        let (seconds, attoseconds) = min(max(spinLimit, .zero), .milliseconds(1)).components
+        self.spinLimit = UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
         self.mode = mode
         self.now = now
         self.onCommit = onCommit
+        self.afterCallbacks = afterCallbacks
         let status = Status(
             lastSeq: position.nextSeq - 1, length: position.length, batches: 0, syncs: 0,
             durableSeq: position.nextSeq - 1, failure: nil)
@@ -126,6 +155,7 @@ public final class LogWriter: Sendable {
             state.nextSeq += Int64(events.count)
             let ticket = AppendTicket(seqs: first...(state.nextSeq - 1))
             state.queue.append(Queued(events: events, firstSeq: first, ticket: ticket))
+            arrivals.add(1, ordering: .releasing)
             let sleeping = state.sleeping
             state.sleeping = false
             return (ticket, sleeping)
@@ -159,6 +189,8 @@ public final class LogWriter: Sendable {
 
     private enum Work {
         case batch([Queued], previousChain: UInt32, length: Int64)
+        /// Nothing queued: poll until `arrivals` passes this count (or the spin ends).
+        case spin(arrivals: UInt64)
         case idle
         case stop
     }
@@ -168,10 +200,16 @@ public final class LogWriter: Sendable {
         var lastSync = DispatchTime.now()
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 20)
+        // When the last batch ended (0 before the first), whether the next idle spell starts with a spin,
+        // and whether this one already did.
+        var idleSince: UInt64 = 0
+        var spinNext = false
+        var spun = false
         while true {
             let work = state.withLock { state -> Work in
                 if state.queue.isEmpty {
                     if state.stopping { return .stop }
+                    if spinNext, !spun { return .spin(arrivals: arrivals.load(ordering: .relaxed)) }
                     state.sleeping = true
                     return .idle
                 }
@@ -183,6 +221,12 @@ public final class LogWriter: Sendable {
             case .stop:
                 if unsynced { syncQuietly() }
                 return
+            case .spin(let seen):
+                spun = true
+                let deadline = idleSince + spinLimit
+                while arrivals.load(ordering: .acquiring) == seen, DispatchTime.now().uptimeNanoseconds < deadline {
+                    sched_yield()
+                }
             case .idle:
                 if unsynced, wake.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
                     syncQuietly()
@@ -192,6 +236,10 @@ public final class LogWriter: Sendable {
                     wake.wait()
                 }
             case .batch(let queued, let previousChain, let length):
+                if spinLimit > 0 {
+                    spinNext = idleSince > 0 && DispatchTime.now().uptimeNanoseconds - idleSince <= spinLimit
+                    spun = false
+                }
                 buffer.removeAll(keepingCapacity: true)
                 if commit(queued, previousChain: previousChain, length: length, buffer: &buffer) {
                     unsynced = mode == .batch
@@ -204,6 +252,7 @@ public final class LogWriter: Sendable {
                     unsynced = false
                     lastSync = .now()
                 }
+                if spinLimit > 0 { idleSince = DispatchTime.now().uptimeNanoseconds }
             }
         }
     }
@@ -272,10 +321,10 @@ public final class LogWriter: Sendable {
         }
         onCommit(envelopes)
         if queued.count == 1 {
-            Self.resolve(queued) { _ in .success(envelopes) }
+            resolve(queued) { _ in .success(envelopes) }
         } else {
             var start = 0
-            Self.resolve(queued) { item in
+            resolve(queued) { item in
                 let end = start + item.events.count
                 defer { start = end }
                 return .success(Array(envelopes[start..<end]))
@@ -285,15 +334,18 @@ public final class LogWriter: Sendable {
     }
 
     /// Resolves the tickets of `items` with `outcome(item)`, asked in order: every `onCommitted` callback first,
-    /// in seq order, then the tasks waiting in `committed()`, whose resumption is slower and less urgent.
-    private static func resolve(_ items: [Queued], outcome: (Queued) -> AppendTicket.Outcome) {
+    /// in seq order, then `afterCallbacks`, then the tasks waiting in `committed()`, whose resumption is slower
+    /// and less urgent.
+    private func resolve(_ items: [Queued], outcome: (Queued) -> AppendTicket.Outcome) {
         if items.count == 1, let resolution = items[0].ticket.settle(outcome(items[0])) {
             resolution.runCallbacks()
+            afterCallbacks()
             resolution.resumeTasks()
             return
         }
         let resolutions = items.compactMap { $0.ticket.settle(outcome($0)) }
         for resolution in resolutions { resolution.runCallbacks() }
+        afterCallbacks()
         for resolution in resolutions { resolution.resumeTasks() }
     }
 
@@ -313,7 +365,7 @@ public final class LogWriter: Sendable {
             state.queue.removeAll()
             return rest
         }
-        Self.resolve(queued + rest) { _ in .failure(failure) }
+        resolve(queued + rest) { _ in .failure(failure) }
     }
 
     /// A sync in batch mode: a failure there turns the writer read-only like a failed append.
