@@ -261,8 +261,10 @@ public final class LogWriter: Sendable {
     /// front of the queue); returns whether it committed.
     private func commit(_ all: [Queued], previousChain: UInt32, length: Int64, buffer: inout [UInt8]) -> Bool {
         let ts = now()
+        let tsBytes = ts.rfc3339Bytes
         var chain = previousChain
         var envelopes: [EventEnvelope] = []
+        envelopes.reserveCapacity(all.count)
         var offsets: [(seq: Int64, offset: Int64, previousChain: UInt32)] = []
         var taken = 0
         for item in all {
@@ -271,7 +273,7 @@ public final class LogWriter: Sendable {
                 let seq = item.firstSeq + Int64(position)
                 if SeqIndex.isIndexed(seq) { offsets.append((seq, length + Int64(buffer.count), chain)) }
                 let (lineChain, crc) = EnvelopeCodec.encode(
-                    seq: seq, ts: ts, event: event, previousChain: chain, into: &buffer)
+                    seq: seq, tsBytes: tsBytes, event: event, previousChain: chain, into: &buffer)
                 chain = lineChain
                 envelopes.append(
                     EventEnvelope(
@@ -287,7 +289,7 @@ public final class LogWriter: Sendable {
             }
             taken += 1
         }
-        let queued = Array(all[..<taken])
+        let queued = taken == all.count ? all : Array(all[..<taken])
         if taken < all.count {
             let rest = all[taken...]
             state.withLock { $0.queue.insert(contentsOf: rest, at: 0) }
