@@ -19,7 +19,10 @@ struct CommitCallbackTests {
         var durableLines: Int
         var writtenLines: Int
         var published: [Int64]
+        /// Whether it ran on the thread that called `onCommit`, the writer's.
         var onWriterThread: Bool
+        /// The system's name of the thread it ran on (Linux only, else empty).
+        var threadName: String
     }
 
     /// The calls of every callback, by the name it was registered under.
@@ -35,6 +38,15 @@ struct CommitCallbackTests {
 
     final class Published: Sendable {
         let seqs = Mutex<[Int64]>([])
+        /// The thread that called `onCommit` last.
+        let thread = Mutex<pthread_t?>(nil)
+
+        func record(_ batch: [EventEnvelope]) {
+            seqs.withLock { $0.append(contentsOf: batch.map(\.seq)) }
+            thread.withLock { $0 = pthread_self() }
+        }
+
+        var isCurrentThread: Bool { thread.withLock { $0.map { pthread_equal($0, pthread_self()) != 0 } ?? false } }
     }
 
     /// A value shared with callbacks.
@@ -54,8 +66,17 @@ struct CommitCallbackTests {
         LogWriter(
             file: file, position: .empty, mode: mode, spinLimit: spinLimit, now: { Timestamp(milliseconds: 0) }
         ) { batch in
-            published.seqs.withLock { $0.append(contentsOf: batch.map(\.seq)) }
+            published.record(batch)
         }
+    }
+
+    static func currentThreadName() -> String {
+        #if os(Linux)
+            let name = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
+            return name.trimmingCharacters(in: .newlines)
+        #else
+            return ""
+        #endif
     }
 
     static func lines(_ bytes: [UInt8]) -> Int { bytes.filter { $0 == UInt8(ascii: "\n") }.count }
@@ -69,7 +90,7 @@ struct CommitCallbackTests {
             let call = Call(
                 outcome: outcome, status: writer.status, durableLines: lines(file.durableContents),
                 writtenLines: lines(file.contents), published: published.seqs.withLock { $0 },
-                onWriterThread: Thread.current.name == LogWriter.threadName)
+                onWriterThread: published.isCurrentThread, threadName: currentThreadName())
             calls.byName.withLock { $0[name, default: []].append(call) }
             calls.order.withLock { $0.append(name) }
         }
@@ -98,6 +119,9 @@ struct CommitCallbackTests {
             let call = seen[0]
             let seqs = name == "first" ? first.seqs : second.seqs
             #expect(call.onWriterThread, "\(name) ran on the writer's thread")
+            #if os(Linux)
+                #expect(call.threadName == "weatherd-log", "the writer's thread is named for top and perf")
+            #endif
             #expect(call.status.durableSeq >= seqs.upperBound)
             #expect(call.status.lastSeq >= seqs.upperBound)
             #expect(call.durableLines >= Int(seqs.upperBound), "the lines were synced when \(name) ran")
@@ -173,7 +197,7 @@ struct CommitCallbackTests {
             file: file, position: .empty, mode: .always, batchLimit: 10, spinLimit: .zero,
             now: { Timestamp(milliseconds: 0) }
         ) { batch in
-            published.seqs.withLock { $0.append(contentsOf: batch.map(\.seq)) }
+            published.record(batch)
         }
         file.failAppend(.init(partialBytes: 20, errno: ENOSPC))
         let calls = Calls()
@@ -293,27 +317,27 @@ struct CommitCallbackTests {
 
     @Test("afterCallbacks runs once per batch, after its callbacks and before committed() returns, also on failure")
     func afterCallbacks() async throws {
-        let file = FaultInjectingFile()
-        let order = Locked<[String]>([])
-        let writer = LogWriter(
-            file: file, position: .empty, mode: .always, spinLimit: .zero, now: { Timestamp(milliseconds: 0) },
-            afterCallbacks: { order.update { $0.append("after") } }
-        ) { _ in
-            order.update { $0.append("commit") }
+        for failing in [false, true] {
+            let file = FaultInjectingFile()
+            let order = Locked<[String]>([])
+            let writer = LogWriter(
+                file: file, position: .empty, mode: .always, spinLimit: .zero, now: { Timestamp(milliseconds: 0) },
+                afterCallbacks: { order.update { $0.append("after") } }
+            ) { _ in
+                order.update { $0.append("commit") }
+            }
+            if failing { file.failSync(errno: EIO) }
+            // Appended and registered before the writer runs, so every callback waits for the writer.
+            let tickets = try (1...3).map { try writer.append([WriterTests.event($0)]) }
+            for (index, ticket) in tickets.enumerated() {
+                ticket.onCommitted { _ in order.update { $0.append("callback \(index)") } }
+            }
+            let running = Task { await writer.run() }
+            await tickets[0].settled()
+            let callbacks = ["callback 0", "callback 1", "callback 2", "after"]
+            #expect(order.value == (failing ? callbacks : ["commit"] + callbacks), "failing: \(failing)")
+            writer.finish()
+            await running.value
         }
-        let tickets = try (1...3).map { try writer.append([WriterTests.event($0)]) }
-        for (index, ticket) in tickets.enumerated() {
-            ticket.onCommitted { _ in order.update { $0.append("callback \(index)") } }
-        }
-        let running = Task { await writer.run() }
-        _ = try await tickets[0].committed()
-        #expect(order.value == ["commit", "callback 0", "callback 1", "callback 2", "after"])
-        file.failSync(errno: EIO)
-        let failing = try writer.append([WriterTests.event(4)])
-        failing.onCommitted { _ in order.update { $0.append("failed callback") } }
-        await failing.settled()
-        #expect(order.value.suffix(2) == ["failed callback", "after"])
-        writer.finish()
-        await running.value
     }
 }

@@ -98,7 +98,23 @@ public final class LogWriter: Sendable {
     private let spinLimit: UInt64
 
     /// The name of the writer's thread (the system keeps at most 15 bytes of a thread's name).
-    public static let threadName = "weatherd-log"
+    static let threadName = "weatherd-log"
+
+    /// Names the calling thread `threadName`, for `top -H` and `perf`.
+    ///
+    /// On Linux, Foundation passes a name set before `start` on to nothing, and one set from inside the thread
+    /// not always (it kept the name inherited from a dispatch thread now and then), so there the thread writes
+    /// its own `comm`.
+    private static func nameCurrentThread() {
+        #if os(Linux)
+            let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { return }
+            _ = threadName.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+            close(fd)
+        #else
+            Thread.current.name = threadName
+        #endif
+    }
 
     /// The default `spinLimit`: above the time a client takes to read an answer and send its next change.
     public static let defaultSpinLimit: Duration = .microseconds(100)
@@ -174,9 +190,8 @@ public final class LogWriter: Sendable {
     public func run() async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                // Named from inside: on Linux a name given before `start` never reaches the system's thread.
                 let thread = Thread { [self] in
-                    Thread.current.name = Self.threadName
+                    Self.nameCurrentThread()
                     loop()
                     continuation.resume()
                 }
