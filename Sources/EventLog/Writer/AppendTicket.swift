@@ -48,8 +48,9 @@ public final class AppendTicket: Sendable {
     /// While the append is on its way, the callback runs later on the log writer's thread, as soon as the
     /// batch holding the append is written and (under `--fsync always`) synced, after the writer's `status`
     /// covers it (`lastSeq`, and under `always` `durableSeq`, are at least `seqs.upperBound`) and after the
-    /// writer's `onCommit` (the bus) had the batch; the callbacks of one batch run in seq order, before any
-    /// task waiting in `committed()` is resumed. On a failed write or sync it runs there with the failure.
+    /// writer's `onCommit` (the bus) had the batch; the callbacks of one batch run in seq order, then the
+    /// writer's `afterCallbacks`, and only then are the tasks waiting in `committed()` resumed. On a failed
+    /// write or sync it runs there with the failure.
     /// Once the ticket is resolved, it runs at once on the calling thread, before `onCommitted` returns.
     ///
     /// The callback holds up the writer, so every later append, while it runs: it must be short (format
