@@ -8,12 +8,14 @@ import WeatherDomain
 /// weatherd-bench: measures a release `weatherd` against baselines taken in the same run on the
 /// same file system, and prints one JSON line of figures per subcommand (each with its ratio).
 ///
-/// usage: weatherd-bench append|group|rpc|favorites|replay|startup|all [--binary PATH] [--dir DIR] [--count N] [--events N]
+/// usage: weatherd-bench append|group|durable|rpc|favorites|replay|startup|all [--binary PATH] [--dir DIR] [--count N]
+///     [--events N] [--window N]
 ///
 /// `replay` and `startup` (which also prints the `memory` figures) generate logs of `--events` events
 /// (1,000,000 by default) in a small mix and a realistic mix with 10 % cached 5-day forecasts (`--mix`
 /// picks one); `--only weatherd` skips the baselines (for profiling); `--keep` leaves the generated data
-/// dirs in `--dir` for a look afterwards.
+/// dirs in `--dir` for a look afterwards. `durable` sends min(`--count`, 5,000) serial changes and `--count`
+/// pipelined ones, `--window` (256) in flight.
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 let command = arguments.isEmpty ? "all" : arguments.removeFirst()
@@ -26,6 +28,7 @@ var events = 1_000_000
 var mixes: [LogGenerator.Mix] = [.small, .mixed]
 var only: String?
 var keep = false
+var window = 256
 while let flag = arguments.first {
     arguments.removeFirst()
     if flag == "--keep" {
@@ -40,10 +43,11 @@ while let flag = arguments.first {
     case "--events": events = Int(value) ?? events
     case "--mix": mixes = LogGenerator.Mix(rawValue: value).map { [$0] } ?? mixes
     case "--only": only = value
+    case "--window": window = Int(value) ?? window
     default:
         FileHandle.standardError.write(
             Data(
-                "usage: weatherd-bench append|group|rpc|favorites|replay|startup|all [--binary PATH] [--dir DIR] [--count N] [--events N] [--mix small|mixed] [--only weatherd] [--keep]\n"
+                "usage: weatherd-bench append|group|durable|rpc|favorites|replay|startup|all [--binary PATH] [--dir DIR] [--count N] [--events N] [--window N] [--mix small|mixed] [--only weatherd] [--keep]\n"
                     .utf8))
         exit(2)
     }
@@ -69,6 +73,11 @@ if command == "group" || command == "all" {
             "ratio64ToSerial": .double(Rounding.round(many / serial, decimals: 1)),
             "target": "64 writers >= 50000/s and >= 10x serial",
         ]))
+}
+if command == "durable" || command == "all" {
+    emit(
+        try durable(
+            binary: binary, dir: workDir, serialCount: min(count, 5000), pipelinedCount: count, window: max(window, 1)))
 }
 if command == "rpc" || command == "all" { emit(try rpc(binary: binary, dir: workDir, count: count * 5)) }
 if command == "replay" || command == "all" {

@@ -133,6 +133,14 @@ public enum CRC32C {
         return Array(bytes).withUnsafeBytes { checksum($0, continuing: crc) }
     }
 
+    /// Appends the log's 8 lowercase hex digits of a checksum to `buffer` (what `hex` returns, without an array).
+    static func appendHex(_ value: UInt32, to buffer: inout [UInt8]) {
+        for shift in stride(from: 28, through: 0, by: -4) {
+            let nibble = UInt8((value >> UInt32(shift)) & 0xF)
+            buffer.append(nibble < 10 ? 48 + nibble : 87 + nibble)
+        }
+    }
+
     /// Formats a checksum as the log's 8 lowercase hex digits.
     public static func hex(_ value: UInt32) -> [UInt8] {
         let digits: [UInt8] = Array("0123456789abcdef".utf8)

@@ -6,7 +6,7 @@ import WeatherDomain
     import Darwin
 #endif
 
-/// Builds and reads log lines byte for byte (DESIGN §3).
+/// Builds and reads log lines byte for byte (the format Events/README.md describes).
 ///
 /// A line is `{"seq":…,"ts":"…","type":"…","v":…,"cause":"…"[,"corr":"…"],"data":{…},"chain":"…","crc":"…"}`.
 /// It is assembled as bytes rather than by a generic encoder, so the key order and the bytes the
@@ -21,11 +21,18 @@ public enum EnvelopeCodec {
     public static func encode(
         seq: Int64, ts: Timestamp, event: NewEvent, previousChain: UInt32, into buffer: inout [UInt8]
     ) -> (chain: UInt32, crc: UInt32) {
+        encode(seq: seq, tsBytes: ts.rfc3339Bytes, event: event, previousChain: previousChain, into: &buffer)
+    }
+
+    /// `encode` with the `ts` already formatted (`Timestamp.rfc3339Bytes`), for a batch whose lines share it.
+    static func encode(
+        seq: Int64, tsBytes: [UInt8], event: NewEvent, previousChain: UInt32, into buffer: inout [UInt8]
+    ) -> (chain: UInt32, crc: UInt32) {
         let start = buffer.count
         buffer.append(contentsOf: #"{"seq":"#.utf8)
         buffer.append(contentsOf: String(seq).utf8)
         buffer.append(contentsOf: #","ts":""#.utf8)
-        buffer.append(contentsOf: ts.rfc3339Bytes)
+        buffer.append(contentsOf: tsBytes)
         buffer.append(contentsOf: #"","type":"#.utf8)
         appendJSONString(event.type, to: &buffer)
         buffer.append(contentsOf: #","v":"#.utf8)
@@ -44,11 +51,11 @@ public enum EnvelopeCodec {
                 continuing: CRC32C.checksumOfHex(previousChain))
         }
         buffer.append(contentsOf: #","chain":""#.utf8)
-        buffer.append(contentsOf: CRC32C.hex(chain))
+        CRC32C.appendHex(chain, to: &buffer)
         buffer.append(UInt8(ascii: "\""))
         let crc = buffer.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[start...])) }
         buffer.append(contentsOf: #","crc":""#.utf8)
-        buffer.append(contentsOf: CRC32C.hex(crc))
+        CRC32C.appendHex(crc, to: &buffer)
         buffer.append(contentsOf: "\"}\n".utf8)
         return (chain, crc)
     }

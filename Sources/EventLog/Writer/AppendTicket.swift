@@ -1,16 +1,24 @@
 import Synchronization
 
 /// The promise of an append: resolves once the batch holding its events is durable (or failed).
+///
+/// Two ways to hear the outcome: `committed()` / `settled()` wait in a task (the writer resumes the task,
+/// which then runs on the cooperative pool), and `onCommitted(_:)` runs a callback on the writer's own thread
+/// right after the batch is durable, for an answer that must not wait for a task to be scheduled.
 public final class AppendTicket: Sendable {
+    /// What an append comes to: its committed envelopes, or why nothing of it reached the log.
+    public typealias Outcome = Result<[EventEnvelope], StorageFailure>
+
     /// The seqs assigned to the events, in order.
     public let seqs: ClosedRange<Int64>
 
-    private enum State {
-        case waiting([CheckedContinuation<Result<[EventEnvelope], StorageFailure>, Never>])
-        case done(Result<[EventEnvelope], StorageFailure>)
+    private struct State {
+        var outcome: Outcome?
+        var continuations: [CheckedContinuation<Outcome, Never>] = []
+        var callbacks: [@Sendable (Outcome) -> Void] = []
     }
 
-    private let state = Mutex<State>(.waiting([]))
+    private let state = Mutex<State>(State())
 
     init(seqs: ClosedRange<Int64>) { self.seqs = seqs }
 
@@ -24,33 +32,72 @@ public final class AppendTicket: Sendable {
     /// Waits until the batch is durable or failed, whichever it is.
     public func settled() async { _ = await outcome() }
 
-    private func outcome() async -> Result<[EventEnvelope], StorageFailure> {
+    private func outcome() async -> Outcome {
         await withCheckedContinuation { continuation in
-            let ready: Result<[EventEnvelope], StorageFailure>? = state.withLock { state in
-                switch state {
-                case .done(let result): return result
-                case .waiting(var waiters):
-                    waiters.append(continuation)
-                    state = .waiting(waiters)
-                    return nil
-                }
+            let ready: Outcome? = state.withLock { state in
+                if let outcome = state.outcome { return outcome }
+                state.continuations.append(continuation)
+                return nil
             }
             if let ready { continuation.resume(returning: ready) }
         }
     }
 
-    /// Whether the ticket has been resolved.
-    public var isResolved: Bool {
-        state.withLock { if case .done = $0 { true } else { false } }
+    /// Runs `callback` exactly once with the append's outcome, without a task.
+    ///
+    /// While the append is on its way, the callback runs later on the log writer's thread, as soon as the
+    /// batch holding the append is written and (under `--fsync always`) synced, after the writer's `status`
+    /// covers it (`lastSeq`, and under `always` `durableSeq`, are at least `seqs.upperBound`) and after the
+    /// writer's `onCommit` (the bus) had the batch; the callbacks of one batch run in seq order, then the
+    /// writer's `afterCallbacks`, and only then are the tasks waiting in `committed()` resumed. On a failed
+    /// write or sync it runs there with the failure.
+    /// Once the ticket is resolved, it runs at once on the calling thread, before `onCommitted` returns.
+    ///
+    /// The callback holds up the writer, so every later append, while it runs: it must be short (format
+    /// nothing big, block on nothing) and must never wait for a ticket, this one or another.
+    ///
+    /// - Returns: true when the ticket was already resolved, so the callback has run on this thread before
+    ///   `onCommitted` returned (and no `afterCallbacks` of the writer follows it: whatever the callback left
+    ///   for that hook, such as an answer to write out, is the caller's to finish); false when it will run on
+    ///   the writer's thread.
+    @discardableResult
+    public func onCommitted(_ callback: @escaping @Sendable (Outcome) -> Void) -> Bool {
+        let ready: Outcome? = state.withLock { state in
+            if let outcome = state.outcome { return outcome }
+            state.callbacks.append(callback)
+            return nil
+        }
+        guard let ready else { return false }
+        callback(ready)
+        return true
     }
 
-    func resolve(_ result: Result<[EventEnvelope], StorageFailure>) {
-        let waiters = state.withLock { state -> [CheckedContinuation<Result<[EventEnvelope], StorageFailure>, Never>] in
-            guard case .waiting(let waiters) = state else { return [] }
-            state = .done(result)
-            return waiters
+    /// Whether the ticket has been resolved.
+    public var isResolved: Bool { state.withLock { $0.outcome != nil } }
+
+    /// Who is waiting for a resolved ticket, taken out of it under its lock.
+    struct Resolution {
+        let outcome: Outcome
+        let callbacks: [@Sendable (Outcome) -> Void]
+        let continuations: [CheckedContinuation<Outcome, Never>]
+
+        func runCallbacks() { for callback in callbacks { callback(outcome) } }
+
+        func resumeTasks() { for continuation in continuations { continuation.resume(returning: outcome) } }
+    }
+
+    /// Records the outcome and hands back those waiting for it, to be told by the caller; nil when the
+    /// ticket was already resolved.
+    func settle(_ outcome: Outcome) -> Resolution? {
+        state.withLock { state -> Resolution? in
+            guard state.outcome == nil else { return nil }
+            state.outcome = outcome
+            defer {
+                state.callbacks = []
+                state.continuations = []
+            }
+            return Resolution(outcome: outcome, callbacks: state.callbacks, continuations: state.continuations)
         }
-        for waiter in waiters { waiter.resume(returning: result) }
     }
 }
 
