@@ -53,7 +53,8 @@ struct DaemonConnectionsEndToEndTests {
         let client = try shared.client()
         for index in 0..<600 {
             try client.send(
-                line: #"{"jsonrpc":"2.0","id":"f\#(index)","method":"favorites/add","params":{"name":"A place with a long name \#(index)","lat":\#(Double(index) / 10),"lon":1}}"#
+                line:
+                    #"{"jsonrpc":"2.0","id":"f\#(index)","method":"favorites/add","params":{"name":"A place with a long name \#(index)","lat":\#(Double(index) / 10),"lon":1}}"#
             )
         }
         #expect(await client.output.wait(for: 600))
@@ -121,7 +122,8 @@ struct DaemonConnectionsEndToEndTests {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        try input.fileHandleForWriting.write(contentsOf: Data(#"{"jsonrpc":"2.0","id":1,"method":"favorites/list"}"#.utf8 + [10]))
+        try input.fileHandleForWriting.write(
+            contentsOf: Data(#"{"jsonrpc":"2.0","id":1,"method":"favorites/list"}"#.utf8 + [10]))
         try input.fileHandleForWriting.close()
         let lines = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -142,14 +144,16 @@ struct DaemonConnectionsEndToEndTests {
         let daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: "/bin/sh")
         daemon.arguments = [
-            "-c", #"exec 3<&0 0</dev/null; LISTEN_PID=$$ LISTEN_FDS=1 exec "$0" serve --data-dir "$1" --log-level error"#,
+            "-c",
+            #"exec 3<&0 0</dev/null; LISTEN_PID=$$ LISTEN_FDS=1 exec "$0" serve --data-dir "$1" --log-level error"#,
             RunningWeatherd.binaryPath, shared.directory.path,
         ]
         daemon.standardInput = FileHandle(fileDescriptor: listener.fd, closeOnDealloc: false)
         try daemon.run()
         let client = try shared.client(["--socket", path])
         let status = try await client.call("service/status")
-        #expect(status["result"]?["pid"] == .int(Int64(daemon.processIdentifier)), "served by the passed socket's daemon")
+        #expect(
+            status["result"]?["pid"] == .int(Int64(daemon.processIdentifier)), "served by the passed socket's daemon")
         #expect(status["result"]?["socket"] == .string(path))
         try client.closeInput()
         #expect(await client.waitForExit() == 0)

@@ -28,7 +28,9 @@ struct SharedDaemonEndToEndTests {
         let added = try await first.call("favorites/add", ["name": "Shared", "lat": 1, "lon": 2])
         #expect(added["result"]?["id"] == "fav-1")
         let listed = try await second.call("favorites/list")
-        #expect(listed["result"]?["favorites"]?.arrayValue?.first?["name"] == "Shared", "seen by the next read on the other client")
+        #expect(
+            listed["result"]?["favorites"]?.arrayValue?.first?["name"] == "Shared",
+            "seen by the next read on the other client")
         let firstStatus = try await first.call("service/status")["result"]
         let secondStatus = try await second.call("service/status")["result"]
         #expect(firstStatus?["pid"] == secondStatus?["pid"], "one daemon")
@@ -63,7 +65,8 @@ struct SharedDaemonEndToEndTests {
         let clients = try (0..<8).map { _ in try shared.client() }
         for (index, client) in clients.enumerated() {
             try client.send(
-                line: #"{"jsonrpc":"2.0","id":1,"method":"favorites/add","params":{"name":"C\#(index)","lat":\#(index),"lon":0}}"#
+                line:
+                    #"{"jsonrpc":"2.0","id":1,"method":"favorites/add","params":{"name":"C\#(index)","lat":\#(index),"lon":0}}"#
             )
         }
         for client in clients {
@@ -108,7 +111,8 @@ struct SharedDaemonEndToEndTests {
         let shared = try SharedDataDir()
         let client = try shared.client(["--open-meteo-base-url", server.baseURL])
         for index in 0..<5 {
-            let answer = try await client.call("favorites/add", ["name": .string("K\(index)"), "lat": .int(Int64(index)), "lon": 1])
+            let answer = try await client.call(
+                "favorites/add", ["name": .string("K\(index)"), "lat": .int(Int64(index)), "lon": 1])
             #expect(answer["result"] != nil)
         }
         try client.send(line: #"{"jsonrpc":"2.0","id":"slow","method":"weather/current","params":{"lat":9,"lon":9}}"#)

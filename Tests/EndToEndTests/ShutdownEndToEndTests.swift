@@ -14,7 +14,9 @@ struct ShutdownEndToEndTests {
         return server
     }
 
-    @Test("end of input and SIGTERM during a refresh of 90 favorites: the refresh stops, cut places say cancelled, exit 0")
+    @Test(
+        "end of input and SIGTERM during a refresh of 90 favorites: the refresh stops, cut places say cancelled, exit 0"
+    )
     func refreshCutAtEndOfInput() async throws {
         let server = try Self.slowOpenMeteo()
         let directory = TemporaryDataDirectory()

@@ -1,6 +1,6 @@
 import Testing
 import WeatherDomain
-@testable import WeatherEngine
+import WeatherEngine
 import WeatherService
 import WeatherTesting
 

@@ -1,5 +1,5 @@
 import Testing
-@testable import WeatherEngine
+import WeatherEngine
 import WeatherService
 
 @Suite("Configuration")

@@ -1,7 +1,7 @@
 import Providers
 import Testing
 import WeatherDomain
-@testable import WeatherEngine
+import WeatherEngine
 import WeatherService
 import WeatherTesting
 

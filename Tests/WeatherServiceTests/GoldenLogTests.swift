@@ -2,7 +2,7 @@ import EventLog
 import Foundation
 import Testing
 import WeatherDomain
-@testable import WeatherEngine
+import WeatherEngine
 import WeatherService
 import WeatherTesting
 

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
-@testable import WeatherEngine
+import WeatherEngine
 import WeatherService
 
 @Suite("Input budget")

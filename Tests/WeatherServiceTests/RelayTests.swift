@@ -2,8 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 import WeatherDomain
-import WeatherService
 import WeatherEngine
+import WeatherService
 
 #if canImport(Glibc)
     import Glibc

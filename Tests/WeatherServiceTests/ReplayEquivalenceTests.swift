@@ -1,9 +1,10 @@
 import EventLog
 import Testing
 import WeatherDomain
-@testable import WeatherEngine
 import WeatherService
 import WeatherTesting
+
+@testable import WeatherEngine
 
 @Suite("Replay equivalence")
 struct ReplayEquivalenceTests {

@@ -1,6 +1,6 @@
 import Synchronization
 import Testing
-@testable import WeatherEngine
+import WeatherEngine
 import WeatherService
 import WeatherTesting
 

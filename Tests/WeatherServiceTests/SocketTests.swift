@@ -1,8 +1,8 @@
 import Foundation
 import Synchronization
 import Testing
-import WeatherService
 import WeatherEngine
+import WeatherService
 
 #if canImport(Glibc)
     import Glibc

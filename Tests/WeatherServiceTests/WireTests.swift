@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import WeatherDomain
-@testable import WeatherEngine
+import WeatherEngine
 import WeatherService
 import WeatherTesting
 

@@ -25,7 +25,8 @@ struct AlertsController: Controller {
             change.dailySummaryEnabled = try daily.optionalBool("enabled")
             if let time = try daily.optionalString("time") {
                 guard let value = AlertSettings.minutes(of: time) else {
-                    throw FieldError(path: "params.dailySummary.time", problem: "must be a local time HH:MM, e.g. 08:00")
+                    throw FieldError(
+                        path: "params.dailySummary.time", problem: "must be a local time HH:MM, e.g. 08:00")
                 }
                 change.dailySummaryMinutes = value
             }

@@ -10,7 +10,8 @@ struct WeatherController: Controller {
         return [
             "weather/current": MethodHandler(params: placeParams) { [engine] call in
                 let request = try PlaceParams(call.params)
-                return engine.current(request.place, units: request.units, maxAgeMs: request.maxAgeMs, origin: call.origin)
+                return engine.current(
+                    request.place, units: request.units, maxAgeMs: request.maxAgeMs, origin: call.origin)
             },
             "weather/forecast": MethodHandler(params: placeParams.union(["days", "detail"])) { [engine] call in
                 let request = try PlaceParams(call.params)

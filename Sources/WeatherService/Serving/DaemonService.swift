@@ -43,8 +43,9 @@ public struct DaemonService: Service {
     let settings: Settings
     let clock: any Clock<Duration>
 
-    public init(engine: Engine, listener: UnixListener, settings: Settings, clock: any Clock<Duration> = ContinuousClock())
-    {
+    public init(
+        engine: Engine, listener: UnixListener, settings: Settings, clock: any Clock<Duration> = ContinuousClock()
+    ) {
         self.engine = engine
         self.listener = listener
         self.settings = settings
