@@ -13,9 +13,15 @@ final class Child {
     /// Lines already read beyond what earlier calls asked for.
     var surplus = 0
 
-    init(binary: String, dataDir: String, extra: [String] = []) throws {
+    /// Starts weatherd alone (`--standalone`), or, with `relay`, as a relay to the data dir's shared daemon
+    /// (which it starts, with its socket in the data dir and `--idle-exit 1`, so it goes away after the run).
+    init(binary: String, dataDir: String, extra: [String] = [], relay: Bool = false) throws {
         process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["--data-dir", dataDir, "--log-level", "error", "--refresh-interval", "0"] + extra
+        let mode = relay ? ["--idle-exit", "1"] : ["--standalone"]
+        process.arguments = mode + ["--data-dir", dataDir, "--log-level", "error", "--refresh-interval", "0"] + extra
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_RUNTIME_DIR"] = nil
+        process.environment = environment
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -21,8 +21,57 @@ func durable(binary: String, dir: String, serialCount: Int, pipelinedCount: Int,
     defer { unlink(rawPath) }
     let rawFirst = try rawWriteSync(path: rawPath, count: serialCount / 2, lineBytes: rawLineBytes)
 
-    let dataDir = dir + "/durable-\(getpid())"
-    let child = try Child(binary: binary, dataDir: dataDir, extra: ["--fsync", "always", "--snapshot-every", "0"])
+    let alone = try changes(
+        binary: binary, dataDir: dir + "/durable-\(getpid())", relay: false, serialCount: serialCount,
+        pipelinedCount: pipelinedCount, window: window)
+    let shared = try changes(
+        binary: binary, dataDir: dir + "/durable-relay-\(getpid())", relay: true, serialCount: serialCount,
+        pipelinedCount: pipelinedCount, window: window)
+    let rawSecond = try rawWriteSync(path: rawPath, count: serialCount - serialCount / 2, lineBytes: rawLineBytes)
+
+    let raw = (rawFirst.seconds + rawSecond.seconds) / Double(serialCount)
+    let rawSamples = (rawFirst.samples + rawSecond.samples).sorted()
+    func microseconds(_ value: Double) -> JSONValue { .double((value * 1e6).rounded()) }
+    var figures: [String: JSONValue] = [
+        "bench": "durable", "fsync": "always",
+        "rawLineBytes": .int(Int64(rawLineBytes)),
+        "eventLineBytes": .int(Int64(alone.eventLineBytes)),
+        "rawWriteFsyncPerSecond": .double((1 / raw).rounded()),
+        "rawFirstHalfPerSecond": .double((Double(serialCount / 2) / rawFirst.seconds).rounded()),
+        "rawSecondHalfPerSecond": .double(
+            (Double(serialCount - serialCount / 2) / rawSecond.seconds).rounded()),
+        "rawP50Microseconds": microseconds(rawSamples[rawSamples.count / 2]),
+        "rawP99Microseconds": microseconds(rawSamples[rawSamples.count * 99 / 100]),
+        "serialCount": .int(Int64(serialCount)), "pipelinedCount": .int(Int64(pipelinedCount)),
+        "pipelinedWindow": .int(Int64(window)),
+    ]
+    for (name, run) in [("stdio", alone), ("socket", shared)] {
+        let perSerial = run.serialSeconds / Double(serialCount)
+        figures[name] = .object([
+            "serialPerSecond": .double((1 / perSerial).rounded()),
+            "serialRatioToRaw": .double(Rounding.round(raw / perSerial, decimals: 3)),
+            "serialP50Microseconds": microseconds(run.samples[run.samples.count / 2]),
+            "serialP99Microseconds": microseconds(run.samples[run.samples.count * 99 / 100]),
+            "pipelinedPerSecond": .double((Double(pipelinedCount) / run.pipelinedSeconds).rounded()),
+            "readP50Microseconds": microseconds(run.reads[run.reads.count / 2]),
+            "readP99Microseconds": microseconds(run.reads[run.reads.count * 99 / 100]),
+        ])
+    }
+    figures["relayAddedReadP50Microseconds"] = microseconds(
+        shared.reads[shared.reads.count / 2] - alone.reads[alone.reads.count / 2])
+    figures["relayAddedReadP99Microseconds"] = microseconds(
+        shared.reads[shared.reads.count * 99 / 100] - alone.reads[alone.reads.count * 99 / 100])
+    figures["target"] = "serial >= 0.8x raw (stdio: standalone; socket: through the relay and the daemon)"
+    return .object(figures)
+}
+
+/// One weatherd's figures: serial changes (each answered before the next; sorted round trips), pipelined
+/// changes, and serial reads (`settings/get`, sorted round trips).
+private func changes(
+    binary: String, dataDir: String, relay: Bool, serialCount: Int, pipelinedCount: Int, window: Int
+) throws -> (samples: [Double], serialSeconds: Double, pipelinedSeconds: Double, reads: [Double], eventLineBytes: Int) {
+    let child = try Child(
+        binary: binary, dataDir: dataDir, extra: ["--fsync", "always", "--snapshot-every", "0"], relay: relay)
     child.send(request(0, "service/status", "{}"))
     child.readLines(1)
     var id = 0
@@ -35,17 +84,20 @@ func durable(binary: String, dir: String, serialCount: Int, pipelinedCount: Int,
         child.send(change())
         child.readLines(1)
     }
-    let serialLines = (0..<serialCount).map { _ in change() }
-    var samples: [Double] = []
-    samples.reserveCapacity(serialCount)
-    let serial = seconds {
-        for line in serialLines {
-            let start = ContinuousClock.now
-            child.send(line)
-            child.readLines(1)
-            samples.append(elapsedSeconds(since: start))
+    func roundTrips(_ lines: [[UInt8]]) -> (seconds: Double, samples: [Double]) {
+        var samples: [Double] = []
+        samples.reserveCapacity(lines.count)
+        let elapsed = seconds {
+            for line in lines {
+                let start = ContinuousClock.now
+                child.send(line)
+                child.readLines(1)
+                samples.append(elapsedSeconds(since: start))
+            }
         }
+        return (elapsed, samples.sorted())
     }
+    let serial = roundTrips((0..<serialCount).map { _ in change() })
     let pipelinedLines = (0..<pipelinedCount).map { _ in change() }
     let pipelined = seconds {
         var sent = 0
@@ -61,36 +113,12 @@ func durable(binary: String, dir: String, serialCount: Int, pipelinedCount: Int,
             answered += 1
         }
     }
+    let reads = roundTrips((0..<serialCount).map { request(id + 1 + $0, "settings/get", "{}") })
     child.stop()
     let logBytes = (try? FileManager.default.attributesOfItem(atPath: dataDir + "/events.jsonl")[.size] as? Int) ?? 0
-    let changes = 50 + serialCount + pipelinedCount
-    let rawSecond = try rawWriteSync(path: rawPath, count: serialCount - serialCount / 2, lineBytes: rawLineBytes)
-
-    let raw = (rawFirst.seconds + rawSecond.seconds) / Double(serialCount)
-    let rawSamples = (rawFirst.samples + rawSecond.samples).sorted()
-    samples.sort()
-    let perSerial = serial / Double(serialCount)
-    func microseconds(_ value: Double) -> JSONValue { .double((value * 1e6).rounded()) }
-    return .object([
-        "bench": "durable", "fsync": "always",
-        "rawLineBytes": .int(Int64(rawLineBytes)),
-        "eventLineBytes": .int(Int64(logBytes / max(changes, 1))),
-        "rawWriteFsyncPerSecond": .double((1 / raw).rounded()),
-        "rawFirstHalfPerSecond": .double((Double(serialCount / 2) / rawFirst.seconds).rounded()),
-        "rawSecondHalfPerSecond": .double(
-            (Double(serialCount - serialCount / 2) / rawSecond.seconds).rounded()),
-        "rawP50Microseconds": microseconds(rawSamples[rawSamples.count / 2]),
-        "rawP99Microseconds": microseconds(rawSamples[rawSamples.count * 99 / 100]),
-        "serialCount": .int(Int64(serialCount)),
-        "serialPerSecond": .double((1 / perSerial).rounded()),
-        "serialRatioToRaw": .double(Rounding.round(raw / perSerial, decimals: 3)),
-        "serialP50Microseconds": microseconds(samples[samples.count / 2]),
-        "serialP99Microseconds": microseconds(samples[samples.count * 99 / 100]),
-        "serialOverRawMicroseconds": microseconds(perSerial - raw),
-        "pipelinedCount": .int(Int64(pipelinedCount)), "pipelinedWindow": .int(Int64(window)),
-        "pipelinedPerSecond": .double((Double(pipelinedCount) / pipelined).rounded()),
-        "target": "serial >= 0.8x raw",
-    ])
+    return (
+        serial.samples, serial.seconds, pipelined, reads.samples, logBytes / (50 + serialCount + pipelinedCount + 2)
+    )
 }
 
 /// `count` iterations of `write` (one `lineBytes`-byte line) then `fdatasync`, appended to `path`.
