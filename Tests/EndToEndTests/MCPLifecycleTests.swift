@@ -10,9 +10,10 @@ struct MCPLifecycleTests {
         arguments: [
             ("2024-11-05", "2024-11-05"), ("2025-03-26", "2025-03-26"), ("2025-06-18", "2025-06-18"),
             ("2025-11-25", "2025-11-25"), ("1999-01-01", "2025-11-25"),
-        ])
-    func handshake(requested: String, answered: String) async throws {
-        let mcp = try MCPHarness.start()
+        ], [false, true])
+    func handshake(versions: (requested: String, answered: String), relay: Bool) async throws {
+        let (requested, answered) = versions
+        let mcp = try MCPHarness.start(relay: relay)
         let before = try await mcp.weatherd.call("tools/list")
         #expect(before["error"]?["code"] == -32600, "MCP methods need the handshake first")
         #expect(try await mcp.weatherd.call("ping")["result"] == [:], "ping works before it")
@@ -38,9 +39,9 @@ struct MCPLifecycleTests {
         #expect(try await mcp.stop() == 0)
     }
 
-    @Test("2026-07-28: server/discover at once, _meta on every request, resultType, ttlMs and cacheScope")
-    func stateless() async throws {
-        let mcp = try MCPHarness.start()
+    @Test("2026-07-28: server/discover at once, _meta on every request, resultType, ttlMs and cacheScope", arguments: [false, true])
+    func stateless(relay: Bool) async throws {
+        let mcp = try MCPHarness.start(relay: relay)
         let discover = try #require(try await mcp.weatherd.call("server/discover", ["_meta": statelessMeta])["result"])
         try MCPSchemas.expectValid(discover, "DiscoverResult", version: "2026-07-28")
         #expect(discover["supportedVersions"]?.arrayValue?.first == "2026-07-28")
@@ -74,9 +75,9 @@ struct MCPLifecycleTests {
         #expect(try await mcp.stop() == 0)
     }
 
-    @Test("notifications/cancelled leaves the request unanswered; $/cancelRequest answers -32800; id 0 works")
-    func cancellation() async throws {
-        let mcp = try MCPHarness.start(forecastDelay: .seconds(20))
+    @Test("notifications/cancelled leaves the request unanswered; $/cancelRequest answers -32800; id 0 works", arguments: [false, true])
+    func cancellation(relay: Bool) async throws {
+        let mcp = try MCPHarness.start(forecastDelay: .seconds(20), relay: relay)
         try await mcp.initialize()
         try mcp.weatherd.send(
             line: #"{"jsonrpc":"2.0","id":0,"method":"tools/call","params":{"name":"get_current_weather","#

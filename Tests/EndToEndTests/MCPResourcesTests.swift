@@ -5,9 +5,9 @@ import WeatherTesting
 
 @Suite("MCP end to end: resources, subscriptions and completion")
 struct MCPResourcesTests {
-    @Test("resources and templates list, read, and an unknown URI is -32002")
-    func read() async throws {
-        let mcp = try MCPHarness.start()
+    @Test("resources and templates list, read, and an unknown URI is -32002", arguments: [false, true])
+    func read(relay: Bool) async throws {
+        let mcp = try MCPHarness.start(relay: relay)
         try await mcp.initialize("2025-06-18")
         _ = try await mcp.tool("add_favorite", ["city": "Berlin"])
         _ = try await mcp.tool("get_current_weather", ["favorite": "Berlin"])
@@ -39,9 +39,9 @@ struct MCPResourcesTests {
         #expect(try await mcp.stop() == 0)
     }
 
-    @Test("resources/subscribe: updated after a favorite change and after a new fetch, never before the answer")
-    func handshakeSubscriptions() async throws {
-        let mcp = try MCPHarness.start()
+    @Test("resources/subscribe: updated after a favorite change and after a new fetch, never before the answer", arguments: [false, true])
+    func handshakeSubscriptions(relay: Bool) async throws {
+        let mcp = try MCPHarness.start(relay: relay)
         try await mcp.initialize()
         let subscribed = try await mcp.weatherd.call("resources/subscribe", ["uri": "weather://favorites"])
         try MCPSchemas.expectValid(try #require(subscribed["result"]), "EmptyResult", version: "2025-11-25")
@@ -64,9 +64,9 @@ struct MCPResourcesTests {
         #expect(try updated().count == 2, "nothing after unsubscribing")
     }
 
-    @Test("2026-07-28: subscriptions/listen is acknowledged, then tagged updates; unknown URI is -32602")
-    func listen() async throws {
-        let mcp = try MCPHarness.start()
+    @Test("2026-07-28: subscriptions/listen is acknowledged, then tagged updates; unknown URI is -32602", arguments: [false, true])
+    func listen(relay: Bool) async throws {
+        let mcp = try MCPHarness.start(relay: relay)
         let listen: JSONValue = [
             "jsonrpc": "2.0", "id": "listen-1", "method": "subscriptions/listen",
             "params": [
@@ -106,9 +106,9 @@ struct MCPResourcesTests {
         #expect(try mcp.messages().allSatisfy { $0["id"] != "listen-1" }, "and no answer")
     }
 
-    @Test("a second subscriptions/listen with the id of an open stream is refused; shutdown ends the first")
-    func listenSameId() async throws {
-        let mcp = try MCPHarness.start()
+    @Test("a second subscriptions/listen with the id of an open stream is refused; shutdown ends the first", arguments: [false, true])
+    func listenSameId(relay: Bool) async throws {
+        let mcp = try MCPHarness.start(relay: relay)
         let listen: JSONValue = [
             "jsonrpc": "2.0", "id": 5, "method": "subscriptions/listen",
             "params": ["_meta": statelessMeta, "notifications": ["resourceSubscriptions": ["weather://favorites"]]],
@@ -128,9 +128,9 @@ struct MCPResourcesTests {
         #expect(answers.last?["result"]?["resultType"] == "complete")
     }
 
-    @Test("a listen stream still open at shutdown ends with its result")
-    func listenClosedAtShutdown() async throws {
-        let mcp = try MCPHarness.start()
+    @Test("a listen stream still open at shutdown ends with its result", arguments: [false, true])
+    func listenClosedAtShutdown(relay: Bool) async throws {
+        let mcp = try MCPHarness.start(relay: relay)
         let listen: JSONValue = [
             "jsonrpc": "2.0", "id": 9, "method": "subscriptions/listen",
             "params": ["_meta": statelessMeta, "notifications": ["resourceSubscriptions": ["weather://alerts"]]],
@@ -143,9 +143,9 @@ struct MCPResourcesTests {
         #expect(closed["_meta"]?["io.modelcontextprotocol/subscriptionId"] == 9)
     }
 
-    @Test("completion of place: favorites first, then cities from 3 characters on")
-    func completion() async throws {
-        let mcp = try MCPHarness.start()
+    @Test("completion of place: favorites first, then cities from 3 characters on", arguments: [false, true])
+    func completion(relay: Bool) async throws {
+        let mcp = try MCPHarness.start(relay: relay)
         try await mcp.initialize()
         _ = try await mcp.tool("add_favorite", ["name": "Bergen", "lat": 60.39, "lon": 5.32])
         let complete = { (value: String) async throws -> JSONValue in

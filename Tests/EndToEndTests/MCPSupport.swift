@@ -8,9 +8,12 @@ struct MCPHarness {
     let weatherd: RunningWeatherd
     let server: LocalHTTPServer
     let directory: TemporaryDataDirectory
+    /// Set when weatherd is a relay to a shared daemon (`relay: true`).
+    let shared: SharedDataDir?
 
-    /// Starts weatherd against a local stand-in; `forecastDelay` slows every weather answer.
-    static func start(forecastDelay: Duration = .zero) throws -> MCPHarness {
+    /// Starts weatherd against a local stand-in; `forecastDelay` slows every weather answer. With `relay`,
+    /// the client is a relay to the data dir's shared daemon (as hosts run it), else `--standalone`.
+    static func start(forecastDelay: Duration = .zero, relay: Bool = false) throws -> MCPHarness {
         let server = try LocalHTTPServer()
         server.route(
             "/v1/search",
@@ -23,11 +26,15 @@ struct MCPHarness {
             .init(body: OpenMeteoBodies.current(temperature: 4.5), delay: forecastDelay))
         server.route(
             "/v1/forecast", query: "hourly=", .init(body: OpenMeteoBodies.forecast(), delay: forecastDelay))
+        let options = ["--open-meteo-base-url", server.baseURL, "--open-meteo-geocoding-base-url", server.baseURL]
+        if relay {
+            let shared = try SharedDataDir()
+            return MCPHarness(
+                weatherd: try shared.client(options), server: server, directory: shared.directory, shared: shared)
+        }
         let directory = TemporaryDataDirectory()
-        let weatherd = try startWeatherd(
-            directory,
-            ["--open-meteo-base-url", server.baseURL, "--open-meteo-geocoding-base-url", server.baseURL])
-        return MCPHarness(weatherd: weatherd, server: server, directory: directory)
+        let weatherd = try startWeatherd(directory, options)
+        return MCPHarness(weatherd: weatherd, server: server, directory: directory, shared: nil)
     }
 
     /// `initialize` then `notifications/initialized`; returns the initialize response.
@@ -53,10 +60,13 @@ struct MCPHarness {
     /// Every output line so far, decoded.
     func messages() throws -> [JSONValue] { try weatherd.output.messages() }
 
-    /// Closes stdin and waits for a clean exit.
+    /// Closes stdin and waits for a clean exit; through a relay, then also stops the daemon, so the log
+    /// ends as a standalone weatherd's does.
     func stop() async throws -> Int32? {
         try weatherd.closeInput()
-        return await weatherd.waitForExit()
+        let code = await weatherd.waitForExit()
+        try await shared?.stopDaemon()
+        return code
     }
 }
 

@@ -5,9 +5,9 @@ import WeatherTesting
 
 @Suite("MCP end to end: tools")
 struct MCPToolsTests {
-    @Test("every tool's happy path answers structuredContent and the same JSON as text")
-    func happyPaths() async throws {
-        let mcp = try MCPHarness.start()
+    @Test("every tool's happy path answers structuredContent and the same JSON as text", arguments: [false, true])
+    func happyPaths(relay: Bool) async throws {
+        let mcp = try MCPHarness.start(relay: relay)
         try await mcp.initialize("2025-06-18")
         var calls: [(String, JSONValue)] = [
             ("search_cities", ["query": "Berlin", "limit": 2]),
@@ -41,9 +41,9 @@ struct MCPToolsTests {
         #expect(try await mcp.stop() == 0)
     }
 
-    @Test("weatherd's errors are isError results that say what to do; unknown tools are -32602")
-    func errors() async throws {
-        let mcp = try MCPHarness.start()
+    @Test("weatherd's errors are isError results that say what to do; unknown tools are -32602", arguments: [false, true])
+    func errors(relay: Bool) async throws {
+        let mcp = try MCPHarness.start(relay: relay)
         try await mcp.initialize("2025-06-18")
         let noLocation = try #require(try await mcp.tool("get_current_weather")["result"])
         try MCPSchemas.expectValid(noLocation, "CallToolResult", version: "2025-06-18")
@@ -58,7 +58,7 @@ struct MCPToolsTests {
         #expect(try await mcp.tool("search_cities", ["query": "Be", "extra": 1])["error"]?["code"] == -32602)
         #expect(try await mcp.stop() == 0)
 
-        let newer = try MCPHarness.start()
+        let newer = try MCPHarness.start(relay: relay)
         try await newer.initialize("2025-11-25")
         let asToolError = try #require(try await newer.tool("get_forecast", ["days": 9])["result"])
         try MCPSchemas.expectValid(asToolError, "CallToolResult", version: "2025-11-25")
@@ -66,9 +66,9 @@ struct MCPToolsTests {
         #expect(try await newer.stop() == 0)
     }
 
-    @Test("refresh_weather sends strictly increasing progress for each place, all before its result")
-    func progress() async throws {
-        let mcp = try MCPHarness.start()
+    @Test("refresh_weather sends strictly increasing progress for each place, all before its result", arguments: [false, true])
+    func progress(relay: Bool) async throws {
+        let mcp = try MCPHarness.start(relay: relay)
         try await mcp.initialize("2025-03-26")
         for index in 0..<3 {
             _ = try await mcp.weatherd.call(
@@ -91,16 +91,16 @@ struct MCPToolsTests {
         #expect(try await mcp.stop() == 0)
     }
 
-    @Test("add, remove and refresh through MCP leave the same events as the native methods")
-    func sameEvents() async throws {
-        let native = try MCPHarness.start()
+    @Test("add, remove and refresh through MCP leave the same events as the native methods", arguments: [false, true])
+    func sameEvents(relay: Bool) async throws {
+        let native = try MCPHarness.start(relay: relay)
         _ = try await native.weatherd.call("favorites/add", ["name": "Hut", "lat": 46.5, "lon": 8.0])
         _ = try await native.weatherd.call("favorites/add", ["city": "Berlin"])
         _ = try await native.weatherd.call("refresh", ["scope": "favorites"])
         _ = try await native.weatherd.call("favorites/remove", ["id": "fav-1"])
         #expect(try await native.stop() == 0)
 
-        let mcp = try MCPHarness.start()
+        let mcp = try MCPHarness.start(relay: relay)
         try await mcp.initialize()
         _ = try await mcp.tool("add_favorite", ["name": "Hut", "lat": 46.5, "lon": 8.0])
         _ = try await mcp.tool("add_favorite", ["city": "Berlin"])

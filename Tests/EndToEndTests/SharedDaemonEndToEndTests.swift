@@ -165,3 +165,33 @@ struct SharedDaemonEndToEndTests {
         try Repository.checkLog(shared.directory.path)
     }
 }
+
+@Suite("weatherd end to end: a relay that is told to stop")
+struct RelaySignalEndToEndTests {
+    @Test("SIGTERM ends a relay at once; the daemon cancels that connection's request and serves the others")
+    func sigtermEndsRelay() async throws {
+        let server = try SharedDaemonEndToEndTests.openMeteo(delay: .seconds(60))
+        let shared = try SharedDataDir()
+        let options = ["--open-meteo-base-url", server.baseURL]
+        let host = try shared.client(options)
+        let other = try shared.client(options)
+        _ = try await other.call("service/status")
+        try host.send(line: #"{"jsonrpc":"2.0","id":7,"method":"weather/current","params":{"lat":4,"lon":4}}"#)
+        #expect(await eventually { server.requests.count == 1 })
+        // As MCP hosts stop a server: end of input (the relay would wait for the answer), then SIGTERM.
+        try host.closeInput()
+        host.signal(SIGTERM)
+        #expect(await host.waitForExit(timeout: .seconds(5)) != nil, "the relay ends at once, not after 60 s")
+        var connections: JSONValue?
+        for _ in 0..<100 where connections != 1 {
+            connections = try await other.call("service/status")["result"]?["connections"]
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(connections == 1, "the daemon saw the hang-up and ended that connection, with its request in flight")
+        #expect(try await other.call("favorites/add", ["name": "Still", "lat": 1, "lon": 1])["result"] != nil)
+        try other.closeInput()
+        #expect(await other.waitForExit() == 0)
+        try await shared.stopDaemon()
+        try Repository.checkLog(shared.directory.path)
+    }
+}

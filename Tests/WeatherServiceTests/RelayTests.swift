@@ -400,3 +400,18 @@ struct DaemonLauncherTests {
         #endif
     }
 }
+
+@Suite("Relay lines: MCP cancellation")
+struct RelaySilencedTests {
+    @Test("notifications/cancelled names a request the daemon will never answer; nothing else does")
+    func silenced() {
+        let cancel = #"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":0,"reason":"x"}}"#
+        #expect(RelayLines.silencedIDs(Array(cancel.utf8)) == [0])
+        let batch = "[" + cancel + #",{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a"}}]"#
+        #expect(RelayLines.silencedIDs(Array(batch.utf8)) == [0, "a"])
+        let request = #"{"jsonrpc":"2.0","id":3,"method":"notifications/cancelled","params":{"requestId":1}}"#
+        #expect(RelayLines.silencedIDs(Array(request.utf8)).isEmpty, "a request with an id is answered")
+        let other = #"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":1}}"#
+        #expect(RelayLines.silencedIDs(Array(other.utf8)).isEmpty, "$/cancelRequest's request is still answered")
+    }
+}

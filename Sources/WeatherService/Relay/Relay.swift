@@ -133,6 +133,7 @@ public final class Relay: Sendable {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var outgoing: [UInt8] = []
         var expected: [RelayLines.Expected] = []
+        var silenced: [JSONValue] = []
         var local: [UInt8] = []
         let tooLong: [UInt8] = {
             var line: [UInt8] = []
@@ -146,6 +147,7 @@ public final class Relay: Sendable {
                 local.append(contentsOf: tooLong)
             case .line(let bytes):
                 expected.append(contentsOf: RelayLines.expectedAnswers(bytes))
+                silenced.append(contentsOf: RelayLines.silencedIDs(bytes))
                 outgoing.append(contentsOf: bytes)
                 outgoing.append(UInt8(ascii: "\n"))
             }
@@ -160,9 +162,11 @@ public final class Relay: Sendable {
             let open = state.withLock { state -> Bool in
                 guard !state.finished, !state.stopped else { return false }
                 for answer in expected { state.pending.add(answer) }
+                for id in silenced { state.pending.remove(id) }
                 return true
             }
             expected.removeAll(keepingCapacity: true)
+            silenced.removeAll()
             // A failed send means the daemon is gone; the other thread sees it too and answers what is pending.
             let sent = open && outgoing.withUnsafeBytes { UnixSocket.sendAll(socket, $0) }
             outgoing.removeAll(keepingCapacity: outgoing.count <= 1 << 20)

@@ -41,6 +41,24 @@ public enum RelayLines {
         }
     }
 
+    /// The requests a client line cancels MCP's way (`notifications/cancelled` with `requestId`): the daemon
+    /// never answers them, so the relay stops waiting for them. Lines that cannot be such a notification are
+    /// not parsed.
+    public static func silencedIDs(_ line: [UInt8]) -> [JSONValue] {
+        let marker = Array("notifications/cancelled".utf8)
+        guard line.count >= marker.count,
+            line.indices.dropLast(marker.count - 1).contains(where: {
+                line[$0..<($0 + marker.count)].elementsEqual(marker)
+            }),
+            let value = try? JSONValue.parse(line, maxDepth: RPCServer.maxDepth)
+        else { return [] }
+        let messages: [JSONValue] = value.arrayValue ?? [value]
+        return messages.compactMap { message in
+            guard message["method"] == "notifications/cancelled", message["id"] == nil else { return nil }
+            return message["params"]?["requestId"]
+        }
+    }
+
     /// The answer one request will get; nil for a valid notification.
     private static func expected(_ value: JSONValue, idText: [UInt8]?) -> Expected? {
         switch RPCRequest.validate(value, idText: idText) {
