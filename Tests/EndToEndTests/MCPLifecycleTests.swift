@@ -39,7 +39,9 @@ struct MCPLifecycleTests {
         #expect(try await mcp.stop() == 0)
     }
 
-    @Test("2026-07-28: server/discover at once, _meta on every request, resultType, ttlMs and cacheScope", arguments: [false, true])
+    @Test(
+        "2026-07-28: server/discover at once, _meta on every request, resultType, ttlMs and cacheScope",
+        arguments: [false, true])
     func stateless(relay: Bool) async throws {
         let mcp = try MCPHarness.start(relay: relay)
         let discover = try #require(try await mcp.weatherd.call("server/discover", ["_meta": statelessMeta])["result"])
@@ -75,7 +77,9 @@ struct MCPLifecycleTests {
         #expect(try await mcp.stop() == 0)
     }
 
-    @Test("notifications/cancelled leaves the request unanswered; $/cancelRequest answers -32800; id 0 works", arguments: [false, true])
+    @Test(
+        "notifications/cancelled leaves the request unanswered; $/cancelRequest answers -32800; id 0 works",
+        arguments: [false, true])
     func cancellation(relay: Bool) async throws {
         let mcp = try MCPHarness.start(forecastDelay: .seconds(20), relay: relay)
         try await mcp.initialize()

@@ -39,7 +39,9 @@ struct MCPResourcesTests {
         #expect(try await mcp.stop() == 0)
     }
 
-    @Test("resources/subscribe: updated after a favorite change and after a new fetch, never before the answer", arguments: [false, true])
+    @Test(
+        "resources/subscribe: updated after a favorite change and after a new fetch, never before the answer",
+        arguments: [false, true])
     func handshakeSubscriptions(relay: Bool) async throws {
         let mcp = try MCPHarness.start(relay: relay)
         try await mcp.initialize()
@@ -64,7 +66,9 @@ struct MCPResourcesTests {
         #expect(try updated().count == 2, "nothing after unsubscribing")
     }
 
-    @Test("2026-07-28: subscriptions/listen is acknowledged, then tagged updates; unknown URI is -32602", arguments: [false, true])
+    @Test(
+        "2026-07-28: subscriptions/listen is acknowledged, then tagged updates; unknown URI is -32602",
+        arguments: [false, true])
     func listen(relay: Bool) async throws {
         let mcp = try MCPHarness.start(relay: relay)
         let listen: JSONValue = [
@@ -106,7 +110,9 @@ struct MCPResourcesTests {
         #expect(try mcp.messages().allSatisfy { $0["id"] != "listen-1" }, "and no answer")
     }
 
-    @Test("a second subscriptions/listen with the id of an open stream is refused; shutdown ends the first", arguments: [false, true])
+    @Test(
+        "a second subscriptions/listen with the id of an open stream is refused; shutdown ends the first",
+        arguments: [false, true])
     func listenSameId(relay: Bool) async throws {
         let mcp = try MCPHarness.start(relay: relay)
         let listen: JSONValue = [

@@ -41,7 +41,8 @@ struct MCPToolsTests {
         #expect(try await mcp.stop() == 0)
     }
 
-    @Test("weatherd's errors are isError results that say what to do; unknown tools are -32602", arguments: [false, true])
+    @Test(
+        "weatherd's errors are isError results that say what to do; unknown tools are -32602", arguments: [false, true])
     func errors(relay: Bool) async throws {
         let mcp = try MCPHarness.start(relay: relay)
         try await mcp.initialize("2025-06-18")
@@ -66,7 +67,9 @@ struct MCPToolsTests {
         #expect(try await newer.stop() == 0)
     }
 
-    @Test("refresh_weather sends strictly increasing progress for each place, all before its result", arguments: [false, true])
+    @Test(
+        "refresh_weather sends strictly increasing progress for each place, all before its result",
+        arguments: [false, true])
     func progress(relay: Bool) async throws {
         let mcp = try MCPHarness.start(relay: relay)
         try await mcp.initialize("2025-03-26")
