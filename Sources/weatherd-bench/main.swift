@@ -8,7 +8,7 @@ import WeatherDomain
 /// weatherd-bench: measures a release `weatherd` against baselines taken in the same run on the
 /// same file system, and prints one JSON line of figures per subcommand (each with its ratio).
 ///
-/// usage: weatherd-bench append|group|durable|rpc|favorites|replay|startup|all [--binary PATH] [--dir DIR] [--count N]
+/// usage: weatherd-bench append|group|durable|rpc|sockets|favorites|replay|startup|all [--binary PATH] [--dir DIR] [--count N]
 ///     [--events N] [--window N]
 ///
 /// `replay` and `startup` (which also prints the `memory` figures) generate logs of `--events` events
@@ -47,7 +47,7 @@ while let flag = arguments.first {
     default:
         FileHandle.standardError.write(
             Data(
-                "usage: weatherd-bench append|group|durable|rpc|favorites|replay|startup|all [--binary PATH] [--dir DIR] [--count N] [--events N] [--window N] [--mix small|mixed] [--only weatherd] [--keep]\n"
+                "usage: weatherd-bench append|group|durable|rpc|sockets|favorites|replay|startup|all [--binary PATH] [--dir DIR] [--count N] [--events N] [--window N] [--mix small|mixed] [--only weatherd] [--keep]\n"
                     .utf8))
         exit(2)
     }
@@ -80,6 +80,9 @@ if command == "durable" || command == "all" {
             binary: binary, dir: workDir, serialCount: min(count, 5000), pipelinedCount: count, window: max(window, 1)))
 }
 if command == "rpc" || command == "all" { emit(try rpc(binary: binary, dir: workDir, count: count * 5)) }
+if command == "sockets" || command == "all" {
+    emit(try sockets(binary: binary, dir: workDir, clients: 8, perClient: count * 2))
+}
 if command == "replay" || command == "all" {
     for mix in mixes { emit(try replay(dir: workDir, count: events, mix: mix, baselines: only != "weatherd")) }
 }

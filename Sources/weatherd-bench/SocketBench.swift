@@ -1,0 +1,97 @@
+import Dispatch
+import Foundation
+import WeatherDomain
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Reads pipelined by socket clients of one `weatherd serve`: one client alone, then `clients` together
+/// (each writing its requests on one thread while reading the answers on another); the baseline is one
+/// standalone weatherd on stdio doing the same, in the same run.
+func sockets(binary: String, dir: String, clients: Int, perClient: Int) throws -> JSONValue {
+    let dataDir = dir + "/sockets-\(getpid())"
+    let socket = dir + "/s-\(getpid()).sock"
+    let daemon = Process()
+    daemon.executableURL = URL(fileURLWithPath: binary)
+    daemon.arguments = [
+        "serve", "--data-dir", dataDir, "--socket", socket, "--log-level", "error", "--refresh-interval", "0",
+    ]
+    daemon.standardError = FileHandle.nullDevice
+    try daemon.run()
+    defer {
+        daemon.terminate()
+        daemon.waitUntilExit()
+    }
+    let deadline = ContinuousClock.now.advanced(by: .seconds(20))
+    while (try? connectSocket(socket)).map({ close($0) }) == nil {
+        guard ContinuousClock.now < deadline else { throw BenchError("weatherd serve did not listen on \(socket)") }
+        usleep(10_000)
+    }
+    let lines = (0..<perClient).reduce(into: [UInt8]()) { $0 += request($1, "settings/get", "{}") }
+    func run(_ count: Int) throws -> Double {
+        let fds = try (0..<count).map { _ in try connectSocket(socket) }
+        defer { fds.forEach { close($0) } }
+        return seconds {
+            DispatchQueue.concurrentPerform(iterations: count) { index in
+                let fd = fds[index]
+                let writer = Thread {
+                    lines.withUnsafeBytes { raw in
+                        var offset = 0
+                        while offset < raw.count {
+                            let sent = send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                            if sent <= 0 { return }
+                            offset += sent
+                        }
+                    }
+                }
+                writer.start()
+                var seen = 0
+                var buffer = [UInt8](repeating: 0, count: 1 << 16)
+                while seen < perClient {
+                    let got = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                    if got <= 0 { return }
+                    for byte in buffer[..<got] where byte == 10 { seen += 1 }
+                }
+            }
+        }
+    }
+    let one = try run(1)
+    let many = try run(clients)
+    let child = try Child(binary: binary, dataDir: dir + "/sockets-stdio-\(getpid())")
+    let stdio = seconds {
+        child.send(lines)
+        child.readLines(perClient)
+    }
+    child.stop()
+    return .object([
+        "bench": "sockets", "requestsPerClient": .int(Int64(perClient)), "clients": .int(Int64(clients)),
+        "stdioStandaloneAnswersPerSecond": .double((Double(perClient) / stdio).rounded()),
+        "oneSocketClientAnswersPerSecond": .double((Double(perClient) / one).rounded()),
+        "socketClientsAnswersPerSecond": .double((Double(perClient * clients) / many).rounded()),
+        "target": .string("\(clients) socket clients together >= 100000 answers/s"),
+    ])
+}
+
+/// A connected Unix stream socket to `path`.
+func connectSocket(_ path: String) throws -> Int32 {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw BenchError("socket() failed") }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(path.utf8)
+    guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { throw BenchError("\(path) is too long") }
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+        for (index, byte) in bytes.enumerated() { raw[index] = byte }
+    }
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        }
+    }
+    guard connected == 0 else {
+        close(fd)
+        throw BenchError("cannot connect to \(path)")
+    }
+    return fd
+}
