@@ -59,6 +59,34 @@ struct SharedDaemonEndToEndTests {
         try Repository.checkLog(shared.directory.path)
     }
 
+    @Test("events/subscribe on one connection receives what another caused, and MCP resource updates reach it")
+    func sharedFeeds() async throws {
+        let shared = try SharedDataDir()
+        let watcher = try shared.client()
+        let actor = try shared.client()
+        let subscribed = try await watcher.call("events/subscribe", ["types": ["favorite.added"]])
+        #expect(subscribed["result"]?["subscriptionId"] != nil)
+        _ = try await watcher.call(
+            "initialize",
+            ["protocolVersion": "2025-11-25", "capabilities": [:], "clientInfo": ["name": "t", "version": "1"]])
+        _ = try await watcher.call("resources/subscribe", ["uri": "weather://favorites"])
+        _ = try await actor.call("favorites/add", ["name": "Elsewhere", "lat": 8, "lon": 8])
+        let pushed = { (method: String) -> JSONValue? in
+            (try? watcher.output.messages())?.first { $0["method"]?.stringValue == method }
+        }
+        #expect(await eventually { pushed("events/event") != nil })
+        let event = try #require(pushed("events/event"))
+        #expect(event["params"]?["data"]?["name"] == "Elsewhere")
+        #expect(event["params"]?["cause"]?.stringValue?.hasPrefix("conn:") == true)
+        #expect(await eventually { pushed("notifications/resources/updated") != nil })
+        #expect(pushed("notifications/resources/updated")?["params"]?["uri"] == "weather://favorites")
+        for client in [watcher, actor] {
+            try client.closeInput()
+            #expect(await client.waitForExit() == 0)
+        }
+        try await shared.stopDaemon()
+    }
+
     @Test("eight clients started at the same instant end with exactly one daemon, all eight served")
     func eightAtOnce() async throws {
         let shared = try SharedDataDir()
