@@ -78,7 +78,7 @@ struct CodecTests {
         #expect(text.filter { $0 == "\n" }.count == 1)
     }
 
-    @Test("chain and crc follow DESIGN §3 exactly")
+    @Test("chain and crc follow the catalog (Events/README.md) exactly")
     func checksums() throws {
         let (bytes, chain) = Self.line(seq: 1, previousChain: 0xDEAD_BEEF)
         let line = Array(bytes.dropLast())

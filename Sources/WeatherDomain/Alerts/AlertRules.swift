@@ -10,7 +10,7 @@ public struct AlertTarget: Sendable, Equatable {
     }
 }
 
-/// The alert rules of DESIGN §2.1, as pure decisions over a fetch, the state and `now`.
+/// The alert rules (temperature drop, severe weather, the daily summary), as pure decisions over a fetch, the state and `now`.
 public enum AlertRules {
     /// Alerts raised by a new current-weather fetch: a drop of more than `tempDropC` below the
     /// previous fetch within 24 h, and severe weather now.

@@ -28,7 +28,7 @@ public struct Condition: Sendable, Equatable {
         scheme == "owm" ? OWMCode.theme(code) : WMOCode.theme(code)
     }
 
-    /// Whether the condition is severe weather (DESIGN §2.1).
+    /// Whether the condition is severe weather.
     public var isSevere: Bool {
         scheme == "owm" ? OWMCode.isSevere(code) : WMOCode.isSevere(code)
     }
@@ -91,7 +91,7 @@ public enum WMOCode {
         }
     }
 
-    /// Heavy rain, freezing rain, heavy snow, violent showers, thunderstorms (DESIGN §2.1).
+    /// Heavy rain, freezing rain, heavy snow, violent showers, thunderstorms.
     public static func isSevere(_ code: Int64) -> Bool {
         [65, 67, 75, 82, 86].contains(code) || (95...99).contains(code)
     }
@@ -111,7 +111,7 @@ public enum OWMCode {
         }
     }
 
-    /// Thunderstorms, heavy rain, freezing rain, heavy snow, squalls, tornado (DESIGN §2.1).
+    /// Thunderstorms, heavy rain, freezing rain, heavy snow, squalls, tornado.
     public static func isSevere(_ code: Int64) -> Bool {
         (200..<300).contains(code) || [502, 503, 504, 511, 522, 602, 622, 771, 781].contains(code)
     }
