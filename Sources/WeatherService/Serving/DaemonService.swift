@@ -177,8 +177,9 @@ private final class Peers: Sendable {
 
     /// Serves `fd` as connection n in a task of its own, or refuses it when the daemon is full or stopping.
     func admit(_ fd: Int32, _ serve: @escaping @Sendable (Int) async -> Void) {
-        let admitted = state.withLock { state -> Int? in
-            guard !state.stopped, state.open.count < settings.maxConnections else { return nil }
+        let (admitted, stopping) = state.withLock { state -> (Int?, Bool) in
+            guard !state.stopped else { return (nil, true) }
+            guard state.open.count < settings.maxConnections else { return (nil, false) }
             defer { state.next += 1 }
             let number = state.next
             state.idleTimer?.cancel()
@@ -187,9 +188,17 @@ private final class Peers: Sendable {
                 await serve(number)
                 self.closed(number)
             }
-            return number
+            return (number, false)
         }
         guard admitted == nil else { return }
+        if stopping {
+            DaemonService.refuse(
+                fd,
+                .application(
+                    "daemon_gone",
+                    "weatherd's daemon is stopping; run the command again (a new daemon starts on its own)"))
+            return
+        }
         DaemonService.refuse(
             fd,
             .application(
@@ -215,15 +224,26 @@ private final class Peers: Sendable {
         state.withLock { state in
             guard state.open.isEmpty, !state.stopped else { return }
             state.idleTimer?.cancel()
-            state.idleTimer = Task { [clock, idle] in
+            state.idleTimer = Task { [clock] in
                 do {
                     try await clock.sleep(for: limit)
                 } catch {
                     return
                 }
-                idle.open()
+                self.stopIfIdle()
             }
         }
+    }
+
+    /// At the end of the idle countdown: admits no more connections and opens `idle`, unless a connection
+    /// arrived meanwhile (checked under the same lock as `admit`, so none slips in between).
+    private func stopIfIdle() {
+        let idleNow = state.withLock { state -> Bool in
+            guard state.open.isEmpty, !state.stopped else { return false }
+            state.stopped = true
+            return true
+        }
+        if idleNow { idle.open() }
     }
 
     /// Admits no more connections.
