@@ -12,6 +12,9 @@ public enum EventFeedEnd: Sendable, Equatable {
 }
 
 extension Engine {
+    /// Events a catch-up sends between two waits for the subscriber's room.
+    static let catchUpChunk = 1000
+
     /// Feeds every committed event after `afterSeq` (of `types`, or all) from the log, then calls
     /// `caughtUp`, then feeds live events from the bus in seq order, until cancelled or cut off.
     ///
@@ -31,17 +34,25 @@ extension Engine {
             send(object)
         }
         do {
-            if afterSeq < busSeq {
+            // The catch-up reads the log in chunks and waits for room between them, so a subscriber that does
+            // not read holds back a catch-up of any length, as it holds back live events.
+            while lastSent < busSeq {
+                var scanned = 0
                 _ = try logHealth.readCommitted(
-                    path: dataDirectory.logPath, start: writer.index.start(after: afterSeq), limit: writer.status.length
+                    path: dataDirectory.logPath, start: writer.index.start(after: lastSent),
+                    limit: writer.status.length
                 ) { envelope, _ in
-                    guard envelope.seq <= busSeq, !Task.isCancelled else { return false }
-                    if envelope.seq > afterSeq {
+                    guard envelope.seq <= busSeq, !Task.isCancelled, scanned < Self.catchUpChunk else { return false }
+                    if envelope.seq > lastSent {
                         try deliver(envelope)
                         lastSent = envelope.seq
+                        scanned += 1
                     }
                     return true
                 }
+                if Task.isCancelled { return .cancelled }
+                guard scanned == Self.catchUpChunk else { break }
+                await room()
             }
             if Task.isCancelled { return .cancelled }
             lastSent = max(lastSent, busSeq)
