@@ -277,13 +277,17 @@ struct RelayTests {
         let rig = try RelayRig()
         defer { rig.close() }
         let daemonSawEnd = Mutex(false)
+        let daemonGotRequest = Mutex(false)
         rig.daemon { end in
+            _ = end.readLine()
+            daemonGotRequest.withLock { $0 = true }
             _ = end.readAll()
             daemonSawEnd.withLock { $0 = true }
         }
         rig.type(#"{"jsonrpc":"2.0","id":1,"method":"never"}"# + "\n")
         async let code = rig.relay.run()
-        try await Task.sleep(for: .milliseconds(100))
+        // The request is pending once the daemon has it; stopping then leaves it unanswered (exit 1).
+        #expect(await SocketTestSupport.eventually { daemonGotRequest.withLock { $0 } })
         // Neither the input nor the daemon ever ends here: only `stop` can end the relay.
         rig.relay.stop()
         #expect(await code == 1)
