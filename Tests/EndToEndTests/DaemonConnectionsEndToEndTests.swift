@@ -158,7 +158,8 @@ struct DaemonConnectionsEndToEndTests {
         try client.closeInput()
         #expect(await client.waitForExit() == 0)
         daemon.terminate()
-        daemon.waitUntilExit()
+        // Polled, not `waitUntilExit`, so the wait does not hold one of the few threads other tests run on.
+        #expect(await eventually(.seconds(20)) { !daemon.isRunning })
         #expect(daemon.terminationStatus == 0)
         #expect(FileManager.default.fileExists(atPath: path), "systemd's socket is systemd's to remove")
         #expect(try logEvents(shared.directory).last?["type"] == "service.stopped")
