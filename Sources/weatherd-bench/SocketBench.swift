@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import WeatherDomain
+import WeatherService
 
 #if canImport(Glibc)
     import Glibc
@@ -24,13 +25,13 @@ func sockets(binary: String, dir: String, clients: Int, perClient: Int) throws -
         daemon.waitUntilExit()
     }
     let deadline = ContinuousClock.now.advanced(by: .seconds(20))
-    while (try? connectSocket(socket)).map({ close($0) }) == nil {
+    while (try? DaemonLauncher.connect(path: socket)).map({ close($0) }) == nil {
         guard ContinuousClock.now < deadline else { throw BenchError("weatherd serve did not listen on \(socket)") }
         usleep(10_000)
     }
     let lines = (0..<perClient).reduce(into: [UInt8]()) { $0 += request($1, "settings/get", "{}") }
     func run(_ count: Int) throws -> Double {
-        let fds = try (0..<count).map { _ in try connectSocket(socket) }
+        let fds = try (0..<count).map { _ in try DaemonLauncher.connect(path: socket) }
         defer { fds.forEach { close($0) } }
         return seconds {
             DispatchQueue.concurrentPerform(iterations: count) { index in
@@ -71,27 +72,4 @@ func sockets(binary: String, dir: String, clients: Int, perClient: Int) throws -
         "socketClientsAnswersPerSecond": .double((Double(perClient * clients) / many).rounded()),
         "target": .string("\(clients) socket clients together >= 100000 answers/s"),
     ])
-}
-
-/// A connected Unix stream socket to `path`.
-func connectSocket(_ path: String) throws -> Int32 {
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw BenchError("socket() failed") }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    let bytes = Array(path.utf8)
-    guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { throw BenchError("\(path) is too long") }
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-        for (index, byte) in bytes.enumerated() { raw[index] = byte }
-    }
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-        }
-    }
-    guard connected == 0 else {
-        close(fd)
-        throw BenchError("cannot connect to \(path)")
-    }
-    return fd
 }

@@ -65,12 +65,7 @@ struct DaemonConnectionsEndToEndTests {
         #expect(
             await eventually(.seconds(30)) { shared.logMentions("cut: its peer stopped reading") },
             "the daemon cut the connection that did not read")
-        var connections: JSONValue?
-        for _ in 0..<100 where connections != 1 {
-            connections = try await client.call("service/status", timeout: .seconds(5))["result"]?["connections"]
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        #expect(connections == 1, "only the reading client is left")
+        #expect(try await shared.connections(become: 1, asking: client), "only the reading client is left")
         let received = stalled.readToEnd()
         let answers = received.split(separator: UInt8(ascii: "\n")).count
         #expect(answers < 400, "the cut connection got \(answers) of its 400 answers, then end of file")

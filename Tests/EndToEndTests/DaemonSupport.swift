@@ -46,6 +46,17 @@ final class SharedDataDir: Sendable {
         return started?["data"]?["pid"]?.intValue.map { Int32($0) }
     }
 
+    /// Asks `client` for `service/status` until the daemon serves exactly `count` connections (at most 5 s).
+    func connections(become count: Int64, asking client: RunningWeatherd) async throws -> Bool {
+        for _ in 0..<100 {
+            if try await client.call("service/status", timeout: .seconds(5))["result"]?["connections"] == .int(count) {
+                return true
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+
     /// Whether the detached daemon's log file (`weatherd.log` in the data dir) holds `text`.
     func logMentions(_ text: String) -> Bool {
         let log = (try? String(contentsOfFile: directory.path + "/weatherd.log", encoding: .utf8)) ?? ""

@@ -210,12 +210,9 @@ struct RelaySignalEndToEndTests {
         try host.closeInput()
         host.signal(SIGTERM)
         #expect(await host.waitForExit(timeout: .seconds(5)) != nil, "the relay ends at once, not after 60 s")
-        var connections: JSONValue?
-        for _ in 0..<100 where connections != 1 {
-            connections = try await other.call("service/status")["result"]?["connections"]
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        #expect(connections == 1, "the daemon saw the hang-up and ended that connection, with its request in flight")
+        #expect(
+            try await shared.connections(become: 1, asking: other),
+            "the daemon saw the hang-up and ended that connection, with its request in flight")
         #expect(try await other.call("favorites/add", ["name": "Still", "lat": 1, "lon": 1])["result"] != nil)
         try other.closeInput()
         #expect(await other.waitForExit() == 0)

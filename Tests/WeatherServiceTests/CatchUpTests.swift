@@ -34,22 +34,15 @@ struct CatchUpTests {
                 sent.withLock { $0.append(event["seq"]?.intValue ?? -1) }
             }
         }
-        #expect(await eventuallyTrue { rooms.withLock { $0 } == 1 })
+        #expect(await SocketTestSupport.eventually(within: 10) { rooms.withLock { $0 } == 1 })
         try await Task.sleep(for: .milliseconds(100))
         #expect(sent.withLock { $0.count } == 1000, "one chunk, then it waits for room")
         gate.open()
-        #expect(await eventuallyTrue { sent.withLock { $0.count } == 2500 })
+        #expect(await SocketTestSupport.eventually(within: 10) { sent.withLock { $0.count } == 2500 })
         #expect(sent.withLock { $0 } == Array(1...2500))
         feed.cancel()
         #expect(await feed.value == .cancelled)
         await service.stop()
     }
 
-    private func eventuallyTrue(_ condition: () -> Bool) async -> Bool {
-        for _ in 0..<1000 {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return condition()
-    }
 }

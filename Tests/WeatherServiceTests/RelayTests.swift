@@ -123,7 +123,7 @@ private func errorOf(_ line: String) -> (id: JSONValue?, code: Int64?, kind: Str
 struct RelayLinesTests {
     @Test("a client line expects exactly the answers the daemon gives")
     func expected() {
-        func ids(_ line: String) -> [JSONValue] { RelayLines.expectedAnswers(Array(line.utf8)).map(\.id) }
+        func ids(_ line: String) -> [JSONValue] { RelayLines.judge(Array(line.utf8)).expected.map(\.id) }
         #expect(ids(#"{"jsonrpc":"2.0","id":1,"method":"a"}"#) == [1])
         #expect(ids(#"{"jsonrpc":"2.0","id":"x","method":"a","params":{}}"#) == ["x"])
         #expect(ids(#"{"jsonrpc":"2.0","method":"note"}"#) == [])
@@ -137,7 +137,7 @@ struct RelayLinesTests {
             #"[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","method":"n"},7,"#
             + #"{"jsonrpc":"2.0","id":"b","method":"b"}]"#
         #expect(ids(batch) == [1, nil, "b"])
-        let written = RelayLines.expectedAnswers(Array(#"{"jsonrpc":"2.0","id":1.50,"method":"a"}"#.utf8))
+        let written = RelayLines.judge(Array(#"{"jsonrpc":"2.0","id":1.50,"method":"a"}"#.utf8)).expected
         #expect(written == [RelayLines.Expected(id: 1.5, idText: Array("1.50".utf8))])
     }
 
@@ -411,12 +411,12 @@ struct RelaySilencedTests {
     @Test("notifications/cancelled names a request the daemon will never answer; nothing else does")
     func silenced() {
         let cancel = #"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":0,"reason":"x"}}"#
-        #expect(RelayLines.silencedIDs(Array(cancel.utf8)) == [0])
+        #expect(RelayLines.judge(Array(cancel.utf8)).silenced == [0])
         let batch = "[" + cancel + #",{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a"}}]"#
-        #expect(RelayLines.silencedIDs(Array(batch.utf8)) == [0, "a"])
+        #expect(RelayLines.judge(Array(batch.utf8)).silenced == [0, "a"])
         let request = #"{"jsonrpc":"2.0","id":3,"method":"notifications/cancelled","params":{"requestId":1}}"#
-        #expect(RelayLines.silencedIDs(Array(request.utf8)).isEmpty, "a request with an id is answered")
+        #expect(RelayLines.judge(Array(request.utf8)).silenced.isEmpty, "a request with an id is answered")
         let other = #"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":1}}"#
-        #expect(RelayLines.silencedIDs(Array(other.utf8)).isEmpty, "$/cancelRequest's request is still answered")
+        #expect(RelayLines.judge(Array(other.utf8)).silenced.isEmpty, "$/cancelRequest's request is still answered")
     }
 }

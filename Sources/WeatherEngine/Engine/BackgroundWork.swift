@@ -22,9 +22,6 @@ public final class BackgroundWork: Sendable {
         }
     }
 
-    /// Whether no background task is running.
-    public var isIdle: Bool { tasks.withLock { $0.isEmpty } }
-
     /// Cancels every background task (at shutdown, after a grace period).
     public func cancelAll() {
         for task in tasks.withLock({ Array($0.values) }) { task.cancel() }

@@ -34,6 +34,10 @@ public struct Configuration: Sendable, Equatable {
     /// Where the daemon's log lines go instead of stderr (`--log-file`, size-bounded).
     public var logFile: String?
 
+    /// How long the answers to requests already read may take once a client's input has ended: the
+    /// upstream deadline and a margin. The relay waits as long for the daemon.
+    public var endOfInputGrace: Duration { fetch.deadline + .seconds(5) }
+
     /// The defaults, with the given data dir.
     public init(dataDirectory: String) { self.dataDirectory = dataDirectory }
 

@@ -204,9 +204,6 @@ public actor FetchActor {
         while let task = inFlight.values.first { _ = await task.value }
     }
 
-    /// Whether no upstream call is in flight.
-    public var isIdle: Bool { inFlight.isEmpty }
-
     /// Cuts every upstream call in flight short (at shutdown, after a grace period): each records
     /// its attempt as a `timeout` and makes no further attempt, and no new call starts after it.
     public func abandonAll() {

@@ -8,21 +8,6 @@ enum Paging {
     /// The byte budget of one page's items.
     static let budget = 60 * 1024
 
-    /// Reads `limit` (1...max, default `defaultLimit`) and `cursor` from params.
-    static func window(
-        _ params: FieldReader, defaultLimit: Int64, max: Int64 = 1000
-    ) throws(FieldError) -> (limit: Int, offset: Int) {
-        let limit = try params.int("limit", in: 1...max) ?? defaultLimit
-        var offset = 0
-        if let cursor = try params.optionalString("cursor") {
-            guard cursor.hasPrefix("o"), let value = Int(cursor.dropFirst()), value >= 0 else {
-                throw FieldError(path: "params.cursor", problem: "is not a cursor this method returned")
-            }
-            offset = value
-        }
-        return (Int(limit), offset)
-    }
-
     /// One page of `items` as `{<name>: […], nextCursor?}`.
     static func page(_ items: [JSONValue], name: String, limit: Int, offset: Int) -> JSONValue {
         page(count: items.count, name: name, limit: limit, offset: offset) { items[$0] }

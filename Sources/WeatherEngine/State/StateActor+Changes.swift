@@ -11,18 +11,12 @@ extension StateActor {
         unchanged: @escaping @Sendable (Slice) -> JSONValue
     ) async throws -> Completion {
         let submission = try submit(cause: origin.cause, corr: origin.corr, decide)
-        guard let ticket = submission.ticket, let last = submission.events.last, let result = CommandResult.of(last)
-        else {
-            return {
-                _ = try await self.commit(submission)
-                return await self.read(unchanged)
-            }
-        }
-        // The answer is known from the decided events: it only waits for durability, without a hop onto this
-        // actor (its next read or decision applies the committed events first, or drops them after a failure).
+        // The answer waits only for durability, not for a hop onto this actor: the next read or decision
+        // applies the committed events first (or drops them after a failure).
         return {
-            _ = try await ticket.committed()
-            return result
+            if let ticket = submission.ticket { _ = try await ticket.committed() }
+            if let last = submission.events.last, let result = CommandResult.of(last) { return result }
+            return await self.read(unchanged)
         }
     }
 

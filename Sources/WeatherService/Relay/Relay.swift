@@ -146,8 +146,9 @@ public final class Relay: Sendable {
             case .tooLong:
                 local.append(contentsOf: tooLong)
             case .line(let bytes):
-                expected.append(contentsOf: RelayLines.expectedAnswers(bytes))
-                silenced.append(contentsOf: RelayLines.silencedIDs(bytes))
+                let judgement = RelayLines.judge(bytes)
+                expected.append(contentsOf: judgement.expected)
+                silenced.append(contentsOf: judgement.silenced)
                 outgoing.append(contentsOf: bytes)
                 outgoing.append(UInt8(ascii: "\n"))
             }

@@ -19,44 +19,45 @@ public enum RelayLines {
         }
     }
 
-    /// The answers a client line will get from the daemon, in the order of its requests.
-    public static func expectedAnswers(_ line: [UInt8]) -> [Expected] {
-        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return [] }
+    /// What a client line means to the relay, from one parse.
+    public struct Judgement: Sendable, Equatable {
+        /// The answers the daemon will send, in the order of the line's requests.
+        public var expected: [Expected] = []
+        /// The requests the line cancels MCP's way (`notifications/cancelled` with `requestId`): the daemon
+        /// never answers them, so the relay stops waiting for them.
+        public var silenced: [JSONValue] = []
+    }
+
+    /// Judges a client line: the answers it will get from the daemon and the requests it silences.
+    public static func judge(_ line: [UInt8]) -> Judgement {
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return Judgement() }
         let value: JSONValue
         do {
             value = try JSONValue.parse(line, maxDepth: RPCServer.maxDepth)
         } catch {
-            return [Expected(id: .null)]
+            return Judgement(expected: [Expected(id: .null)])
         }
         guard case .array(let elements) = value else {
             let idText =
                 RPCRequest.mayBeRewritten(value["id"]) ? JSONValue.memberTexts("id", in: line).first ?? nil : nil
-            return expected(value, idText: idText).map { [$0] } ?? []
+            return Judgement(
+                expected: expected(value, idText: idText).map { [$0] } ?? [],
+                silenced: silenced(value).map { [$0] } ?? [])
         }
-        guard !elements.isEmpty else { return [Expected(id: .null)] }
+        guard !elements.isEmpty else { return Judgement(expected: [Expected(id: .null)]) }
         let idTexts =
             elements.contains { RPCRequest.mayBeRewritten($0["id"]) } ? JSONValue.memberTexts("id", in: line) : []
-        return elements.enumerated().compactMap { index, element in
-            expected(element, idText: index < idTexts.count ? idTexts[index] : nil)
-        }
+        return Judgement(
+            expected: elements.enumerated().compactMap { index, element in
+                expected(element, idText: index < idTexts.count ? idTexts[index] : nil)
+            },
+            silenced: elements.compactMap(silenced))
     }
 
-    /// The requests a client line cancels MCP's way (`notifications/cancelled` with `requestId`): the daemon
-    /// never answers them, so the relay stops waiting for them. Lines that cannot be such a notification are
-    /// not parsed.
-    public static func silencedIDs(_ line: [UInt8]) -> [JSONValue] {
-        let marker = Array("notifications/cancelled".utf8)
-        guard line.count >= marker.count,
-            line.indices.dropLast(marker.count - 1).contains(where: {
-                line[$0..<($0 + marker.count)].elementsEqual(marker)
-            }),
-            let value = try? JSONValue.parse(line, maxDepth: RPCServer.maxDepth)
-        else { return [] }
-        let messages: [JSONValue] = value.arrayValue ?? [value]
-        return messages.compactMap { message in
-            guard message["method"] == "notifications/cancelled", message["id"] == nil else { return nil }
-            return message["params"]?["requestId"]
-        }
+    /// The request a message cancels MCP's way, if it is such a notification.
+    private static func silenced(_ message: JSONValue) -> JSONValue? {
+        guard message["method"] == "notifications/cancelled", message["id"] == nil else { return nil }
+        return message["params"]?["requestId"]
     }
 
     /// The answer one request will get; nil for a valid notification.

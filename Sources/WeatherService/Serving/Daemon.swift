@@ -35,17 +35,10 @@ public enum Daemon {
             opened, configuration: configuration, clock: clock, logger: logger, provider: provider,
             transport: transport)
         var settings = DaemonService.Settings(
-            maxLineBytes: configuration.maxLineBytes, endOfInputGrace: configuration.fetch.deadline + .seconds(5))
+            maxLineBytes: configuration.maxLineBytes, endOfInputGrace: configuration.endOfInputGrace)
         settings.maxConnections = configuration.maxConnections
         settings.idleExit = configuration.idleExit
-        let front = DaemonService(engine: engine, listener: listener, settings: settings)
-        let group = ServiceGroup(services: [engine.logService, front] + engine.workerServices())
-        let signals = TerminationSignals {
-            engine.setStopReason("signal")
-            group.triggerGracefulShutdown()
-        }
-        await group.run()
-        signals.cancel()
+        await ServiceGroup.serve(engine, front: DaemonService(engine: engine, listener: listener, settings: settings))
         listener.close()
         return 0
     }
@@ -117,7 +110,7 @@ public enum RelayClient {
         do {
             relay = try Relay(
                 socket: socket, maxLineBytes: configuration.maxLineBytes,
-                deadline: configuration.fetch.deadline + .seconds(5), logger: logger)
+                deadline: configuration.endOfInputGrace, logger: logger)
         } catch {
             logger.error("\(error)")
             return 1

@@ -26,3 +26,17 @@ public final class TerminationSignals {
     /// Stops listening.
     public func cancel() { sources.forEach { $0.cancel() } }
 }
+
+extension ServiceGroup {
+    /// Runs the engine's log, `front` and the engine's workers as one group until it shuts down: when the
+    /// front returns, or at SIGTERM/SIGINT (recorded as `signal`).
+    static func serve(_ engine: Engine, front: any Service) async {
+        let group = ServiceGroup(services: [engine.logService, front] + engine.workerServices())
+        let signals = TerminationSignals {
+            engine.setStopReason("signal")
+            group.triggerGracefulShutdown()
+        }
+        await group.run()
+        signals.cancel()
+    }
+}

@@ -27,15 +27,8 @@ public enum Standalone {
             opened, configuration: configuration, clock: clock, logger: logger, provider: provider,
             transport: transport)
         let front = StdioService(
-            engine: engine, maxLineBytes: configuration.maxLineBytes,
-            endOfInputGrace: configuration.fetch.deadline + .seconds(5))
-        let group = ServiceGroup(services: [engine.logService, front] + engine.workerServices())
-        let signals = TerminationSignals {
-            engine.setStopReason("signal")
-            group.triggerGracefulShutdown()
-        }
-        await group.run()
-        signals.cancel()
+            engine: engine, maxLineBytes: configuration.maxLineBytes, endOfInputGrace: configuration.endOfInputGrace)
+        await ServiceGroup.serve(engine, front: front)
         return 0
     }
 }
