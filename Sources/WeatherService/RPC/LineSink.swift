@@ -24,8 +24,9 @@ extension LineSink {
 
 /// The one writer of standard output.
 ///
-/// Lines are queued whole and written by a dedicated thread, which coalesces whatever is queued
-/// into one `write`, so no line is ever interleaved with another. A closed pipe (EPIPE; SIGPIPE is
+/// Lines are queued whole, each its own array (a backed-up queue never reallocates one large buffer), and
+/// written by a dedicated thread, which coalesces whatever is queued into writes of up to 256 KiB, so no line
+/// is ever interleaved with another. A closed pipe (EPIPE; SIGPIPE is
 /// ignored) means the client is gone: `onClosed` is called once and further lines are dropped.
 ///
 /// The queue is bounded by `limit` bytes through its producers rather than by dropping answers: while
@@ -48,7 +49,7 @@ public final class StandardOutput: LineSink {
     }
 
     private struct State {
-        var buffer: [UInt8] = []
+        var lines: [[UInt8]] = []
         /// Bytes queued or being written.
         var pending = 0
         var writing = false
@@ -143,8 +144,7 @@ public final class StandardOutput: LineSink {
                 overflowed = true
                 return false
             }
-            state.buffer.append(contentsOf: line)
-            state.buffer.append(UInt8(ascii: "\n"))
+            state.lines.append(line)
             state.pending += line.count + 1
             return !state.writing
         }
@@ -164,7 +164,7 @@ public final class StandardOutput: LineSink {
     public func flush() async {
         await withCheckedContinuation { continuation in
             let done = state.withLock { state -> Bool in
-                if state.closed || (state.buffer.isEmpty && !state.writing) { return true }
+                if state.closed || (state.lines.isEmpty && !state.writing) { return true }
                 state.flushWaiters.append(continuation)
                 return false
             }
@@ -172,21 +172,26 @@ public final class StandardOutput: LineSink {
         }
     }
 
+    /// The most bytes coalesced into one write (a longer line is written alone).
+    private static let chunkBytes = 256 << 10
+
     private func loop() {
+        var batch: [[UInt8]] = []
         var chunk: [UInt8] = []
+        chunk.reserveCapacity(Self.chunkBytes)
         while true {
             wake.wait()
             var stop = false
             while true {
                 let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>]? in
-                    if state.buffer.isEmpty || state.closed {
+                    if state.lines.isEmpty || state.closed {
                         state.writing = false
                         stop = state.stopping
                         let waiters = state.flushWaiters
                         state.flushWaiters = []
                         return waiters
                     }
-                    swap(&chunk, &state.buffer)
+                    swap(&batch, &state.lines)
                     state.writing = true
                     return nil
                 }
@@ -194,13 +199,29 @@ public final class StandardOutput: LineSink {
                     for waiter in waiters { waiter.resume() }
                     break
                 }
-                if !writeAll(chunk) { close() }
-                state.withLock { if !$0.closed { $0.pending -= chunk.count } }
-                announceRoom()
-                chunk.removeAll(keepingCapacity: true)
+                writeLines(batch, through: &chunk)
+                batch.removeAll(keepingCapacity: true)
             }
             if stop { return }
         }
+    }
+
+    /// Writes `lines` in chunks of up to `chunkBytes`, giving each chunk's room back as it is written; closes
+    /// the queue once a write fails.
+    private func writeLines(_ lines: [[UInt8]], through chunk: inout [UInt8]) {
+        func writeChunk() -> Bool {
+            let written = writeAll(chunk)
+            if written { state.withLock { if !$0.closed { $0.pending -= chunk.count } } }
+            chunk.removeAll(keepingCapacity: chunk.capacity <= 2 * Self.chunkBytes)
+            announceRoom()
+            return written
+        }
+        for line in lines {
+            if !chunk.isEmpty, chunk.count + line.count + 1 > Self.chunkBytes, !writeChunk() { return close() }
+            chunk.append(contentsOf: line)
+            chunk.append(UInt8(ascii: "\n"))
+        }
+        if !chunk.isEmpty, !writeChunk() { close() }
     }
 
     private func writeAll(_ bytes: [UInt8]) -> Bool {
@@ -224,7 +245,7 @@ public final class StandardOutput: LineSink {
     private func close() {
         let first = state.withLock { state -> Bool in
             defer { state.closed = true }
-            state.buffer.removeAll()
+            state.lines.removeAll()
             state.pending = 0
             return !state.closed
         }
