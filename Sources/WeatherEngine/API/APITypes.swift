@@ -1,11 +1,89 @@
+import EventLog
 import WeatherDomain
 
 /// What an API call returns at once: the rest of its work, run concurrently with other calls.
 ///
 /// A call's own `async` part runs in its connection's dispatch loop, one request at a time in arrival
 /// order: it checks arguments and, for a change, decides and queues the events. The `Completion` it
-/// returns (waiting for durability, fetching, formatting) runs concurrently with other requests.
-public typealias Completion = @Sendable () async throws -> JSONValue
+/// returns (waiting for durability, fetching, formatting) runs concurrently with other requests: call it
+/// (`try await completion()`) for the answer.
+///
+/// A change whose answer is known once it is decided also carries it as `durable`, so a face can answer
+/// from where the log's sync completes instead of waiting for a task to be scheduled.
+public struct Completion: Sendable {
+    private let body: @Sendable () async throws -> JSONValue
+    /// The answer of a change that waits only for its events to be durable; nil for every other call.
+    public let durable: DurableAnswer?
+
+    /// A completion that computes its answer in `body`.
+    public init(_ body: @escaping @Sendable () async throws -> JSONValue) {
+        self.body = body
+        durable = nil
+    }
+
+    /// A completion whose answer is `durable`'s once its events are durable.
+    public init(_ durable: DurableAnswer) {
+        body = { try await durable.value() }
+        self.durable = durable
+    }
+
+    /// The answer, or the call's error.
+    public func callAsFunction() async throws -> JSONValue { try await body() }
+}
+
+/// The answer of a change that waits only for its events to be durable: `result` once they are, or the
+/// storage failure that kept them out of the log. Hooks added with `before` run first, once, on whichever
+/// path delivers the outcome.
+public struct DurableAnswer: Sendable {
+    /// The outcome a hook or a delivery gets.
+    public typealias Outcome = Result<JSONValue, any Error>
+
+    private let ticket: AppendTicket
+    /// The answer once the events are durable.
+    public let result: JSONValue
+    private let hooks: [@Sendable (Outcome) -> Void]
+
+    init(ticket: AppendTicket, result: JSONValue) {
+        self.init(ticket: ticket, result: result, hooks: [])
+    }
+
+    private init(ticket: AppendTicket, result: JSONValue, hooks: [@Sendable (Outcome) -> Void]) {
+        self.ticket = ticket
+        self.result = result
+        self.hooks = hooks
+    }
+
+    /// The same answer with `hook` run on its outcome before it is delivered (short work, blocking nothing).
+    public func before(_ hook: @escaping @Sendable (Outcome) -> Void) -> DurableAnswer {
+        DurableAnswer(ticket: ticket, result: result, hooks: hooks + [hook])
+    }
+
+    /// Calls `deliver` once with the outcome: on the log writer's thread right after the sync (so it must be
+    /// short and block on nothing), or, when the events are already durable, on this thread before returning.
+    ///
+    /// - Returns: true when `deliver` has already run.
+    @discardableResult
+    public func onDurable(_ deliver: @escaping @Sendable (Outcome) -> Void) -> Bool {
+        ticket.onCommitted { [result, hooks] committed in
+            let outcome: Outcome = committed.map { _ in result }.mapError { $0 }
+            for hook in hooks { hook(outcome) }
+            deliver(outcome)
+        }
+    }
+
+    /// Waits in a task for the outcome.
+    func value() async throws -> JSONValue {
+        let outcome: Outcome
+        do {
+            _ = try await ticket.committed()
+            outcome = .success(result)
+        } catch {
+            outcome = .failure(error)
+        }
+        for hook in hooks { hook(outcome) }
+        return try outcome.get()
+    }
+}
 
 /// Who asked: the `cause` recorded on the events a call writes (`<connection>/rpc:<id>`) and the
 /// client's `commandId`, recorded as `corr`.

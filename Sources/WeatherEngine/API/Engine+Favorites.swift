@@ -7,7 +7,7 @@ extension Engine {
     public func addFavorite(_ favorite: NewFavorite, origin: Origin) async throws -> Completion {
         switch favorite {
         case .city(let city):
-            return {
+            return Completion {
                 let place = try await self.lookUpCity(city, cause: origin.cause)
                 return try await self.addFavorite(
                     name: place.name ?? city, lat: place.lat, lon: place.lon, country: place.country, origin: origin)()

@@ -8,7 +8,7 @@ extension Engine {
     public func setLocation(_ target: NewLocation, origin: Origin) async throws -> Completion {
         switch target {
         case .address(let address):
-            return {
+            return Completion {
                 let place = try await self.lookUpAddress(address, cause: origin.cause)
                 return try await self.setLocation(
                     lat: place.lat, lon: place.lon, name: place.name ?? address, origin: origin)()
@@ -27,7 +27,7 @@ extension Engine {
         let submission = try await location.submit(cause: origin.cause, corr: origin.corr) { state in
             LocationDecisions.set(state, lat: lat, lon: lon, name: name, precision: precision, now: now)
         }
-        return {
+        return Completion {
             let envelopes = try await self.location.commit(submission)
             guard case .locationChanged(let moved)? = submission.events.last else { throw RPCError.internalError }
             if moved.refresh, let seq = envelopes.last?.seq {

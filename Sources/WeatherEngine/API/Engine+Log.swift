@@ -5,7 +5,7 @@ import WeatherDomain
 extension Engine {
     /// One page of committed events matching `filter`, read from the log.
     public func queryEvents(_ filter: EventFilter) -> Completion {
-        { try filter.run(logPath: self.dataDirectory.logPath, writer: self.writer, health: self.logHealth) }
+        Completion { try filter.run(logPath: self.dataDirectory.logPath, writer: self.writer, health: self.logHealth) }
     }
 
     /// Replays the log into fresh state and compares it, slice by slice, with the live state.

@@ -6,7 +6,7 @@ extension Engine {
     /// Current weather at a place, in `units` (else the settings'), from the cache when younger than
     /// `maxAgeMs` (else the TTL).
     public func current(_ place: PlaceQuery, units: Units?, maxAgeMs: Int64?, origin: Origin) -> Completion {
-        {
+        Completion {
             let resolved = try await self.resolve(place, cause: origin.cause)
             let answer = try await self.fetcher.current(at: resolved, maxAgeMs: maxAgeMs, cause: origin.cause)
             return WeatherFormatting.current(answer, units: try await self.units(units))
@@ -17,7 +17,7 @@ extension Engine {
     public func forecast(
         _ place: PlaceQuery, units: Units?, maxAgeMs: Int64?, days: Int?, detail: ForecastDetail, origin: Origin
     ) -> Completion {
-        {
+        Completion {
             let resolved = try await self.resolve(place, cause: origin.cause)
             let answer = try await self.fetcher.forecast(at: resolved, maxAgeMs: maxAgeMs, cause: origin.cause)
             return WeatherFormatting.forecast(
@@ -31,7 +31,7 @@ extension Engine {
         guard query.count >= 3 else {
             throw FieldError(path: "params.query", problem: "must have at least 3 characters")
         }
-        return {
+        return Completion {
             let answer = try await self.fetcher.geocode(query, limit: limit, cause: origin.cause)
             return .object(["candidates": .array(answer.value.map(\.json))])
         }
@@ -40,7 +40,7 @@ extension Engine {
     /// The favorites as GeoJSON points with their cached current weather.
     public func mapFavorites() async -> Completion {
         let barrier = await favorites.barrier()
-        return {
+        return Completion {
             await barrier?.settled()
             let items = await self.favorites.read { $0.items }
             let weather = await self.cache.read { cache in

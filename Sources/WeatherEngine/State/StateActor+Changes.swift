@@ -13,9 +13,11 @@ extension StateActor {
         let submission = try submit(cause: origin.cause, corr: origin.corr, decide)
         // The answer waits only for durability, not for a hop onto this actor: the next read or decision
         // applies the committed events first (or drops them after a failure).
-        return {
+        if let ticket = submission.ticket, let last = submission.events.last, let result = CommandResult.of(last) {
+            return Completion(DurableAnswer(ticket: ticket, result: result))
+        }
+        return Completion {
             if let ticket = submission.ticket { _ = try await ticket.committed() }
-            if let last = submission.events.last, let result = CommandResult.of(last) { return result }
             return await self.read(unchanged)
         }
     }
@@ -23,7 +25,7 @@ extension StateActor {
     /// The shape of every read: see every change submitted before it, then read committed state.
     func query(_ body: @escaping @Sendable (Slice) throws -> JSONValue) async -> Completion {
         let barrier = barrier()
-        return {
+        return Completion {
             await barrier?.settled()
             return try await self.read { slice in Result { try body(slice) } }.get()
         }

@@ -24,23 +24,23 @@ struct MCPController: Controller {
             }
         }
         return [
-            "server/discover": MethodHandler { _ in { MCPDescription.discover(session) } },
+            "server/discover": MethodHandler { _ in Completion { MCPDescription.discover(session) } },
             "initialize": MethodHandler(params: ["protocolVersion", "capabilities", "clientInfo"]) { call in
                 let version = try session.initialize(requested: try call.params.string("protocolVersion"))
-                return { MCPDescription.initialize(version, session) }
+                return Completion { MCPDescription.initialize(version, session) }
             },
-            "notifications/initialized": MethodHandler { _ in { .null } },
-            "ping": mcp([], true) { request, _ in { request.result([:]) } },
+            "notifications/initialized": MethodHandler { _ in Completion { .null } },
+            "ping": mcp([], true) { request, _ in Completion { request.result([:]) } },
             "logging/setLevel": mcp(["level"], false) { request, call in
                 guard !request.version.isStateless else { throw RPCError.methodNotFound("logging/setLevel") }
                 guard let level = try call.params.choice("level", as: MCPLogLevel.self) else {
                     throw FieldError(path: "params.level", problem: "is required")
                 }
                 session.setLogLevel(level.rawValue)
-                return { request.result([:]) }
+                return Completion { request.result([:]) }
             },
             "tools/list": mcp(["cursor"], false) { request, _ in
-                {
+                Completion {
                     request.cacheable(
                         ["tools": .array(MCPTool.all.map { $0.json(for: request.version) })], ttlMs: 3_600_000,
                         scope: "public")
@@ -49,11 +49,13 @@ struct MCPController: Controller {
             "tools/call": mcp(["name", "arguments", "inputResponses", "requestState"], false) { request, call in
                 try await callTool(request, call)
             },
-            "resources/list": mcp(["cursor"], false) { request, _ in { await listResources(request) } },
-            "resources/templates/list": mcp(["cursor"], false) { request, _ in { listResourceTemplates(request) } },
+            "resources/list": mcp(["cursor"], false) { request, _ in Completion { await listResources(request) } },
+            "resources/templates/list": mcp(["cursor"], false) { request, _ in
+                Completion { listResourceTemplates(request) }
+            },
             "resources/read": mcp(["uri", "inputResponses", "requestState"], false) { request, call in
                 let uri = try call.params.string("uri")
-                return { try await readResource(uri, request, call) }
+                return Completion { try await readResource(uri, request, call) }
             },
             "resources/subscribe": mcp(["uri"], false) { request, call in
                 guard !request.version.isStateless else { throw RPCError.methodNotFound("resources/subscribe") }
@@ -61,7 +63,7 @@ struct MCPController: Controller {
                 guard MCPResourceURI.target(uri) != nil else {
                     throw MCPErrors.resourceNotFound(uri, version: request.version)
                 }
-                return {
+                return Completion {
                     session.resolve(uri, key: await placeKey(of: uri, cause: call.cause))
                     session.startFollower { await followResourceChanges(session) }
                     pushes.afterAnswer(to: call.id) { session.subscribe(uri) }
@@ -72,7 +74,7 @@ struct MCPController: Controller {
                 guard !request.version.isStateless else { throw RPCError.methodNotFound("resources/unsubscribe") }
                 let uri = try call.params.string("uri")
                 session.unsubscribe(uri)
-                return { request.result([:]) }
+                return Completion { request.result([:]) }
             },
             "subscriptions/listen": mcp(["notifications"], false) { request, call in
                 guard request.version.isStateless, let id = call.id else {
@@ -85,7 +87,7 @@ struct MCPController: Controller {
                 guard session.reserveListener(id: id) else {
                     throw RPCError.invalidRequest("a subscriptions/listen stream with this request id is open already")
                 }
-                return {
+                return Completion {
                     for uri in uris { session.resolve(uri, key: await placeKey(of: uri, cause: call.cause)) }
                     var accepted: [String: JSONValue] = [:]
                     if filter.has("resourceSubscriptions") {
@@ -104,7 +106,7 @@ struct MCPController: Controller {
                 }
             },
             "completion/complete": mcp(["ref", "argument", "context"], false) { request, call in
-                { try await complete(request, call.params, cause: call.cause) }
+                Completion { try await complete(request, call.params, cause: call.cause) }
             },
         ]
     }

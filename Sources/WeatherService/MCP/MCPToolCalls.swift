@@ -15,9 +15,9 @@ extension MCPController {
             started = try await startTool(tool.name, arguments, request, call)
         } catch {
             let failure = try MCPToolResult.failure(error, version: request.version)
-            return { request.result(failure) }
+            return Completion { request.result(failure) }
         }
-        return {
+        return Completion {
             do {
                 return request.result(MCPToolResult.success(try await started(), version: request.version))
             } catch {
@@ -55,7 +55,7 @@ extension MCPController {
             return try await engine.removeFavorite(try a.string("favorite"), origin: origin)
         default:
             let scope = try a.choice("scope", as: RefreshScope.self) ?? .all
-            return { try await refreshWithProgress(scope, request: request, cause: call.cause) }
+            return Completion { try await refreshWithProgress(scope, request: request, cause: call.cause) }
         }
     }
 

@@ -24,7 +24,7 @@ struct LocationController: Controller {
             },
             "refresh": MethodHandler(params: ["scope"]) { [engine] call in
                 let scope = try call.params.choice("scope", as: RefreshScope.self) ?? .all
-                return { try await engine.refresh(scope, cause: call.cause) }
+                return Completion { try await engine.refresh(scope, cause: call.cause) }
             },
         ]
     }

@@ -11,8 +11,8 @@ struct LogController: Controller {
                 [engine] call in
                 engine.queryEvents(try Self.filter(call.params))
             },
-            "state/verify": MethodHandler { [engine] _ in { try await engine.verify() } },
-            "service/status": MethodHandler { [engine] _ in { await engine.status() } },
+            "state/verify": MethodHandler { [engine] _ in Completion { try await engine.verify() } },
+            "service/status": MethodHandler { [engine] _ in Completion { await engine.status() } },
         ]
     }
 

@@ -26,7 +26,7 @@ struct WeatherController: Controller {
                 return try engine.searchCities(query, limit: limit, origin: call.origin)
             },
             "map/favorites": MethodHandler { [engine] _ in await engine.mapFavorites() },
-            "map/layers": MethodHandler { [engine] _ in { engine.mapLayers } },
+            "map/layers": MethodHandler { [engine] _ in Completion { engine.mapLayers } },
         ]
     }
 }

@@ -138,6 +138,18 @@ public final class RPCServer: Sendable {
         }
         let idText = request.idText
         if case .failure(let error) = outcome { return deliver(errorLine(id: id, idText: idText, error), nil) }
+        // A change whose answer is known is answered from where its sync completes (the log writer's thread),
+        // with no task in between. Once decided it is written whatever happens, so it is not cancellable.
+        if case .success(let completion) = outcome, let durable = completion.durable {
+            durable.onDurable { outcome in
+                switch outcome {
+                case .success(let result): deliver(self.resultLine(id: id, idText: idText, result), id)
+                case .failure(let error):
+                    deliver(self.errorLine(id: id, idText: idText, self.wireError(error, method: method)), nil)
+                }
+            }
+            return
+        }
         inFlight.start(id: id) { silence in
             let outcome = await run()
             if silence.isSet { return deliver(nil, nil) }
@@ -176,24 +188,31 @@ public final class RPCServer: Sendable {
         repeated["_meta"] = nil
         switch registry.start(corr, method: request.method, params: .object(repeated)) {
         case .conflict(let error): return .failure(error)
-        case .done(let result): return .success({ result })
-        case .wait(let outcome): return .success({ try await outcome.value().get() })
+        case .done(let result): return .success(Completion { result })
+        case .wait(let outcome): return .success(Completion { try await outcome.value().get() })
         case .run:
             let begun = await begin(handler, call)
             guard case .success(let completion) = begun else {
                 if case .failure(let error) = begun { registry.finish(corr, with: .failure(error)) }
                 return begun
             }
-            return .success({ [registry] in
-                do {
-                    let result = try await completion()
-                    registry.finish(corr, with: .success(result))
-                    return result
-                } catch {
-                    registry.finish(corr, with: .failure(self.wireError(error, method: "commandId \(corr)")))
-                    throw error
-                }
-            })
+            // The commandId's outcome is recorded before the answer goes out, so a repeat sent after it
+            // finds it.
+            let record: @Sendable (DurableAnswer.Outcome) -> Void = { [registry] outcome in
+                registry.finish(corr, with: outcome.mapError { self.wireError($0, method: "commandId \(corr)") })
+            }
+            if let durable = completion.durable { return .success(Completion(durable.before(record))) }
+            return .success(
+                Completion {
+                    do {
+                        let result = try await completion()
+                        record(.success(result))
+                        return result
+                    } catch {
+                        record(.failure(error))
+                        throw error
+                    }
+                })
         }
     }
 
@@ -221,7 +240,7 @@ public final class RPCServer: Sendable {
             return .failure(.invalidParams("params.\(idMember) is required"))
         }
         inFlight.cancel(id: id, silently: silently)
-        return .success({ .null })
+        return .success(Completion { .null })
     }
 
     private func wireError(_ error: any Error, method: String) -> RPCError {

@@ -13,7 +13,7 @@ struct SubscriptionsController: Controller {
                 let afterSeq = try call.params.int("afterSeq", in: 0...(1 << 53)) ?? engine.lastSeq
                 let types = try call.params.optionalStrings("types").map(Set.init)
                 let id = pushes.newSubscriptionID()
-                return {
+                return Completion {
                     pushes.afterAnswer(to: call.id) {
                         pushes.startSubscription(id) { await Self.feed(engine, pushes, id, afterSeq, types) }
                     }
@@ -22,10 +22,12 @@ struct SubscriptionsController: Controller {
             },
             "events/unsubscribe": MethodHandler(params: ["subscriptionId"]) { [pushes] call in
                 let id = try call.params.optionalString("subscriptionId")
-                return { .object(["unsubscribed": .array(pushes.stopSubscriptions(id).map { .string($0) })]) }
+                return Completion {
+                    .object(["unsubscribed": .array(pushes.stopSubscriptions(id).map { .string($0) })])
+                }
             },
             "alerts/subscribe": MethodHandler { [engine, pushes] call in
-                {
+                Completion {
                     pushes.afterAnswer(to: call.id) {
                         pushes.setAlerts(true) {
                             await engine.followAlerts { pushes.notify("alerts/raised", $0) }
@@ -36,7 +38,7 @@ struct SubscriptionsController: Controller {
             },
             "alerts/unsubscribe": MethodHandler { [pushes] _ in
                 pushes.setAlerts(false) {}
-                return { .object(["subscribed": false]) }
+                return Completion { .object(["subscribed": false]) }
             },
         ]
     }
