@@ -15,10 +15,17 @@ final class Child {
 
     /// Starts weatherd alone (`--standalone`), or, with `relay`, as a relay to the data dir's shared daemon
     /// (which it starts, with its socket in the data dir and `--idle-exit 1`, so it goes away after the run).
-    init(binary: String, dataDir: String, extra: [String] = [], relay: Bool = false) throws {
-        process.executableURL = URL(fileURLWithPath: binary)
+    convenience init(binary: String, dataDir: String, extra: [String] = [], relay: Bool = false) throws {
         let mode = relay ? ["--idle-exit", "1"] : ["--standalone"]
-        process.arguments = mode + ["--data-dir", dataDir, "--log-level", "error", "--refresh-interval", "0"] + extra
+        try self.init(
+            executable: binary,
+            arguments: mode + ["--data-dir", dataDir, "--log-level", "error", "--refresh-interval", "0"] + extra)
+    }
+
+    /// Starts any program with raw pipes.
+    init(executable: String, arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_RUNTIME_DIR"] = nil
         process.environment = environment

@@ -12,7 +12,10 @@ import WeatherDomain
 ///   of the disk during the run weighs on both sides;
 /// - serial changes over stdio: `settings/set` alternating imperial and metric (each one writes an event), sent
 ///   one at a time, each answered before the next, with the p50 and p99 of the round trip;
-/// - pipelined changes: the same requests with up to `window` in flight.
+/// - pipelined changes: the same requests with up to `window` in flight;
+/// - the floor of any server: this program as a child (`floor-server`), one thread that reads a request line
+///   from its stdin pipe, appends a `rawLineBytes`-byte line and `fdatasync`s, and writes an answer line, sent
+///   the same requests one at a time. What a serial change costs beyond it is weatherd's own.
 ///
 /// The serial rate over the raw rate is the figure the target is about (≥ 0.8).
 func durable(binary: String, dir: String, serialCount: Int, pipelinedCount: Int, window: Int) throws -> JSONValue {
@@ -27,6 +30,7 @@ func durable(binary: String, dir: String, serialCount: Int, pipelinedCount: Int,
     let shared = try changes(
         binary: binary, dataDir: dir + "/durable-relay-\(getpid())", relay: true, serialCount: serialCount,
         pipelinedCount: pipelinedCount, window: window)
+    let floor = try floorRoundTrips(path: rawPath, count: serialCount, lineBytes: rawLineBytes)
     let rawSecond = try rawWriteSync(path: rawPath, count: serialCount - serialCount / 2, lineBytes: rawLineBytes)
 
     let raw = (rawFirst.seconds + rawSecond.seconds) / Double(serialCount)
@@ -42,6 +46,9 @@ func durable(binary: String, dir: String, serialCount: Int, pipelinedCount: Int,
             (Double(serialCount - serialCount / 2) / rawSecond.seconds).rounded()),
         "rawP50Microseconds": microseconds(rawSamples[rawSamples.count / 2]),
         "rawP99Microseconds": microseconds(rawSamples[rawSamples.count * 99 / 100]),
+        "floorPerSecond": .double((Double(serialCount) / floor.seconds).rounded()),
+        "floorRatioToRaw": .double(Rounding.round(raw / (floor.seconds / Double(serialCount)), decimals: 3)),
+        "floorP50Microseconds": microseconds(floor.samples[floor.samples.count / 2]),
         "serialCount": .int(Int64(serialCount)), "pipelinedCount": .int(Int64(pipelinedCount)),
         "pipelinedWindow": .int(Int64(window)),
     ]
@@ -50,6 +57,8 @@ func durable(binary: String, dir: String, serialCount: Int, pipelinedCount: Int,
         figures[name] = .object([
             "serialPerSecond": .double((1 / perSerial).rounded()),
             "serialRatioToRaw": .double(Rounding.round(raw / perSerial, decimals: 3)),
+            "serialRatioToFloor": .double(
+                Rounding.round(floor.seconds / Double(serialCount) / perSerial, decimals: 3)),
             "serialP50Microseconds": microseconds(run.samples[run.samples.count / 2]),
             "serialP99Microseconds": microseconds(run.samples[run.samples.count * 99 / 100]),
             "pipelinedPerSecond": .double((Double(pipelinedCount) / run.pipelinedSeconds).rounded()),
@@ -119,6 +128,51 @@ private func changes(
     return (
         serial.samples, serial.seconds, pipelined, reads.samples, logBytes / (50 + serialCount + pipelinedCount + 2)
     )
+}
+
+/// `count` serial round trips to a `floor-server` child appending to `path`: each request answered before the next.
+private func floorRoundTrips(
+    path: String, count: Int, lineBytes: Int
+) throws -> (seconds: Double, samples: [Double]) {
+    let child = try Child(executable: CommandLine.arguments[0], arguments: ["floor-server", path, String(lineBytes)])
+    defer { child.stop() }
+    let line = request(0, "settings/set", #"{"units":"metric"}"#)
+    for _ in 0..<50 {
+        child.send(line)
+        child.readLines(1)
+    }
+    var samples: [Double] = []
+    samples.reserveCapacity(count)
+    let elapsed = seconds {
+        for _ in 0..<count {
+            let start = ContinuousClock.now
+            child.send(line)
+            child.readLines(1)
+            samples.append(elapsedSeconds(since: start))
+        }
+    }
+    return (elapsed, samples.sorted())
+}
+
+/// The floor server (`weatherd-bench floor-server PATH BYTES`): on one thread, for each line read from standard
+/// input, appends a BYTES-byte line to PATH, `fdatasync`s it, and writes one answer line to standard output;
+/// exits at end of input.
+func floorServer(path: String, lineBytes: Int) -> Never {
+    let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+    guard fd >= 0 else { exit(1) }
+    var line = [UInt8](repeating: UInt8(ascii: "x"), count: lineBytes)
+    line[lineBytes - 1] = 10
+    let answer = Array(#"{"jsonrpc":"2.0","id":0,"result":{"units":"metric"}}"#.utf8) + [10]
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+        if count <= 0 { exit(0) }
+        for byte in buffer[..<count] where byte == 10 {
+            let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            guard written == lineBytes, fdatasync(fd) == 0 else { exit(1) }
+            _ = answer.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+        }
+    }
 }
 
 /// `count` iterations of `write` (one `lineBytes`-byte line) then `fdatasync`, appended to `path`.

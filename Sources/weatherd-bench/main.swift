@@ -19,6 +19,9 @@ import WeatherDomain
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 let command = arguments.isEmpty ? "all" : arguments.removeFirst()
+if command == "floor-server", arguments.count == 2 {
+    floorServer(path: arguments[0], lineBytes: Int(arguments[1]) ?? 300)
+}
 var binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
     "weatherd"
 ).path
