@@ -79,6 +79,15 @@ struct ReducerTests {
         #expect(state.entries.count == 20)
         #expect(state.entries.first?.name == "city 10")
         #expect(state.entries.filter { $0.name.lowercased() == "city 10" }.count == 1)
+        let again = HistoryEntry(
+            name: "City 10", country: "DE", state: nil, lat: 10, lon: 0, searchedAt: Timestamp(milliseconds: 200))
+        #expect(HistoryDecisions.record(state, again).isEmpty, "the place at the top stays there without an event")
+        let moved = HistoryEntry(
+            name: "City 10", country: "DE", state: nil, lat: 10.5, lon: 0, searchedAt: Timestamp(milliseconds: 200))
+        #expect(HistoryDecisions.record(state, moved) == [.historyRecorded(moved)], "new coordinates are recorded")
+        let older = HistoryEntry(
+            name: "City 24", country: "DE", state: nil, lat: 24, lon: 0, searchedAt: Timestamp(milliseconds: 200))
+        #expect(HistoryDecisions.record(state, older) == [.historyRecorded(older)], "a place below the top moves up")
         #expect(HistoryDecisions.clear(state) == [.historyCleared(count: 20)])
         state.apply(.historyCleared(count: 20))
         #expect(state.entries.isEmpty)

@@ -203,8 +203,11 @@ struct FetchTests {
             #expect(
                 daily.first?["max"] == 4.0, "steps on the local 3-hour grid: 15, 18, 21 h local (+1 h): 1, 2.5, 4 °C")
             _ = try await service.result("weather/current", ["city": "berlin"])
+            _ = try await service.result("weather/current", ["city": "Berlin"])
             let history = try await service.result("history/list")
             #expect(history["history"]?.arrayValue?.count == 1)
+            let recorded = try await service.result("events/query", ["types": ["history.recorded"]])
+            #expect(recorded["events"]?.arrayValue?.count == 1, "a place at the top of the history is not recorded again")
             #expect(history["history"]?.arrayValue?.first?["state"] == "State of Berlin")
             #expect(network.requests.filter { $0.contains("/v1/search") }.count == 1)
             let search = try await service.result("cities/search", ["query": "Berlin", "limit": 1])

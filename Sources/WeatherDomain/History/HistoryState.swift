@@ -69,6 +69,18 @@ public struct HistoryState: StateSlice {
 
 /// Pure decisions about the search history.
 public enum HistoryDecisions {
+    /// Records a look-up: the place moves to the top. When it is at the top already (same place, same
+    /// coordinates) nothing changes and no event is written, so a status bar asking for the same city every
+    /// few seconds writes nothing; `searchedAt` is when the place last came to the top.
+    public static func record(_ state: HistoryState, _ entry: HistoryEntry) -> [DomainEvent] {
+        if let first = state.entries.first, first.placeKey == entry.placeKey, first.lat == entry.lat,
+            first.lon == entry.lon
+        {
+            return []
+        }
+        return [.historyRecorded(entry)]
+    }
+
     /// Clears the history; no event when it is empty already.
     public static func clear(_ state: HistoryState) -> [DomainEvent] {
         state.entries.isEmpty ? [] : [.historyCleared(count: Int64(state.entries.count))]

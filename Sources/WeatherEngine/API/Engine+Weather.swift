@@ -82,7 +82,8 @@ extension Engine {
         }
     }
 
-    /// Geocodes a city name to its best candidate and records it in the search history.
+    /// Geocodes a city name to its best candidate and records it in the search history (unless it is at its
+    /// top already).
     func lookUpCity(_ name: String, cause: String) async throws -> Place {
         let answer = try await fetcher.geocode(name, limit: 1, cause: cause)
         guard let place = answer.value.first else {
@@ -91,7 +92,7 @@ extension Engine {
         let entry = HistoryEntry(
             name: place.name ?? name, country: place.country, state: place.state, lat: place.lat, lon: place.lon,
             searchedAt: clock.now())
-        let submission = try await history.submit(cause: cause, corr: nil) { _ in [.historyRecorded(entry)] }
+        let submission = try await history.submit(cause: cause, corr: nil) { HistoryDecisions.record($0, entry) }
         _ = try await history.commit(submission)
         return place
     }
