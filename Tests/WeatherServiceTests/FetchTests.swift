@@ -207,7 +207,8 @@ struct FetchTests {
             let history = try await service.result("history/list")
             #expect(history["history"]?.arrayValue?.count == 1)
             let recorded = try await service.result("events/query", ["types": ["history.recorded"]])
-            #expect(recorded["events"]?.arrayValue?.count == 1, "a place at the top of the history is not recorded again")
+            #expect(
+                recorded["events"]?.arrayValue?.count == 1, "a place at the top of the history is not recorded again")
             #expect(history["history"]?.arrayValue?.first?["state"] == "State of Berlin")
             #expect(network.requests.filter { $0.contains("/v1/search") }.count == 1)
             let search = try await service.result("cities/search", ["query": "Berlin", "limit": 1])
