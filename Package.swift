@@ -23,12 +23,16 @@ let package = Package(
             name: "WeatherService", dependencies: ["WeatherDomain", "EventLog", "Providers", "WeatherEngine"],
             swiftSettings: swiftSettings),
         .target(
+            name: "WeatherCLI", dependencies: ["WeatherDomain", "Providers", "WeatherEngine", "WeatherService"],
+            swiftSettings: swiftSettings),
+        .target(
             name: "WeatherTesting",
             dependencies: ["WeatherDomain", "EventLog", "Providers", "WeatherEngine", "WeatherService"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
-            name: "weatherd", dependencies: ["WeatherService", "WeatherEngine", "Providers"], swiftSettings: swiftSettings),
+            name: "weatherd", dependencies: ["WeatherCLI", "WeatherService", "WeatherEngine", "Providers"],
+            swiftSettings: swiftSettings),
         .executableTarget(
             name: "weatherd-check-log", dependencies: ["WeatherDomain", "WeatherTesting"], swiftSettings: swiftSettings),
         .executableTarget(
@@ -51,7 +55,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WeatherServiceTests",
-            dependencies: ["WeatherService", "WeatherEngine", "WeatherTesting"],
+            dependencies: ["WeatherService", "WeatherEngine", "WeatherCLI", "WeatherTesting"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

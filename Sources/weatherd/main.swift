@@ -1,5 +1,6 @@
 import Foundation
 import Providers
+import WeatherCLI
 import WeatherDomain
 import WeatherEngine
 import WeatherService
@@ -20,13 +21,29 @@ if arguments.first == "log" {
     }
     exit(code)
 }
-if arguments.contains("--help") || arguments.contains("-h") {
-    Logger.standardError(Configuration.usage)
+let clock = WallClock { Timestamp(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))) }
+let executable =
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+    ?? URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+if let name = arguments.first, let command = CLI.command(named: name) {
+    let output = Output.standard(environment: environment)
+    exit(
+        await CLI.run(
+            command, Array(arguments.dropFirst()),
+            in: CLI.Environment(
+                variables: environment, executable: executable, clock: clock, transport: .live(), output: output)))
+}
+if arguments.first == "help" || arguments.contains("--help") || arguments.contains("-h") {
+    print(CLI.overview)
     exit(0)
 }
 if arguments.contains("--version") {
-    Logger.standardError("weatherd \(Engine.version)")
+    print("weatherd \(Engine.version)")
     exit(0)
+}
+if let first = arguments.first, !first.hasPrefix("-"), first != "serve" {
+    Logger.standardError("weatherd: unknown command \(first)\n\n\(CLI.overview)")
+    exit(CLI.Exit.usage)
 }
 
 /// How this process serves: through the shared daemon (the default), as the daemon, or alone.
@@ -45,8 +62,8 @@ let configuration: Configuration
 do {
     configuration = try Configuration.parse(arguments, environment: environment)
 } catch {
-    Logger.standardError("weatherd: \(error)\n\n\(Configuration.usage)")
-    exit(2)
+    Logger.standardError("weatherd: \(error)\n\n\(CLI.overview)")
+    exit(CLI.Exit.usage)
 }
 
 var logger = Logger(level: configuration.logLevel)
@@ -58,7 +75,6 @@ if mode == .serve, let path = configuration.logFile {
         exit(2)
     }
 }
-let clock = WallClock { Timestamp(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))) }
 switch mode {
 case .standalone:
     exit(
@@ -71,9 +87,6 @@ case .serve:
             configuration: configuration, environment: environment, clock: clock, logger: logger,
             provider: configuration.makeProvider(), transport: .live()))
 case .relay:
-    let executable =
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-        ?? URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
     exit(
         await RelayClient.run(
             configuration: configuration, arguments: arguments, environment: environment, executable: executable,

@@ -40,12 +40,15 @@ extension Engine {
         }
     }
 
-    /// Renames a favorite or turns its alerts on or off.
-    public func updateFavorite(_ id: String, name: String?, notify: Bool?, origin: Origin) async throws -> Completion {
+    /// Renames a favorite named by its id or, failing that, its name, or turns its alerts on or off.
+    public func updateFavorite(
+        _ idOrName: String, name: String?, notify: Bool?, origin: Origin
+    ) async throws -> Completion {
         try await favorites.change(origin) { state in
-            try FavoritesDecisions.update(state, id: id, name: name, notify: notify)
+            try FavoritesDecisions.update(
+                state, id: state.favorite(idOrName: idOrName)?.id ?? idOrName, name: name, notify: notify)
         } unchanged: { state in
-            state.favorite(id: id)?.json ?? .null
+            state.favorite(idOrName: idOrName)?.json ?? .null
         }
     }
 

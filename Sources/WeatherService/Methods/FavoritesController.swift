@@ -14,10 +14,11 @@ struct FavoritesController: Controller {
             "favorites/remove": MethodHandler(changesState: true, params: ["id", "favorite"]) { [engine] call in
                 try await engine.removeFavorite(try Self.favoriteRef(call.params), origin: call.origin)
             },
-            "favorites/update": MethodHandler(changesState: true, params: ["id", "name", "notify"]) { [engine] call in
+            "favorites/update": MethodHandler(changesState: true, params: ["id", "favorite", "name", "notify"]) {
+                [engine] call in
                 let p = call.params
                 return try await engine.updateFavorite(
-                    try p.string("id"), name: try p.nonEmptyString("name"), notify: try p.optionalBool("notify"),
+                    try Self.favoriteRef(p), name: try p.nonEmptyString("name"), notify: try p.optionalBool("notify"),
                     origin: call.origin)
             },
             "favorites/list": MethodHandler(params: ["withWeather", "limit", "cursor"]) { [engine] call in

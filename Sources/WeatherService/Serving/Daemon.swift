@@ -70,6 +70,38 @@ public enum Daemon {
 /// `weatherd` with no subcommand: a relay between stdin/stdout and the data dir's daemon, which it
 /// starts (detached, in its own session, with `--idle-exit 300`) when none is running.
 public enum RelayClient {
+    /// Connects to the data dir's daemon, starting one (detached, `--idle-exit 300`, logging to
+    /// `DIR/weatherd.log`) when none is running.
+    ///
+    /// - Parameters:
+    ///   - arguments: the client's own options, passed on to a daemon it starts.
+    ///   - executable: this program, started as `executable serve …`.
+    /// - Returns: the connected socket.
+    public static func connect(
+        configuration: Configuration, arguments: [String], environment: [String: String], executable: String
+    ) async throws -> Int32 {
+        let path = try Daemon.socketPath(configuration, environment: environment)
+        let dataDirectory = SocketPath.standardize(
+            configuration.dataDirectory, currentDirectory: FileManager.default.currentDirectoryPath)
+        // The client's options come last, so its own --idle-exit or --log-file win.
+        let daemonArguments =
+            [
+                "serve", "--idle-exit", "300", "--log-file", dataDirectory + "/weatherd.log",
+            ] + arguments + ["--data-dir", dataDirectory, "--socket", path]
+        return try await DaemonLauncher.connectOrStart(path: path) {
+            try FileManager.default.createDirectory(
+                atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            _ = try DaemonLauncher.spawnDetached(
+                executable: executable, arguments: daemonArguments, environment: environment)
+        }
+    }
+
+    /// The error a client gets when `connect` failed.
+    public static func unavailable(_ error: any Error) -> RPCError {
+        .application(
+            "daemon_unavailable", "weatherd could not reach its daemon: \(error); --standalone runs without one")
+    }
+
     /// Connects (starting the daemon when needed) and relays until end of input and every answer, a
     /// signal, or the daemon's end.
     ///
@@ -83,26 +115,12 @@ public enum RelayClient {
     ) async -> Int32 {
         let socket: Int32
         do {
-            let path = try Daemon.socketPath(configuration, environment: environment)
-            let dataDirectory = SocketPath.standardize(
-                configuration.dataDirectory, currentDirectory: FileManager.default.currentDirectoryPath)
-            // The client's options come last, so its own --idle-exit or --log-file win.
-            let daemonArguments =
-                [
-                    "serve", "--idle-exit", "300", "--log-file", dataDirectory + "/weatherd.log",
-                ] + arguments + ["--data-dir", dataDirectory, "--socket", path]
-            socket = try await DaemonLauncher.connectOrStart(path: path) {
-                try FileManager.default.createDirectory(
-                    atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-                _ = try DaemonLauncher.spawnDetached(
-                    executable: executable, arguments: daemonArguments, environment: environment)
-            }
+            socket = try await connect(
+                configuration: configuration, arguments: arguments, environment: environment, executable: executable)
         } catch {
             logger.error("\(error)")
-            let failure = RPCError.application(
-                "daemon_unavailable", "weatherd could not reach its daemon: \(error); --standalone runs without one")
             var line: [UInt8] = []
-            RPCLine.error(id: .null, failure, into: &line)
+            RPCLine.error(id: .null, unavailable(error), into: &line)
             FileHandle.standardOutput.write(Data(line + [UInt8(ascii: "\n")]))
             return 1
         }

@@ -2,7 +2,8 @@ import Foundation
 import WeatherDomain
 import WeatherEngine
 
-/// The standalone front: one connection on standard input and output.
+/// The standalone front: one connection on standard input and output (or on another descriptor, as for a
+/// command-line tool's in-process connection).
 ///
 /// It ends at end of input, when stdout closes, or at a graceful shutdown (a signal). At end of input
 /// the requests already read get up to `endOfInputGrace` (the upstream deadline plus a margin) to be
@@ -12,23 +13,27 @@ public struct StdioService: Service {
     let engine: Engine
     let maxLineBytes: Int
     let endOfInputGrace: Duration
+    let inputFD: Int32
+    let outputFD: Int32
 
-    public init(engine: Engine, maxLineBytes: Int, endOfInputGrace: Duration) {
+    public init(engine: Engine, maxLineBytes: Int, endOfInputGrace: Duration, input: Int32 = 0, output: Int32 = 1) {
         self.engine = engine
         self.maxLineBytes = maxLineBytes
         self.endOfInputGrace = endOfInputGrace
+        inputFD = input
+        outputFD = output
     }
 
     public func run(shutdown: Latch) async {
         let input = AsyncStream<LineSplitter.Item>.makeStream()
         let stdoutClosed = Latch()
-        let output = StandardOutput { [engine] in
+        let output = StandardOutput(fd: outputFD) { [engine] in
             engine.setStopReason("stdout_closed")
             stdoutClosed.open()
             input.continuation.finish()
         }
         let budget = InputBudget()
-        StandardInput(maxLineBytes: maxLineBytes).start(
+        StandardInput(fd: inputFD, maxLineBytes: maxLineBytes).start(
             budget: budget, waitForRoom: { output.waitForRoom() }, into: input.continuation)
         let connection = Connection(engine: engine, label: "stdio", sink: output, maxLineBytes: maxLineBytes)
         let stopReading = Task {

@@ -1,0 +1,134 @@
+import Foundation
+import WeatherDomain
+import WeatherService
+
+/// `weatherd favorites list|add|remove|rename`.
+enum FavoritesCommand {
+    static let command = Command(
+        name: "favorites", summary: "list, add, remove or rename favorite places",
+        usage: """
+            usage: weatherd favorites [list] [--json] [options]
+                   weatherd favorites add CITY | LAT,LON --name NAME [--json] [options]
+                   weatherd favorites remove ID|NAME [--json] [options]
+                   weatherd favorites rename ID|NAME NEW-NAME [--json] [options]
+            """,
+        details: """
+            The favorites every client of the data dir shares. `add` geocodes a city (and takes the geocoder's
+            name), or takes coordinates with a name; a favorite is named by its id or its name.
+
+            example:
+              weatherd favorites add Berlin
+              weatherd favorites add 48.8566,2.3522 --name Paris
+              weatherd favorites rename Paris "Office"
+              weatherd favorites
+            """,
+        positionals: 0...3, positionalText: "list, add PLACE, remove FAVORITE or rename FAVORITE NEW-NAME",
+        valueFlags: ["--name"],
+        check: { invocation in
+            let words = invocation.positional
+            let expected: [String: Int] = ["list": 1, "add": 2, "remove": 2, "rename": 3]
+            guard let action = words.first else { return }
+            guard let count = expected[action] else {
+                throw UsageError("unknown action \(action): list, add, remove or rename")
+            }
+            guard words.count == count else {
+                throw UsageError("favorites \(action) takes \(count - 1) argument\(count == 2 ? "" : "s")")
+            }
+            if action == "add", Place.coordinates(words[1]) != nil, invocation.values["--name"] == nil {
+                throw UsageError("favorites add LAT,LON needs --name NAME")
+            }
+        }
+    ) { context in
+        let words = context.invocation.positional
+        let client = context.client
+        let result: JSONValue
+        switch words.first ?? "list" {
+        case "add":
+            if let (lat, lon) = Place.coordinates(words[1]) {
+                result = try await client.call(
+                    "favorites/add",
+                    [
+                        "name": .string(context.invocation.values["--name"] ?? ""), "lat": .double(lat),
+                        "lon": .double(lon),
+                    ])
+            } else {
+                result = try await client.call("favorites/add", ["city": .string(words[1])])
+            }
+            if !context.json { context.output.print("added \(describe(result))") }
+        case "remove":
+            result = try await client.call("favorites/remove", ["favorite": .string(words[1])])
+            if !context.json { context.output.print("removed \(describe(result))") }
+        case "rename":
+            result = try await client.call(
+                "favorites/update", ["favorite": .string(words[1]), "name": .string(words[2])])
+            if !context.json { context.output.print("renamed: \(describe(result))") }
+        default:
+            result = try await list(client)
+            if !context.json {
+                let favorites = result["favorites"]?.arrayValue ?? []
+                if favorites.isEmpty {
+                    context.output.print("no favorites yet: weatherd favorites add CITY")
+                } else {
+                    context.output.print(Text.table(favorites.map(row)))
+                }
+            }
+        }
+        if context.json { context.output.print(result.jsonString) }
+        return CLI.Exit.ok
+    }
+
+    /// Every favorite, page by page, as one `favorites/list` result.
+    static func list(_ client: LineClient) async throws -> JSONValue {
+        var favorites: [JSONValue] = []
+        var cursor: JSONValue?
+        repeat {
+            var params: [String: JSONValue] = ["limit": 1000]
+            if let cursor { params["cursor"] = cursor }
+            let page = try await client.call("favorites/list", params)
+            favorites += page["favorites"]?.arrayValue ?? []
+            cursor = page["nextCursor"]
+        } while cursor != nil
+        return ["favorites": .array(favorites)]
+    }
+
+    static func row(_ favorite: JSONValue) -> [String] {
+        [
+            favorite["id"]?.stringValue ?? "", favorite["name"]?.stringValue ?? "",
+            favorite["country"]?.stringValue ?? "",
+            "\(Text.number(favorite["lat"]?.doubleValue ?? 0, decimals: 4)),"
+                + Text.number(favorite["lon"]?.doubleValue ?? 0, decimals: 4),
+            favorite["notify"]?.boolValue == false ? "alerts off" : "",
+        ]
+    }
+
+    static func describe(_ favorite: JSONValue) -> String {
+        let country = favorite["country"]?.stringValue.map { ", \($0)" } ?? ""
+        return "\(favorite["name"]?.stringValue ?? "?")\(country) (\(favorite["id"]?.stringValue ?? "?"))"
+    }
+}
+
+/// How a command line names a place.
+enum Place {
+    /// `LAT,LON` (decimal degrees, in range), or nil.
+    static func coordinates(_ text: String) -> (Double, Double)? {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2,
+            let lat = Double(parts[0].trimmingCharacters(in: .whitespaces)),
+            let lon = Double(parts[1].trimmingCharacters(in: .whitespaces)),
+            (-90...90).contains(lat), (-180...180).contains(lon)
+        else { return nil }
+        return (lat, lon)
+    }
+
+    /// The params of a weather method for PLACE: coordinates, else a favorite's id or name when one matches,
+    /// else a city; none for the current location.
+    static func params(_ place: String?, favorites: [JSONValue]) -> [String: JSONValue] {
+        guard let place, !place.isEmpty else { return [:] }
+        if let (lat, lon) = coordinates(place) { return ["lat": .double(lat), "lon": .double(lon)] }
+        let named = favorites.contains { favorite in
+            favorite["id"]?.stringValue == place
+                || favorite["name"]?.stringValue?.lowercased() == place.lowercased()
+        }
+        return named ? ["favorite": .string(place)] : ["city": .string(place)]
+    }
+}

@@ -1,0 +1,61 @@
+import WeatherDomain
+import WeatherService
+
+/// `weatherd now [PLACE]`: the weather in one line, then exit.
+enum NowCommand {
+    static let command = Command(
+        name: "now", summary: "the weather in one line (wttr.in's formats and %-codes)",
+        usage: "usage: weatherd now [PLACE] [--format FORMAT] [--units metric|imperial|standard] [--json] [options]",
+        details: """
+            PLACE is a city, LAT,LON, a favorite's name or id, or nothing for the current location. The line
+            comes from the cache when it is fresh; when the provider cannot be reached, the last weather known is
+            printed with "(stale, AGE old)". With nothing known, a message goes to stderr and the exit status
+            is 1. --json prints the weather/current result instead.
+
+            --format takes wttr.in's named formats 1, 2, 3, 4 or a text with %-codes (default "\(OneLine.standard)"):
+            \(OneLine.codes.map { "  %\($0.code)".padding(toLength: 7, withPad: " ", startingAt: 0) + $0.meaning }
+                .joined(separator: "\n"))
+
+            example:
+              weatherd now Berlin                       Berlin: ⛅️ +12°C
+              weatherd now --format "%l %c %t %w %r"    Berlin ⛅️ +12°C ↙11km/h 40%
+              weatherd now 48.86,2.35 --format 1
+            """,
+        positionals: 0...1, positionalText: "at most one PLACE", valueFlags: ["--format", "--units"],
+        check: { invocation in
+            _ = try OneLine(invocation.values["--format"] ?? OneLine.standard)
+            if let units = invocation.values["--units"], !["metric", "imperial", "standard"].contains(units) {
+                throw UsageError("--units must be metric, imperial or standard")
+            }
+        }
+    ) { context in
+        let format = try OneLine(context.invocation.values["--format"] ?? OneLine.standard)
+        var params = try await placeParams(context)
+        if let units = context.invocation.values["--units"] { params["units"] = .string(units) }
+        let current = try await context.client.call("weather/current", params)
+        if context.json {
+            context.output.print(current.jsonString)
+            return CLI.Exit.ok
+        }
+        // The forecast adds what the current conditions lack (sun, moon, chance of rain); without it those
+        // codes print "?".
+        let forecast = format.needsForecast ? try? await context.client.call("weather/forecast", params) : nil
+        let now = context.now()
+        var line = format.render(current: current, forecast: forecast, now: now)
+        if current["stale"]?.boolValue == true {
+            let fetched = Timestamp(rfc3339: current["fetchedAt"]?.stringValue ?? "") ?? now
+            let age = Text.duration(seconds: Double(now.milliseconds - fetched.milliseconds) / 1000)
+            line += " " + context.output.styled("(stale, \(age) old)", "33")
+        }
+        context.output.print(line)
+        return CLI.Exit.ok
+    }
+
+    /// The weather method's place params for the command's PLACE.
+    static func placeParams(_ context: Context) async throws -> [String: JSONValue] {
+        guard let place = context.invocation.positional.first else { return [:] }
+        if Place.coordinates(place) != nil { return Place.params(place, favorites: []) }
+        let favorites = try await FavoritesCommand.list(context.client)["favorites"]?.arrayValue ?? []
+        return Place.params(place, favorites: favorites)
+    }
+}

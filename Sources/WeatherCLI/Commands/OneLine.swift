@@ -1,0 +1,326 @@
+import WeatherDomain
+
+/// wttr.in's one-line formats over weatherd's answers: the named formats `1`…`4` and the %-codes.
+///
+/// It reads a `weather/current` result and, for the codes that need it, a `weather/forecast` result (`%r`,
+/// `%+Nh`, the sun and moon codes, and whether it is night). A value the answers lack prints as `?`.
+public struct OneLine: Sendable {
+    /// The named formats, as wttr.in defines them.
+    public static let named: [String: String] = [
+        "1": "%c %t", "2": "%c 🌡️%t 🌬️%w", "3": "%l: %c %t", "4": "%l: %c 🌡️%t 🌬️%w",
+    ]
+
+    /// The format used without `--format`.
+    public static let standard = "%l: %c %t"
+
+    /// Every code with what it prints, for the error that lists them and for `--help`.
+    public static let codes: [(code: String, meaning: String)] = [
+        ("c", "condition emoji, night emoji at night"), ("C", "condition text"), ("h", "humidity"),
+        ("t", "temperature"), ("f", "feels-like temperature"), ("w", "wind speed with a direction arrow"),
+        ("l", "place"), ("m", "moon phase emoji"), ("M", "moon day: days since new moon"),
+        ("p", "precipitation"), ("P", "pressure"), ("u", "UV index"), ("D", "dawn"), ("S", "sunrise"),
+        ("z", "zenith: solar noon"), ("s", "sunset"), ("d", "dusk"), ("T", "local time"), ("Z", "time zone"),
+        ("r", "chance of rain in the next 6 hours"), ("+Nh", "the forecast N hours ahead: emoji and temperature"),
+        ("%", "a percent sign"),
+    ]
+
+    /// One piece of a parsed format.
+    enum Piece: Equatable, Sendable {
+        case text(String)
+        case code(Character)
+        case hoursAhead(Int)
+    }
+
+    let pieces: [Piece]
+
+    /// The format's text, or nil when it has no code that needs the forecast.
+    public var needsForecast: Bool {
+        pieces.contains { piece in
+            switch piece {
+            case .text: false
+            case .hoursAhead: true
+            case .code(let code): "cmMDSzsdr".contains(code)
+            }
+        }
+    }
+
+    /// Parses a named format (`1`…`4`) or a %-format.
+    ///
+    /// - Throws: a `UsageError` naming the unknown code and listing the known ones.
+    init(_ format: String) throws {
+        let text = Self.named[format] ?? format
+        var pieces: [Piece] = []
+        var literal = ""
+        var characters = text[...]
+        while let character = characters.popFirst() {
+            guard character == "%" else {
+                literal.append(character)
+                continue
+            }
+            guard let code = characters.popFirst() else { throw Self.unknown("%") }
+            if code == "%" {
+                literal.append("%")
+                continue
+            }
+            if !literal.isEmpty { pieces.append(.text(literal)) }
+            literal = ""
+            if code == "+" {
+                let digits = characters.prefix { $0.isNumber }
+                characters = characters.dropFirst(digits.count)
+                guard let hours = Int(digits), (1...120).contains(hours), characters.popFirst() == "h" else {
+                    throw UsageError("%+Nh takes N from 1 to 120 hours, e.g. %+3h")
+                }
+                pieces.append(.hoursAhead(hours))
+            } else if Self.codes.contains(where: { $0.code == String(code) }) {
+                pieces.append(.code(code))
+            } else {
+                throw Self.unknown("%\(code)")
+            }
+        }
+        if !literal.isEmpty { pieces.append(.text(literal)) }
+        self.pieces = pieces
+    }
+
+    static func unknown(_ code: String) -> UsageError {
+        UsageError(
+            "unknown format code \(code); the codes are "
+                + codes.map { "%\($0.code) (\($0.meaning))" }.joined(separator: ", ")
+                + "; the named formats are 1, 2, 3 and 4")
+    }
+
+    /// The line for `current` (a `weather/current` result) and `forecast` (a `weather/forecast` result, when
+    /// the format needs one and it could be had), at `now`.
+    func render(current: JSONValue, forecast: JSONValue?, now: Timestamp) -> String {
+        let reading = Reading(current: current, forecast: forecast, now: now)
+        return pieces.map { piece in
+            switch piece {
+            case .text(let text): text
+            case .code(let code): reading.value(code)
+            case .hoursAhead(let hours): reading.ahead(hours: hours)
+            }
+        }.joined()
+    }
+}
+
+/// The values of the codes, read from the answers.
+private struct Reading {
+    let current: JSONValue
+    let conditions: JSONValue
+    let forecast: JSONValue?
+    let today: JSONValue?
+    let now: Timestamp
+    /// When the current conditions were observed: the day whose sun and moon the codes show, and what
+    /// day or night means for the condition's emoji.
+    let observed: Timestamp
+    let offset: Int64
+    let units: JSONValue
+
+    init(current: JSONValue, forecast: JSONValue?, now: Timestamp) {
+        self.current = current
+        conditions = current["current"] ?? .null
+        self.forecast = forecast
+        self.now = now
+        offset = current["location"]?["utcOffsetSeconds"]?.intValue ?? 0
+        units = current["units"] ?? .null
+        observed = current["observedAt"]?.stringValue.flatMap { Timestamp(rfc3339: $0) } ?? now
+        let localDate = String(Timestamp(milliseconds: observed.milliseconds + offset * 1000).description.prefix(10))
+        today = forecast?["daily"]?.arrayValue?.first { $0["date"]?.stringValue == localDate }
+    }
+
+    func value(_ code: Character) -> String {
+        switch code {
+        case "c": return Symbols.emoji(conditions["condition"] ?? .null, night: isNight)
+        case "C": return (conditions["condition"]?["text"]?.stringValue).map(Self.capitalized) ?? "?"
+        case "h": return conditions["humidity"]?.doubleValue.map { "\(Text.number($0, decimals: 0))%" } ?? "?"
+        case "t": return temperature(conditions["temperature"])
+        case "f": return temperature(conditions["feelsLike"])
+        case "w": return wind(conditions)
+        case "l": return place
+        case "m": return today?["moonPhase"]?.doubleValue.map(Symbols.moon) ?? "?"
+        case "M": return today?["moonDay"]?.doubleValue.map { Text.number($0.rounded(.down), decimals: 0) } ?? "?"
+        case "p": return conditions["precipitation"]?.doubleValue.map { "\(Text.number($0))mm" } ?? "?"
+        case "P":
+            return conditions["pressure"]?.doubleValue.map {
+                "\(Text.number($0, decimals: 0))\(units["pressure"]?.stringValue ?? "hPa")"
+            } ?? "?"
+        case "u": return conditions["uvIndex"]?.doubleValue.map { Text.number($0, decimals: 0) } ?? "?"
+        case "D": return localTime(today?["dawn"])
+        case "S": return localTime(today?["sunrise"] ?? conditions["sunrise"])
+        case "z": return localTime(today?["zenith"])
+        case "s": return localTime(today?["sunset"] ?? conditions["sunset"])
+        case "d": return localTime(today?["dusk"])
+        case "T": return Self.clock(now, offset: offset) + Self.offsetText(offset, colon: false)
+        case "Z":
+            return current["location"]?["timezone"]?.stringValue ?? "UTC" + Self.offsetText(offset, colon: true)
+        case "r": return rainChance
+        default: return "?"
+        }
+    }
+
+    /// `%+Nh`: the forecast step that holds the time N hours from now.
+    func ahead(hours: Int) -> String {
+        let target = now.milliseconds + Int64(hours) * 3_600_000
+        let entries = forecast?["entries"]?.arrayValue ?? []
+        let times = entries.map { Timestamp(rfc3339: $0["time"]?.stringValue ?? "")?.milliseconds ?? .max }
+        guard let index = times.lastIndex(where: { $0 <= target }), target - times[index] < 6 * 3_600_000 else {
+            return "?"
+        }
+        let entry = entries[index]
+        return Symbols.emoji(entry["condition"] ?? .null, night: false) + " " + temperature(entry["temperature"])
+    }
+
+    /// Night: observed before that day's sunrise or after its sunset, where the answers give them.
+    var isNight: Bool {
+        let sunrise = (today?["sunrise"] ?? conditions["sunrise"])?.stringValue.flatMap { Timestamp(rfc3339: $0) }
+        let sunset = (today?["sunset"] ?? conditions["sunset"])?.stringValue.flatMap { Timestamp(rfc3339: $0) }
+        if today?["polar"]?.stringValue == "night" { return true }
+        guard let sunrise, let sunset else { return false }
+        return observed.milliseconds < sunrise.milliseconds || observed.milliseconds >= sunset.milliseconds
+    }
+
+    var place: String {
+        let location = current["location"] ?? .null
+        if let name = location["name"]?.stringValue, !name.isEmpty { return name }
+        let lat = location["lat"]?.doubleValue ?? 0
+        let lon = location["lon"]?.doubleValue ?? 0
+        return "\(Text.number(lat, decimals: 2)),\(Text.number(lon, decimals: 2))"
+    }
+
+    func temperature(_ value: JSONValue?) -> String {
+        guard let degrees = value?.doubleValue else { return "?" }
+        let rounded = degrees.rounded()
+        let sign = rounded > 0 ? "+" : ""
+        let unit = units["temperature"]?.stringValue ?? "°C"
+        return "\(sign)\(Text.number(rounded == 0 ? 0 : rounded, decimals: 0))\(unit)"
+    }
+
+    /// The wind as wttr.in prints it: an arrow for where the wind goes, the speed and its unit; metric speeds
+    /// in km/h, the unit most metric countries use.
+    func wind(_ values: JSONValue) -> String {
+        guard let speed = values["windSpeed"]?.doubleValue else { return "?" }
+        let arrow = values["windDirection"]?.doubleValue.map(Symbols.windArrow) ?? ""
+        let unit = units["windSpeed"]?.stringValue ?? "m/s"
+        if unit == "m/s", units["system"]?.stringValue == "metric" {
+            return "\(arrow)\(Text.number(speed * 3.6, decimals: 0))km/h"
+        }
+        return "\(arrow)\(Text.number(speed, decimals: 0))\(unit)"
+    }
+
+    /// The highest chance of precipitation among the forecast steps of the next 6 hours.
+    var rainChance: String {
+        let end = now.milliseconds + 6 * 3_600_000
+        let chances = (forecast?["entries"]?.arrayValue ?? []).compactMap { entry -> Double? in
+            guard let time = Timestamp(rfc3339: entry["time"]?.stringValue ?? "")?.milliseconds,
+                time + 3 * 3_600_000 > now.milliseconds, time < end
+            else { return nil }
+            return entry["pop"]?.doubleValue
+        }
+        guard let highest = chances.max() else { return "?" }
+        return "\(Text.number(highest * 100, decimals: 0))%"
+    }
+
+    func localTime(_ value: JSONValue?) -> String {
+        guard let text = value?.stringValue, let time = Timestamp(rfc3339: text) else { return "?" }
+        return Self.clock(time, offset: offset)
+    }
+
+    /// `HH:MM:SS` of `time` at `offset` seconds from UTC.
+    static func clock(_ time: Timestamp, offset: Int64) -> String {
+        let local = Timestamp(milliseconds: time.milliseconds + offset * 1000).description
+        let start = local.index(local.startIndex, offsetBy: 11)
+        return String(local[start...].prefix(8))
+    }
+
+    /// `+0100` (or `+01:00` with `colon`).
+    static func offsetText(_ offset: Int64, colon: Bool) -> String {
+        let sign = offset < 0 ? "-" : "+"
+        let minutes = abs(offset) / 60
+        let hours = String(minutes / 60).leftPadded(2)
+        let rest = String(minutes % 60).leftPadded(2)
+        return sign + hours + (colon ? ":" : "") + rest
+    }
+
+    static func capitalized(_ text: String) -> String { text.prefix(1).uppercased() + text.dropFirst() }
+}
+
+extension String {
+    /// The string with zeros before it up to `width` characters.
+    fileprivate func leftPadded(_ width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
+    }
+}
+
+/// Emoji for conditions, the wind and the moon.
+enum Symbols {
+    /// The condition's emoji, as wttr.in draws them, with night emoji where the sun would show.
+    static func emoji(_ condition: JSONValue, night: Bool) -> String {
+        let code = condition["code"]?.intValue ?? -1
+        let kind =
+            condition["scheme"]?.stringValue == "owm" ? owmKind(code) : wmoKind(code)
+        switch kind {
+        case .clear: return night ? "🌙" : "☀️"
+        case .mostlyClear: return night ? "🌙" : "🌤️"
+        case .partlyCloudy: return night ? "☁️" : "⛅️"
+        case .cloudy: return "☁️"
+        case .fog: return "🌫️"
+        case .lightRain: return night ? "🌧️" : "🌦️"
+        case .rain: return "🌧️"
+        case .lightSnow: return "🌨️"
+        case .snow: return "❄️"
+        case .thunder: return "⛈️"
+        case .tornado: return "🌪️"
+        case .unknown: return "✨"
+        }
+    }
+
+    private enum Kind {
+        case clear, mostlyClear, partlyCloudy, cloudy, fog, lightRain, rain, lightSnow, snow, thunder, tornado,
+            unknown
+    }
+
+    private static func wmoKind(_ code: Int64) -> Kind {
+        switch code {
+        case 0: .clear
+        case 1: .mostlyClear
+        case 2: .partlyCloudy
+        case 3: .cloudy
+        case 45, 48: .fog
+        case 51, 53, 56, 61, 80: .lightRain
+        case 55, 57, 63, 65, 66, 67, 81, 82: .rain
+        case 71, 77, 85: .lightSnow
+        case 73, 75, 86: .snow
+        case 95, 96, 99: .thunder
+        default: .unknown
+        }
+    }
+
+    private static func owmKind(_ code: Int64) -> Kind {
+        switch code {
+        case 200..<300: .thunder
+        case 300..<400, 500, 520: .lightRain
+        case 501..<600: .rain
+        case 600, 612, 615, 620: .lightSnow
+        case 600..<700: .snow
+        case 781: .tornado
+        case 700..<800: .fog
+        case 800: .clear
+        case 801: .mostlyClear
+        case 802: .partlyCloudy
+        case 803, 804: .cloudy
+        default: .unknown
+        }
+    }
+
+    /// wttr.in's arrows: where the wind blows to (a north wind, from 0°, points down).
+    static func windArrow(_ degrees: Double) -> String {
+        let arrows = ["↓", "↙", "←", "↖", "↑", "↗", "→", "↘"]
+        let normalized = (degrees.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
+        return arrows[Int((normalized + 22.5) / 45) % 8]
+    }
+
+    /// The moon's emoji for a phase from 0 (new) through 0.5 (full) to 1 (new again).
+    static func moon(_ phase: Double) -> String {
+        let moons = ["🌑", "🌒", "🌓", "🌔", "🌕", "🌖", "🌗", "🌘"]
+        return moons[Int((phase * 8).rounded()) % 8]
+    }
+}

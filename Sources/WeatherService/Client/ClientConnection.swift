@@ -1,0 +1,71 @@
+import EventLog
+import Foundation
+import Providers
+import WeatherDomain
+import WeatherEngine
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A command-line tool's connection to weatherd: to the data dir's shared daemon (started when none runs), or,
+/// with `--standalone`, to an engine served in this process on one end of a socket pair. Either way the tool
+/// speaks the same JSON-RPC through a `LineClient`.
+public struct ClientConnection: Sendable {
+    /// The client over the connection.
+    public let client: LineClient
+    /// Ends once the in-process engine has shut down (at once for the daemon's connection).
+    private let served: Task<Void, Never>?
+
+    /// Connects to the daemon of `configuration`'s data dir, starting one when none is running.
+    ///
+    /// - Parameters:
+    ///   - arguments: the options passed on to a daemon this starts.
+    ///   - executable: this program.
+    /// - Throws: `RPCError` `daemon_unavailable` when no daemon could be reached or started.
+    public static func daemon(
+        configuration: Configuration, arguments: [String], environment: [String: String], executable: String,
+        onNotification: @escaping @Sendable (String, JSONValue) -> Void = { _, _ in }
+    ) async throws -> ClientConnection {
+        let socket: Int32
+        do {
+            socket = try await RelayClient.connect(
+                configuration: configuration, arguments: arguments, environment: environment, executable: executable)
+        } catch {
+            throw RelayClient.unavailable(error)
+        }
+        return ClientConnection(client: LineClient(fd: socket, onNotification: onNotification), served: nil)
+    }
+
+    /// Opens the data dir in this process and serves one connection to it.
+    ///
+    /// - Throws: the data dir's error (locked by another weatherd, damaged log…), or `SocketError`.
+    public static func standalone(
+        configuration: Configuration, clock: WallClock, logger: Logger, provider: any WeatherProvider,
+        transport: HTTPTransport, onNotification: @escaping @Sendable (String, JSONValue) -> Void = { _, _ in }
+    ) throws -> ClientConnection {
+        let opened = try OpenedDataDir.open(configuration: configuration, clock: clock, logger: logger)
+        let (serverEnd, clientEnd) = try UnixSocket.pair()
+        let engine = Engine(
+            opened, configuration: configuration, clock: clock, logger: logger, provider: provider,
+            transport: transport)
+        let front = StdioService(
+            engine: engine, maxLineBytes: configuration.maxLineBytes, endOfInputGrace: configuration.endOfInputGrace,
+            input: serverEnd, output: serverEnd)
+        let served = Task {
+            await ServiceGroup.serve(engine, front: front)
+            UnixSocket.closeDescriptor(serverEnd)
+        }
+        return ClientConnection(client: LineClient(fd: clientEnd, onNotification: onNotification), served: served)
+    }
+
+    /// Ends the connection: the server answers what it was sent, then (in this process) the engine shuts down.
+    public func close() async {
+        client.finishSending()
+        await client.waitForEnd()
+        await client.close()
+        await served?.value
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import Synchronization
+import WeatherDomain
+import WeatherEngine
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A JSON-RPC client over one connected stream socket: the shared daemon's, or one end of a socket pair served
+/// in this process (`ClientConnection`). What the command-line tools use.
+///
+/// `call` sends one request and waits for its answer; a dedicated thread reads the answers, matches them to
+/// their calls by id, and hands every notification (an `events/event` push, an alert) to `onNotification`,
+/// in the order they arrive. When the connection ends, or the server answers with an error that has no id
+/// (`too_many_connections`, `daemon_gone`), every call waiting and every later one fails with that error.
+public final class LineClient: Sendable {
+    private struct State {
+        var nextID: Int64 = 1
+        var waiting: [Int64: CheckedContinuation<JSONValue, any Error>] = [:]
+        /// Why the connection ended; set once.
+        var ended: RPCError?
+    }
+
+    private let fd: Int32
+    private let state = Mutex(State())
+    private let onNotification: @Sendable (_ method: String, _ params: JSONValue) -> Void
+    /// Opens once the reading thread has stopped.
+    private let readerDone = Latch()
+
+    /// Takes over `fd` (closed by `close`) and starts reading it.
+    public init(
+        fd: Int32, maxLineBytes: Int = 16 << 20,
+        onNotification: @escaping @Sendable (_ method: String, _ params: JSONValue) -> Void = { _, _ in }
+    ) {
+        self.fd = fd
+        self.onNotification = onNotification
+        UnixSocket.preventSIGPIPE(fd)
+        let thread = Thread { [self] in
+            read(maxLineBytes: maxLineBytes)
+            readerDone.open()
+        }
+        thread.name = "weatherd-client"
+        thread.start()
+    }
+
+    /// The error a call gets once the connection has ended without a word from the server.
+    public static let closed = RPCError.application(
+        "daemon_gone", "weatherd's daemon closed the connection before answering; run the command again")
+
+    /// Sends `method` with `params` and returns its result.
+    ///
+    /// - Throws: the server's `RPCError`, or `closed` when the connection ended first.
+    public func call(_ method: String, _ params: [String: JSONValue] = [:]) async throws -> JSONValue {
+        try await withCheckedThrowingContinuation { continuation in
+            let id = state.withLock { state -> Int64? in
+                guard state.ended == nil else { return nil }
+                defer { state.nextID += 1 }
+                state.waiting[state.nextID] = continuation
+                return state.nextID
+            }
+            guard let id else {
+                return continuation.resume(throwing: state.withLock { $0.ended } ?? Self.closed)
+            }
+            let request: JSONValue = [
+                "jsonrpc": "2.0", "id": .int(id), "method": .string(method), "params": .object(params),
+            ]
+            let line = Array(request.jsonString.utf8) + [UInt8(ascii: "\n")]
+            let sent = line.withUnsafeBytes { UnixSocket.sendAll(fd, $0) }
+            if !sent { end(Self.closed) }
+        }
+    }
+
+    /// Ends what this client sends (a half-close): the server answers what it has and closes.
+    public func finishSending() { _ = shutdown(fd, Int32(SHUT_WR)) }
+
+    /// Closes the connection and waits for the reading thread.
+    public func close() async {
+        _ = shutdown(fd, Int32(SHUT_RDWR))
+        await readerDone.wait()
+        UnixSocket.closeDescriptor(fd)
+    }
+
+    /// Waits until the server has closed the connection.
+    public func waitForEnd() async { await readerDone.wait() }
+
+    private func read(maxLineBytes: Int) {
+        var splitter = LineSplitter(maxLineBytes: maxLineBytes)
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        let handle: (LineSplitter.Item) -> Void = { [self] item in
+            guard case .line(let bytes) = item, let message = try? JSONValue.parse(bytes) else { return }
+            receive(message)
+        }
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }
+            if count < 0, errno == EINTR { continue }
+            if count <= 0 { break }
+            buffer.withUnsafeBytes { splitter.feed(UnsafeRawBufferPointer(rebasing: $0[..<count]), handle) }
+        }
+        splitter.finish(handle)
+        end(Self.closed)
+    }
+
+    private func receive(_ message: JSONValue) {
+        if let method = message["method"]?.stringValue, message["id"] == nil {
+            return onNotification(method, message["params"] ?? .null)
+        }
+        let outcome: Result<JSONValue, any Error> =
+            if let error = message["error"] {
+                .failure(
+                    RPCError(
+                        code: Int(error["code"]?.intValue ?? 0), kind: error["data"]?["kind"]?.stringValue ?? "",
+                        message: error["message"]?.stringValue ?? ""))
+            } else {
+                .success(message["result"] ?? .null)
+            }
+        guard let id = message["id"]?.intValue else {
+            // An error without an id ends the connection (the server refused it or is going away).
+            if case .failure(let error as RPCError) = outcome { end(error) }
+            return
+        }
+        let continuation = state.withLock { $0.waiting.removeValue(forKey: id) }
+        continuation?.resume(with: outcome)
+    }
+
+    private func end(_ error: RPCError) {
+        let waiting = state.withLock { state -> [CheckedContinuation<JSONValue, any Error>] in
+            if state.ended == nil { state.ended = error }
+            defer { state.waiting = [:] }
+            return Array(state.waiting.values)
+        }
+        for continuation in waiting { continuation.resume(throwing: error) }
+    }
+}

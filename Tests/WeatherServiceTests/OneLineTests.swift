@@ -1,0 +1,83 @@
+import Testing
+import WeatherDomain
+
+@testable import WeatherCLI
+
+@Suite("weatherd now's one-line formats")
+struct OneLineTests {
+    /// 2026-11-22 12:00 UTC, 13:00 at the place (+01:00).
+    static let noon = Timestamp(milliseconds: 1_795_348_800_000)
+
+    static func current(code: Int64 = 2, observedAt: String = "2026-11-22T12:00:00.000Z") -> JSONValue {
+        [
+            "location": ["name": "Berlin", "lat": 52.52, "lon": 13.41, "utcOffsetSeconds": 3600],
+            "units": ["system": "metric", "temperature": "°C", "windSpeed": "m/s", "pressure": "hPa"],
+            "current": [
+                "temperature": -0.4, "condition": ["scheme": "wmo", "code": .int(code), "text": "partly cloudy"],
+                "windSpeed": 5, "windDirection": 180,
+            ],
+            "observedAt": .string(observedAt), "stale": false,
+        ]
+    }
+
+    static let forecast: JSONValue = [
+        "daily": [
+            [
+                "date": "2026-11-22", "dawn": "2026-11-22T06:18:00.000Z", "sunrise": "2026-11-22T06:58:00.000Z",
+                "zenith": "2026-11-22T11:08:00.000Z", "sunset": "2026-11-22T15:18:00.000Z",
+                "dusk": "2026-11-22T15:58:00.000Z", "moonPhase": 0.52, "moonDay": 15.3,
+            ]
+        ],
+        "entries": [
+            [
+                "time": "2026-11-22T12:00:00.000Z", "temperature": 1, "pop": 0.1,
+                "condition": ["scheme": "wmo", "code": 3],
+            ],
+            [
+                "time": "2026-11-22T15:00:00.000Z", "temperature": 2, "pop": 0.45,
+                "condition": ["scheme": "wmo", "code": 61],
+            ],
+            [
+                "time": "2026-11-22T18:00:00.000Z", "temperature": 3, "pop": 0.9,
+                "condition": ["scheme": "wmo", "code": 73],
+            ],
+        ],
+    ]
+
+    func render(_ format: String, current: JSONValue = current(), forecast: JSONValue? = forecast) throws -> String {
+        try OneLine(format).render(current: current, forecast: forecast, now: Self.noon)
+    }
+
+    @Test("sun, moon, local time, the chance of rain and a slot ahead come from the forecast at a fixed time")
+    func forecastCodes() throws {
+        #expect(try render("%D %S %z %s %d") == "07:18:00 07:58:00 12:08:00 16:18:00 16:58:00")
+        #expect(try render("%m %M") == "🌕 15")
+        #expect(try render("%T %Z") == "13:00:00+0100 UTC+01:00")
+        #expect(try render("%r", forecast: Self.forecast) == "45%", "the steps of the next 6 hours: 12 h and 15 h")
+        #expect(try render("%+3h|%+7h") == "🌦️ +2°C|❄️ +3°C")
+        #expect(try render("%+48h") == "?", "no step that far")
+        #expect(
+            try render("%t %w") == "0°C ↑18km/h", "-0.4 rounds to 0, unsigned; a wind from the south (180°) points up")
+    }
+
+    @Test("night emoji after sunset; conditions and codes the answers lack print ?")
+    func nightAndMissing() throws {
+        let evening = Self.current(code: 0, observedAt: "2026-11-22T17:00:00.000Z")
+        #expect(try render("%c", current: evening) == "🌙")
+        #expect(try render("%c", current: Self.current(code: 0)) == "☀️")
+        #expect(try render("%c", current: Self.current(code: 2, observedAt: "2026-11-22T05:00:00.000Z")) == "☁️")
+        #expect(try render("%S %m %r", forecast: nil) == "? ? ?")
+        #expect(try render("%h %f %P %u %p") == "? ? ? ? ?")
+    }
+
+    @Test("a format is checked before anything is asked")
+    func parsing() throws {
+        #expect(throws: UsageError.self) { try OneLine("%q") }
+        #expect(throws: UsageError.self) { try OneLine("%+0h") }
+        #expect(throws: UsageError.self) { try OneLine("%+3") }
+        #expect(throws: UsageError.self) { try OneLine("50%") }
+        #expect(try !OneLine("%l %t").needsForecast)
+        #expect(try OneLine("%l %r").needsForecast)
+        #expect(try OneLine("2").render(current: Self.current(), forecast: nil, now: Self.noon) == "⛅️ 🌡️0°C 🌬️↑18km/h")
+    }
+}
