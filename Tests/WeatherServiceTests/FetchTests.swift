@@ -202,6 +202,24 @@ struct FetchTests {
             #expect(daily.first?["min"] == 1.0)
             #expect(
                 daily.first?["max"] == 4.0, "steps on the local 3-hour grid: 15, 18, 21 h local (+1 h): 1, 2.5, 4 °C")
+            let sun = try #require(
+                SolarDay.compute(lat: 52.52, lon: 13.41, localDate: "2026-11-22", utcOffsetSeconds: 3600))
+            let times: [(String, Timestamp?)] = [
+                ("dawn", sun.dawn), ("sunrise", sun.sunrise), ("zenith", sun.zenith), ("sunset", sun.sunset),
+                ("dusk", sun.dusk),
+            ]
+            for (key, time) in times {
+                let time = try #require(time, "\(key) in Berlin on 2026-11-22")
+                #expect(daily.first?[key] == .string(time.description), "\(key)")
+                #expect(daily.first?[key]?.stringValue?.hasPrefix("2026-11-22T") == true, "\(key) is a UTC time")
+            }
+            #expect(daily.first?["polar"] == nil)
+            #expect(
+                daily.first?["moonDay"] == 13.2, "new moon 2026-11-09 07:02 UTC, local noon 2026-11-22 11:00 UTC")
+            #expect(
+                daily.first?["moonPhase"] == 0.429,
+                "full moon 2026-11-24 14:54 UTC: 13.16 of the 15.33 days from new to full moon, halved")
+            #expect(Set(daily.compactMap { $0["date"]?.stringValue }).count == 5)
             _ = try await service.result("weather/current", ["city": "berlin"])
             _ = try await service.result("weather/current", ["city": "Berlin"])
             let history = try await service.result("history/list")
@@ -215,6 +233,27 @@ struct FetchTests {
             #expect(search["candidates"]?.arrayValue?.count == 1)
             let short = try await service.call("cities/search", ["query": "Be"])
             #expect(short["error"]?["code"] == -32602)
+        }
+    }
+
+    @Test("in a polar night the daily entries say so: solar noon and polar, no sunrise, sunset, dawn or dusk")
+    func polarNightForecast() async throws {
+        let network = InMemoryTransport()
+        network.route("/v1/forecast", query: "hourly=", InMemoryTransport.ok(OpenMeteoBodies.forecast()))
+        try await InProcessWeatherd.with(network: network, fetch: Self.quick) { service in
+            // Longyearbyen: the Sun stays below the horizon from 26 October to 16 February, and more than
+            // 6° below it for over a month around midwinter (Lonely Planet, "Midnight Sun & Polar Night").
+            let forecast = try await service.result(
+                "weather/forecast", ["lat": 78.2232, "lon": 15.6267, "detail": "summary"])
+            let daily = try #require(forecast["daily"]?.arrayValue)
+            #expect(daily.count == 5)
+            for day in daily {
+                #expect(day["polar"] == "night")
+                #expect(day["zenith"]?.stringValue?.hasSuffix("Z") == true)
+                for key in ["sunrise", "sunset", "dawn", "dusk"] { #expect(day[key] == nil, "\(key)") }
+                let phase = try #require(day["moonPhase"]?.doubleValue)
+                #expect((0..<1).contains(phase))
+            }
         }
     }
 

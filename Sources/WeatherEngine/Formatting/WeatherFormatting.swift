@@ -68,6 +68,30 @@ enum WeatherFormatting {
         ])
     }
 
+    /// Adds the Sun and Moon of a local date at a place to a daily entry, computed locally
+    /// (`SolarDay`, `MoonPhase`): `dawn`, `sunrise`, `zenith`, `sunset` and `dusk` as UTC times, each
+    /// left out when it does not happen that day, `polar` (`day` or `night`) when the Sun neither rises
+    /// nor sets, `moonPhase` (0 new, 0.5 full, up to 1; three decimals) and `moonDay` (days since new
+    /// moon; one decimal) at local noon. Nothing is added for a date that is not `YYYY-MM-DD`.
+    static func sky(on date: String, at place: Place, utcOffsetSeconds: Int64, into object: inout [String: JSONValue]) {
+        if let sun = SolarDay.compute(
+            lat: place.lat, lon: place.lon, localDate: date, utcOffsetSeconds: utcOffsetSeconds)
+        {
+            let times: [(String, Timestamp?)] = [
+                ("dawn", sun.dawn), ("sunrise", sun.sunrise), ("zenith", sun.zenith), ("sunset", sun.sunset),
+                ("dusk", sun.dusk),
+            ]
+            for (key, time) in times { if let time { object[key] = .string(time.description) } }
+            if let polar = sun.polar { object["polar"] = .string(polar.rawValue) }
+        }
+        if let moon = MoonPhase.onLocalDate(date, utcOffsetSeconds: utcOffsetSeconds) {
+            // A phase that rounds to 1 is the new moon: 0.
+            let phase = Rounding.round(moon.phase, decimals: 3)
+            object["moonPhase"] = .double(phase >= 1 ? 0 : phase)
+            object["moonDay"] = .double(Rounding.round(moon.age, decimals: 1))
+        }
+    }
+
     /// The forecast answer; steps that ended before `now` are left out (Open-Meteo's hourly data
     /// starts at local midnight), while the daily summaries keep the whole local day.
     ///
@@ -100,10 +124,12 @@ enum WeatherFormatting {
             return .object(object)
         }
         let daily: [JSONValue] = kept.map { day in
-            .object([
+            var object: [String: JSONValue] = [
                 "date": .string(day.date), "min": .double(temperature(day.min, units)),
                 "max": .double(temperature(day.max, units)), "condition": condition(day.condition),
-            ])
+            ]
+            sky(on: day.date, at: report.place, utcOffsetSeconds: report.utcOffsetSeconds, into: &object)
+            return .object(object)
         }
         var result: [String: JSONValue] = [
             "location": location(report.place, timezone: report.timezone, utcOffsetSeconds: report.utcOffsetSeconds),
