@@ -1,5 +1,7 @@
 import Foundation
+import Synchronization
 import Testing
+import WeatherTesting
 
 @testable import Providers
 
@@ -24,6 +26,60 @@ struct URLSessionTransportTests {
         }
     }
 
+    @Test("calls cancelled while their answers come in all return (URLSession.data(for:) could deadlock there)")
+    func cancelledWhileAnswered() async throws {
+        // A session of its own, with a connection per call: a hang takes its work queue with it.
+        let calls = 200
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = calls
+        let transport = HTTPTransport.live(session: URLSession(configuration: configuration))
+        for _ in 0..<3 {
+            let returned = try await Self.cancelWhileAnswered(calls: calls, transport: transport)
+            try #require(
+                returned == calls, "a cancel and an answer deadlocked: \(calls - returned) calls never returned")
+        }
+    }
+
+    /// Makes `calls` calls, all answered 1 s after they arrive, and cancels them one by one while the answers come
+    /// in; returns how many calls returned (all, unless some never will).
+    static func cancelWhileAnswered(calls: Int, transport: HTTPTransport) async throws -> Int {
+        let server = try LocalHTTPServer()
+        let delay = Duration.seconds(1)
+        server.route("/v1/forecast", .init(body: Array("{}".utf8), delay: delay))
+        let returned = Returned()
+        let start = ContinuousClock.now
+        let tasks = (0..<calls).map { _ in
+            Task {
+                _ = try? await transport.get(HTTPRequest(url: server.baseURL + "/v1/forecast"))
+                returned.count.add(1, ordering: .relaxed)
+            }
+        }
+        while server.requests.count < calls, ContinuousClock.now < start + delay {
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        // The answers come between `start + delay` and `sent + delay`: spread the cancels over that time, from a
+        // thread of their own (a cancel that deadlocks with URLSession's queue blocks that thread, not the test).
+        let sent = ContinuousClock.now
+        let canceller = Thread {
+            let step = (sent - start + .milliseconds(10)) / calls
+            for (index, task) in tasks.enumerated() {
+                let at = start + delay + step * index
+                let wait = at - ContinuousClock.now
+                if wait > .zero {
+                    Thread.sleep(
+                        forTimeInterval: Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18)
+                }
+                task.cancel()
+            }
+        }
+        canceller.start()
+        let deadline = ContinuousClock.now.advanced(by: .seconds(20))
+        while returned.count.load(ordering: .relaxed) < calls, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return returned.count.load(ordering: .relaxed)
+    }
+
     @Test(
         "URLError codes map to time-out or offline",
         arguments: [
@@ -45,4 +101,9 @@ struct URLSessionTransportTests {
         #expect(!mapped.detail.contains("appid"))
         #expect(!mapped.detail.isEmpty)
     }
+}
+
+/// How many calls have returned.
+private final class Returned: Sendable {
+    let count = Atomic(0)
 }

@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -21,12 +23,10 @@ extension HTTPTransport {
             }
             let data: Data
             let response: URLResponse
-            do {
-                (data, response) = try await session.data(for: urlRequest)
-            } catch let error as URLError {
-                throw transportError(for: error)
-            } catch {
-                throw TransportError(.offline, "the request failed")
+            switch await load(urlRequest, session: session) {
+            case .success(let answer): (data, response) = answer
+            case .failure(let error as URLError): throw transportError(for: error)
+            case .failure: throw TransportError(.offline, "the request failed")
             }
             guard let http = response as? HTTPURLResponse else {
                 throw TransportError(.offline, "the answer was not HTTP")
@@ -37,6 +37,34 @@ extension HTTPTransport {
                 headers[name.lowercased()] = value as? String ?? String(describing: value)
             }
             return HTTPResponse(status: http.statusCode, headers: headers, body: [UInt8](data))
+        }
+    }
+
+    /// What `session.data(for:)` gives, except that cancelling the calling task only schedules the
+    /// URLSession task's cancel.
+    ///
+    /// `data(for:)` cancels its URLSession task inside the Swift task's cancellation handler, which runs
+    /// holding that task's lock and waits for the session's work queue; when the answer is being handled
+    /// on that queue at the same moment, the queue waits for the lock to resume the task, and both wait
+    /// forever (swift-corelibs-foundation #5412, seen with Swift 6.3.1: a deadline or shutdown cutting
+    /// a call just as its answer came in hung the process). Here the handler takes no lock but its own.
+    static func load(_ request: URLRequest, session: URLSession) async -> Result<(Data, URLResponse), any Error> {
+        let call = DataTaskCall()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let task = session.dataTask(with: request) { data, response, error in
+                    if let error {
+                        continuation.resume(returning: .failure(error))
+                    } else if let response {
+                        continuation.resume(returning: .success((data ?? Data(), response)))
+                    } else {
+                        continuation.resume(returning: .failure(URLError(.badServerResponse)))
+                    }
+                }
+                call.start(task)
+            }
+        } onCancel: {
+            call.cancel()
         }
     }
 
@@ -64,5 +92,42 @@ extension HTTPTransport {
         default:
             TransportError(.offline, "URL error \(error.code.rawValue)")
         }
+    }
+}
+
+/// One URLSession data task and whether its caller was cancelled, whichever came first.
+private final class DataTaskCall: Sendable {
+    private enum State {
+        case waiting
+        case running(URLSessionDataTask)
+        case cancelled
+    }
+
+    private let state = Mutex(State.waiting)
+
+    /// Starts `task`, and cancels it at once when the caller was cancelled before it existed.
+    func start(_ task: URLSessionDataTask) {
+        let cancelled = state.withLock { state -> Bool in
+            guard case .waiting = state else { return true }
+            state = .running(task)
+            return false
+        }
+        task.resume()
+        if cancelled { Self.cancelLater(task) }
+    }
+
+    /// Cancels the task, now or once it starts.
+    func cancel() {
+        let task = state.withLock { state -> URLSessionDataTask? in
+            defer { state = .cancelled }
+            guard case .running(let task) = state else { return nil }
+            return task
+        }
+        if let task { Self.cancelLater(task) }
+    }
+
+    /// `URLSessionTask.cancel` waits for the session's work queue: never while a lock is held (see `load`).
+    private static func cancelLater(_ task: URLSessionDataTask) {
+        DispatchQueue.global().async { task.cancel() }
     }
 }
