@@ -88,25 +88,8 @@ private func changes(
         id += 1
         return request(id, "settings/set", #"{"units":"\#(id % 2 == 0 ? "metric" : "imperial")"}"#)
     }
-    // A few round trips first, so the first figures do not carry the threads' and the file's start-up.
-    for _ in 0..<50 {
-        child.send(change())
-        child.readLines(1)
-    }
-    func roundTrips(_ lines: [[UInt8]]) -> (seconds: Double, samples: [Double]) {
-        var samples: [Double] = []
-        samples.reserveCapacity(lines.count)
-        let elapsed = seconds {
-            for line in lines {
-                let start = ContinuousClock.now
-                child.send(line)
-                child.readLines(1)
-                samples.append(elapsedSeconds(since: start))
-            }
-        }
-        return (elapsed, samples.sorted())
-    }
-    let serial = roundTrips((0..<serialCount).map { _ in change() })
+    _ = roundTrips(child, (0..<50).map { _ in change() })
+    let serial = roundTrips(child, (0..<serialCount).map { _ in change() })
     let pipelinedLines = (0..<pipelinedCount).map { _ in change() }
     let pipelined = seconds {
         var sent = 0
@@ -122,7 +105,7 @@ private func changes(
             answered += 1
         }
     }
-    let reads = roundTrips((0..<serialCount).map { request(id + 1 + $0, "settings/get", "{}") })
+    let reads = roundTrips(child, (0..<serialCount).map { request(id + 1 + $0, "settings/get", "{}") })
     child.stop()
     let logBytes = (try? FileManager.default.attributesOfItem(atPath: dataDir + "/events.jsonl")[.size] as? Int) ?? 0
     return (
@@ -137,14 +120,17 @@ private func floorRoundTrips(
     let child = try Child(executable: CommandLine.arguments[0], arguments: ["floor-server", path, String(lineBytes)])
     defer { child.stop() }
     let line = request(0, "settings/set", #"{"units":"metric"}"#)
-    for _ in 0..<50 {
-        child.send(line)
-        child.readLines(1)
-    }
+    _ = roundTrips(child, Array(repeating: line, count: 50))
+    return roundTrips(child, Array(repeating: line, count: count))
+}
+
+/// Sends `lines` one at a time, each answered before the next: the elapsed time and the sorted round trips.
+/// The callers send a few first so that their figures do not carry the threads' and the file's start-up.
+private func roundTrips(_ child: Child, _ lines: [[UInt8]]) -> (seconds: Double, samples: [Double]) {
     var samples: [Double] = []
-    samples.reserveCapacity(count)
+    samples.reserveCapacity(lines.count)
     let elapsed = seconds {
-        for _ in 0..<count {
+        for line in lines {
             let start = ContinuousClock.now
             child.send(line)
             child.readLines(1)
@@ -154,14 +140,20 @@ private func floorRoundTrips(
     return (elapsed, samples.sorted())
 }
 
+/// A `lineBytes`-byte line of `x`s ending in a newline, the raw baseline's append.
+private func rawLine(_ lineBytes: Int) -> [UInt8] {
+    var line = [UInt8](repeating: UInt8(ascii: "x"), count: lineBytes)
+    line[lineBytes - 1] = 10
+    return line
+}
+
 /// The floor server (`weatherd-bench floor-server PATH BYTES`): on one thread, for each line read from standard
 /// input, appends a BYTES-byte line to PATH, `fdatasync`s it, and writes one answer line to standard output;
 /// exits at end of input.
 func floorServer(path: String, lineBytes: Int) -> Never {
     let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
     guard fd >= 0 else { exit(1) }
-    var line = [UInt8](repeating: UInt8(ascii: "x"), count: lineBytes)
-    line[lineBytes - 1] = 10
+    let line = rawLine(lineBytes)
     let answer = Array(#"{"jsonrpc":"2.0","id":0,"result":{"units":"metric"}}"#.utf8) + [10]
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     while true {
@@ -180,8 +172,7 @@ private func rawWriteSync(path: String, count: Int, lineBytes: Int) throws -> (s
     let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
     guard fd >= 0 else { throw BenchError("cannot open \(path)") }
     defer { close(fd) }
-    var line = [UInt8](repeating: UInt8(ascii: "x"), count: lineBytes)
-    line[lineBytes - 1] = 10
+    let line = rawLine(lineBytes)
     var samples: [Double] = []
     samples.reserveCapacity(count)
     var failed = false

@@ -48,14 +48,10 @@ public struct ClientConnection: Sendable {
     ) throws -> ClientConnection {
         let opened = try OpenedDataDir.open(configuration: configuration, clock: clock, logger: logger)
         let (serverEnd, clientEnd) = try UnixSocket.pair()
-        let engine = Engine(
-            opened, configuration: configuration, clock: clock, logger: logger, provider: provider,
-            transport: transport)
-        let front = StdioService(
-            engine: engine, maxLineBytes: configuration.maxLineBytes, endOfInputGrace: configuration.endOfInputGrace,
-            input: serverEnd, output: serverEnd)
         let served = Task {
-            await ServiceGroup.serve(engine, front: front)
+            await Standalone.serve(
+                opened, configuration: configuration, clock: clock, logger: logger, provider: provider,
+                transport: transport, input: serverEnd, output: serverEnd)
             UnixSocket.closeDescriptor(serverEnd)
         }
         return ClientConnection(client: LineClient(fd: clientEnd, onNotification: onNotification), served: served)

@@ -138,25 +138,22 @@ public final class RPCServer: Sendable {
         }
         let idText = request.idText
         if case .failure(let error) = outcome { return deliver(errorLine(id: id, idText: idText, error), nil) }
+        let answer: @Sendable (Result<JSONValue, RPCError>) -> Void = { outcome in
+            switch outcome {
+            case .success(let result): deliver(self.resultLine(id: id, idText: idText, result), id)
+            case .failure(let error): deliver(self.errorLine(id: id, idText: idText, error), nil)
+            }
+        }
         // A change whose answer is known is answered from where its sync completes (the log writer's thread),
         // with no task in between. Once decided it is written whatever happens, so it is not cancellable.
         if case .success(let completion) = outcome, let durable = completion.durable {
-            durable.onDurable { outcome in
-                switch outcome {
-                case .success(let result): deliver(self.resultLine(id: id, idText: idText, result), id)
-                case .failure(let error):
-                    deliver(self.errorLine(id: id, idText: idText, self.wireError(error, method: method)), nil)
-                }
-            }
+            durable.onDurable { answer($0.mapError { self.wireError($0, method: method) }) }
             return
         }
         inFlight.start(id: id) { silence in
             let outcome = await run()
             if silence.isSet { return deliver(nil, nil) }
-            switch outcome {
-            case .success(let result): deliver(self.resultLine(id: id, idText: idText, result), id)
-            case .failure(let error): deliver(self.errorLine(id: id, idText: idText, error), nil)
-            }
+            answer(outcome)
         }
     }
 

@@ -23,12 +23,24 @@ public enum Standalone {
             FileHandle.standardOutput.write(Data((error.responseLine + "\n").utf8))
             return 1
         }
+        await serve(
+            opened, configuration: configuration, clock: clock, logger: logger, provider: provider,
+            transport: transport)
+        return 0
+    }
+
+    /// Serves an opened data dir's engine to one connection on `input` and `output` (standard input and
+    /// output by default) until it ends, a signal or a closed output, and shuts down.
+    static func serve(
+        _ opened: OpenedDataDir, configuration: Configuration, clock: WallClock, logger: Logger,
+        provider: any WeatherProvider, transport: HTTPTransport, input: Int32 = 0, output: Int32 = 1
+    ) async {
         let engine = Engine(
             opened, configuration: configuration, clock: clock, logger: logger, provider: provider,
             transport: transport)
         let front = StdioService(
-            engine: engine, maxLineBytes: configuration.maxLineBytes, endOfInputGrace: configuration.endOfInputGrace)
+            engine: engine, maxLineBytes: configuration.maxLineBytes, endOfInputGrace: configuration.endOfInputGrace,
+            input: input, output: output)
         await ServiceGroup.serve(engine, front: front)
-        return 0
     }
 }
