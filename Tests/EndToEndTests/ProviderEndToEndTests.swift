@@ -31,6 +31,31 @@ struct ProviderEndToEndTests {
         return convert(try JSONValue.parse(try fixture(name))).jsonBytes
     }
 
+    /// An OWM fixture in metric units (`metric(_:)`) moved by whole days so that its first time (the
+    /// observation, or the forecast's first step) falls within the day before `now`: local times, dates'
+    /// weekdays aside, stay as recorded, and a forecast has its steps ahead of `now`.
+    static func metric(_ name: String, movedTo now: Date) throws -> [UInt8] {
+        let recorded = try JSONValue.parse(try metric(name))
+        let first = recorded["dt"]?.intValue ?? recorded["list"]?.arrayValue?.first?["dt"]?.intValue ?? 0
+        let days = (Int64(now.timeIntervalSince1970) - first) / 86_400
+        func move(_ value: JSONValue) -> JSONValue {
+            switch value {
+            case .object(let members):
+                return .object(
+                    Dictionary(
+                        uniqueKeysWithValues: members.map { key, member in
+                            if ["dt", "sunrise", "sunset"].contains(key), let seconds = member.intValue {
+                                return (key, JSONValue.int(seconds + days * 86_400))
+                            }
+                            return (key, move(member))
+                        }))
+            case .array(let items): return .array(items.map(move))
+            default: return value
+            }
+        }
+        return move(recorded).jsonBytes
+    }
+
     /// The fetch and geocode audit events of a data dir's log.
     static func upstreamEvents(_ directory: TemporaryDataDirectory) throws -> [JSONValue] {
         try logEvents(directory).filter {
