@@ -24,7 +24,8 @@ public enum CLI {
 
     /// Every command, in the order `weatherd --help` lists them.
     public static let commands: [Command] = [
-        NowCommand.command, StatusCommand.command, FavoritesCommand.command, AlertsCommand.command,
+        NowCommand.command, ForecastCommand.command, StatusCommand.command, FavoritesCommand.command,
+        AlertsCommand.command,
         EventsCommand.command,
     ]
 

@@ -14,14 +14,25 @@ enum Text {
         var widths = [Int](repeating: 0, count: columns)
         for row in rows {
             for (index, cell) in row.enumerated() where index < columns - 1 {
-                widths[index] = max(widths[index], cell.count)
+                widths[index] = max(widths[index], width(cell))
             }
         }
         return rows.map { row in
             row.enumerated().map { index, cell in
-                index < row.count - 1 ? cell.padding(toLength: widths[index], withPad: " ", startingAt: 0) : cell
+                index < row.count - 1 ? cell + String(repeating: " ", count: widths[index] - width(cell)) : cell
             }.joined(separator: "  ").trimmingTrailingSpaces
         }.joined(separator: "\n")
+    }
+
+    /// The columns `text` takes on a terminal: two for an emoji, one for any other character.
+    static func width(_ text: String) -> Int {
+        text.reduce(0) { total, character in
+            let scalars = character.unicodeScalars
+            let emoji =
+                scalars.contains { $0.properties.isEmojiPresentation }
+                || scalars.contains { $0.value == 0xFE0F }
+            return total + (emoji ? 2 : 1)
+        }
     }
 
     /// A byte count for people: `512 B`, `12.3 KB`, `4.5 MB`, `1.2 GB`.
@@ -59,4 +70,76 @@ extension String {
         while text.last == " " { text.removeLast() }
         return text
     }
+}
+
+/// Quantities in an answer's units (its `units` member), as people read them: whole numbers with their unit.
+struct Quantities {
+    /// The answer's `units`, e.g. `{"system": "metric", "temperature": "°C", "windSpeed": "m/s", …}`.
+    let units: JSONValue
+
+    init(_ units: JSONValue?) { self.units = units ?? .null }
+
+    /// `+12°C`, `-3°F`, `0°C` (with `signed`), or `12°C`; `?` when there is no value.
+    func temperature(_ value: JSONValue?, signed: Bool = true) -> String {
+        guard let degrees = value?.doubleValue else { return "?" }
+        let rounded = degrees.rounded() == 0 ? 0 : degrees.rounded()
+        let sign = signed && rounded > 0 ? "+" : ""
+        return "\(sign)\(Text.number(rounded, decimals: 0))\(units["temperature"]?.stringValue ?? "°C")"
+    }
+
+    /// The wind as wttr.in prints it: an arrow for where the wind goes, the speed and its unit; metric
+    /// speeds in km/h, the unit most metric countries use. `?` when there is no speed.
+    func wind(speed: JSONValue?, direction: JSONValue?) -> String {
+        guard let speed = speed?.doubleValue else { return "?" }
+        let arrow = direction?.doubleValue.map(Symbols.windArrow) ?? ""
+        let unit = units["windSpeed"]?.stringValue ?? "m/s"
+        if unit == "m/s", units["system"]?.stringValue == "metric" {
+            return "\(arrow)\(Text.number(speed * 3.6, decimals: 0))km/h"
+        }
+        return "\(arrow)\(Text.number(speed, decimals: 0))\(unit)"
+    }
+
+    /// A chance from 0…1 as `40%`; `?` when there is none.
+    static func percent(_ value: Double?) -> String {
+        value.map { "\(Text.number($0 * 100, decimals: 0))%" } ?? "?"
+    }
+}
+
+/// Times at a place: its offset from UTC applied to UTC timestamps.
+enum LocalTime {
+    /// `HH:MM:SS` of `time` at `offset` seconds from UTC.
+    static func clock(_ time: Timestamp, offset: Int64) -> String {
+        String(local(time, offset: offset).dropFirst(11).prefix(8))
+    }
+
+    /// `YYYY-MM-DD`: the place's local date at `time`.
+    static func date(_ time: Timestamp, offset: Int64) -> String { String(local(time, offset: offset).prefix(10)) }
+
+    /// `+0100` (or `+01:00` with `colon`).
+    static func offsetText(_ offset: Int64, colon: Bool) -> String {
+        let sign = offset < 0 ? "-" : "+"
+        let minutes = abs(offset) / 60
+        return sign + twoDigits(minutes / 60) + (colon ? ":" : "") + twoDigits(minutes % 60)
+    }
+
+    /// `Fri 26 May` for the date `2023-05-26`; the text as it is when it is no such date.
+    static func dayLabel(_ date: String) -> String {
+        guard let midnight = Timestamp(rfc3339: date + "T00:00:00Z") else { return date }
+        let days = Int(midnight.milliseconds.quotientAndRemainder(dividingBy: 86_400_000).quotient)
+        // 1970-01-01 was a Thursday.
+        let weekday = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][((days % 7) + 7) % 7]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let parts = date.split(separator: "-")
+        guard parts.count == 3, let month = Int(parts[1]), (1...12).contains(month), let day = Int(parts[2]) else {
+            return date
+        }
+        return "\(weekday) \(day) \(months[month - 1])"
+    }
+
+    /// `time` shifted by `offset` seconds, as `YYYY-MM-DDTHH:MM:SS.mmmZ` (the `Z` then means nothing).
+    private static func local(_ time: Timestamp, offset: Int64) -> String {
+        Timestamp(milliseconds: time.milliseconds + offset * 1000).description
+    }
+
+    private static func twoDigits(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
 }

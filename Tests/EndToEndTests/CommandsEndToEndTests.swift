@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 import WeatherDomain
 import WeatherTesting
@@ -12,8 +13,11 @@ struct CommandRun: Sendable {
     var lines: [String] { output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLast() }
 }
 
-/// Runs `weatherd ARGUMENTS` to its end on a thread of its own (never blocking the tests' shared threads).
-func runCommand(_ arguments: [String], environment: [String: String] = [:]) async throws -> CommandRun {
+/// Runs `weatherd ARGUMENTS` to its end on a thread of its own (never blocking the tests' shared threads);
+/// with `terminal`, its standard output is a pseudo-terminal (whose line ends are read back as `\n`).
+func runCommand(_ arguments: [String], environment: [String: String] = [:], terminal: Bool = false) async throws
+    -> CommandRun
+{
     let process = Process()
     process.executableURL = URL(fileURLWithPath: RunningWeatherd.binaryPath)
     process.arguments = arguments
@@ -24,10 +28,14 @@ func runCommand(_ arguments: [String], environment: [String: String] = [:]) asyn
     process.environment = variables
     let output = Pipe()
     let errors = Pipe()
-    process.standardOutput = output
+    let pseudoTerminal = terminal ? try PseudoTerminal.open() : nil
+    let reading = pseudoTerminal?.controller ?? output.fileHandleForReading
+    process.standardOutput = pseudoTerminal?.device ?? output
     process.standardError = errors
     process.standardInput = FileHandle.nullDevice
     try process.run()
+    // Only the child holds the terminal's device now, so reading ends when the child exits.
+    try pseudoTerminal?.device.close()
     return await withCheckedContinuation { continuation in
         let thread = Thread {
             let group = DispatchGroup()
@@ -37,15 +45,55 @@ func runCommand(_ arguments: [String], environment: [String: String] = [:]) asyn
                 errorData = errors.fileHandleForReading.readDataToEndOfFile()
                 group.leave()
             }.start()
-            let outputData = output.fileHandleForReading.readDataToEndOfFile()
+            let outputData = terminal ? PseudoTerminal.readAll(reading) : reading.readDataToEndOfFile()
             group.wait()
             process.waitUntilExit()
+            var text = String(decoding: outputData, as: UTF8.self)
+            if terminal { text = text.replacingOccurrences(of: "\r\n", with: "\n") }
             continuation.resume(
                 returning: CommandRun(
-                    status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+                    status: process.terminationStatus, output: text,
                     errors: String(decoding: errorData, as: UTF8.self)))
         }
         thread.start()
+    }
+}
+
+/// A pseudo-terminal, to run a command whose standard output is a terminal.
+enum PseudoTerminal {
+    /// A new pseudo-terminal: the controlling side (read what the child prints) and the device (the child's
+    /// standard output).
+    static func open() throws -> (controller: FileHandle, device: FileHandle) {
+        // posix_openpt, grantpt and unlockpt, as Linux does them: open the multiplexer, unlock the new
+        // terminal (TIOCSPTLCK) and ask its number (TIOCGPTN).
+        let controller = Glibc.open("/dev/ptmx", O_RDWR | O_NOCTTY)
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        guard controller >= 0, ioctl(controller, 0x4004_5431, &unlock) == 0,
+            ioctl(controller, 0x8004_5430, &number) == 0
+        else { throw POSIXError(.ENXIO) }
+        let device = Glibc.open("/dev/pts/\(number)", O_RDWR | O_NOCTTY)
+        guard device >= 0 else { throw POSIXError(.ENXIO) }
+        return (
+            FileHandle(fileDescriptor: controller, closeOnDealloc: true),
+            FileHandle(fileDescriptor: device, closeOnDealloc: true)
+        )
+    }
+
+    /// Everything printed on the terminal until its last device closes (a read then fails with `EIO`).
+    static func readAll(_ controller: FileHandle) -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = read(controller.fileDescriptor, &buffer, buffer.count)
+            if count > 0 {
+                data.append(contentsOf: buffer[..<count])
+            } else if count < 0, errno == EINTR {
+                continue
+            } else {
+                return data
+            }
+        }
     }
 }
 
@@ -124,6 +172,104 @@ struct CommandsEndToEndTests {
         #expect(nowhere.errors.contains("weatherd now: "), "\(nowhere.errors)")
     }
 
+    /// A stand-in OpenWeatherMap serving the recorded London answers moved by whole days to now, so the
+    /// forecast's steps lie ahead.
+    static func owmNow() throws -> LocalHTTPServer {
+        let server = try LocalHTTPServer()
+        let now = Date()
+        server.route(
+            "/data/2.5/weather", .init(body: try ProviderEndToEndTests.metric("owm-current-london.json", movedTo: now)))
+        server.route(
+            "/data/2.5/forecast",
+            .init(body: try ProviderEndToEndTests.metric("owm-forecast-london.json", movedTo: now)))
+        return server
+    }
+
+    /// The columns a line takes on a terminal: two for an emoji, one for any other character.
+    static func width(_ line: Substring) -> Int {
+        line.reduce(0) { total, character in
+            let emoji = character.unicodeScalars.contains { $0.properties.isEmojiPresentation || $0.value == 0xFE0F }
+            return total + (emoji ? 2 : 1)
+        }
+    }
+
+    /// `Fri 26 May` for `2023-05-26`, by Foundation's calendar (not weatherd's own code).
+    static func dayLabel(_ date: String) -> String {
+        let parse = DateFormatter()
+        parse.locale = Locale(identifier: "en_US_POSIX")
+        parse.timeZone = TimeZone(identifier: "UTC")
+        parse.dateFormat = "yyyy-MM-dd"
+        let print = DateFormatter()
+        print.locale = parse.locale
+        print.timeZone = parse.timeZone
+        print.dateFormat = "EEE d MMM"
+        return parse.date(from: date).map(print.string(from:)) ?? "?"
+    }
+
+    @Test("forecast: a row per local date in aligned columns, a row per step with --hourly; colour only on a terminal")
+    func forecast() async throws {
+        let server = try Self.owmNow()
+        let directory = TemporaryDataDirectory()
+        let base = [
+            "forecast", "51.5085,-0.1257", "--standalone", "--data-dir", directory.path, "--owm-base-url",
+            server.baseURL,
+        ]
+        let json = try JSONValue.parse(
+            Array(try await runCommand(base + ["--json"], environment: Self.owmKey).output.utf8))
+        let days = try #require(json["daily"]?.arrayValue)
+        let entries = try #require(json["entries"]?.arrayValue)
+        #expect(days.count == 5, "five days unless --days says otherwise")
+        #expect(!entries.isEmpty)
+
+        let plain = try await runCommand(base, environment: Self.owmKey)
+        #expect(plain.status == 0, "\(plain.errors)")
+        #expect(!plain.output.contains("\u{1B}"), "no colour off a terminal")
+        #expect(plain.lines.first?.hasPrefix("London, GB · fetched ") == true, "\(plain.output)")
+        let header = try #require(plain.lines.dropFirst().first)
+        #expect(header.hasPrefix("day ") && header.hasSuffix("sunset"), "\(header)")
+        let rows = Array(plain.lines.dropFirst(2))
+        #expect(rows.count == days.count)
+        for (day, row) in zip(days, rows) {
+            let date = day["date"]?.stringValue ?? ""
+            #expect(row.hasPrefix(Self.dayLabel(date) + " "), "\(row) is \(date)")
+            for key in ["min", "max"] {
+                let degrees = Int((day[key]?.doubleValue ?? .nan).rounded())
+                #expect(row.contains(" \(degrees)°C "), "\(row) has the \(key) \(degrees)°C")
+            }
+            // The last column (sunset, HH:MM) starts where its heading does: every column before is aligned.
+            #expect(Self.width(row[...]) - 5 == Self.width(header[...]) - 6, "aligned: \(row)")
+        }
+
+        let hourly = try await runCommand(base + ["--hourly", "--days", "2"], environment: Self.owmKey)
+        #expect(hourly.status == 0, "\(hourly.errors)")
+        let twoDays = try JSONValue.parse(
+            Array(try await runCommand(base + ["--days", "2", "--json"], environment: Self.owmKey).output.utf8))
+        let steps = twoDays["entries"]?.arrayValue ?? []
+        let stepLines = hourly.lines.filter { $0.hasPrefix("  ") }
+        #expect(stepLines.count == steps.count)
+        for (step, line) in zip(steps, stepLines) {
+            // London's offset is 0: local time is UTC.
+            let time = String((step["time"]?.stringValue ?? "").dropFirst(11).prefix(5))
+            #expect(line.hasPrefix("  \(time)  "), "\(line) is the step at \(time)")
+        }
+        let dates = Array(Set(steps.map { String(($0["time"]?.stringValue ?? "").prefix(10)) })).sorted()
+        let headings = hourly.lines.dropFirst().filter { !$0.hasPrefix("  ") }
+        #expect(headings == dates.map(Self.dayLabel), "a heading per local date, in order")
+
+        let terminal = try await runCommand(base, environment: Self.owmKey, terminal: true)
+        #expect(terminal.status == 0, "\(terminal.errors)")
+        #expect(terminal.output.contains("\u{1B}["), "colour on a terminal")
+        let noColor = try await runCommand(
+            base, environment: Self.owmKey.merging(["NO_COLOR": "1"]) { $1 }, terminal: true)
+        #expect(noColor.status == 0)
+        #expect(!noColor.output.contains("\u{1B}"), "never with NO_COLOR")
+        #expect(noColor.lines == plain.lines, "the same text, without colour")
+
+        let zero = try await runCommand(base + ["--days", "0"])
+        #expect(zero.status == 64)
+        #expect(zero.errors.contains("usage: weatherd forecast"))
+    }
+
     @Test("usage errors exit 64 with the usage line; an unknown %-code lists the known ones")
     func usageErrors() async throws {
         let directory = TemporaryDataDirectory()
@@ -160,10 +306,12 @@ struct CommandsEndToEndTests {
     func help() async throws {
         let overview = try await runCommand(["--help"])
         #expect(overview.status == 0)
-        for command in ["now", "status", "favorites", "alerts", "events", "log verify|dump|stats", "serve"] {
+        for command in [
+            "now", "forecast", "status", "favorites", "alerts", "events", "log verify|dump|stats", "serve",
+        ] {
             #expect(overview.output.contains(command), "lists \(command)")
         }
-        for command in ["now", "status", "favorites", "alerts", "events"] {
+        for command in ["now", "forecast", "status", "favorites", "alerts", "events"] {
             let help = try await runCommand([command, "--help"])
             #expect(help.status == 0)
             #expect(help.output.hasPrefix("usage: weatherd \(command)"), "\(command) --help")

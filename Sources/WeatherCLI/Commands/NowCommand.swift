@@ -24,9 +24,7 @@ enum NowCommand {
         positionals: 0...1, positionalText: "at most one PLACE", valueFlags: ["--format", "--units"],
         check: { invocation in
             _ = try OneLine(invocation.values["--format"] ?? OneLine.standard)
-            if let units = invocation.values["--units"], !["metric", "imperial", "standard"].contains(units) {
-                throw UsageError("--units must be metric, imperial or standard")
-            }
+            try checkUnits(invocation)
         }
     ) { context in
         let format = try OneLine(context.invocation.values["--format"] ?? OneLine.standard)
@@ -49,6 +47,13 @@ enum NowCommand {
         }
         context.output.print(line)
         return CLI.Exit.ok
+    }
+
+    /// `--units`, when given, is one of the three systems.
+    static func checkUnits(_ invocation: Invocation) throws {
+        if let units = invocation.values["--units"], !["metric", "imperial", "standard"].contains(units) {
+            throw UsageError("--units must be metric, imperial or standard")
+        }
     }
 
     /// The weather method's place params for the command's PLACE.

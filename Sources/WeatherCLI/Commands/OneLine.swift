@@ -88,6 +88,18 @@ public struct OneLine: Sendable {
                 + "; the named formats are 1, 2, 3 and 4")
     }
 
+    /// The highest chance of precipitation (0…1) among the steps of `forecast` (a `weather/forecast` result)
+    /// that overlap the 6 hours from `now`; nil when none does.
+    static func rainChance(in forecast: JSONValue?, now: Timestamp) -> Double? {
+        let end = now.milliseconds + 6 * 3_600_000
+        return (forecast?["entries"]?.arrayValue ?? []).compactMap { entry -> Double? in
+            guard let time = Timestamp(rfc3339: entry["time"]?.stringValue ?? "")?.milliseconds,
+                time + 3 * 3_600_000 > now.milliseconds, time < end
+            else { return nil }
+            return entry["pop"]?.doubleValue
+        }.max()
+    }
+
     /// The line for `current` (a `weather/current` result) and `forecast` (a `weather/forecast` result, when
     /// the format needs one and it could be had), at `now`.
     func render(current: JSONValue, forecast: JSONValue?, now: Timestamp) -> String {
@@ -113,7 +125,7 @@ private struct Reading {
     /// day or night means for the condition's emoji.
     let observed: Timestamp
     let offset: Int64
-    let units: JSONValue
+    let quantities: Quantities
 
     init(current: JSONValue, forecast: JSONValue?, now: Timestamp) {
         self.current = current
@@ -121,9 +133,9 @@ private struct Reading {
         self.forecast = forecast
         self.now = now
         offset = current["location"]?["utcOffsetSeconds"]?.intValue ?? 0
-        units = current["units"] ?? .null
+        quantities = Quantities(current["units"])
         observed = current["observedAt"]?.stringValue.flatMap { Timestamp(rfc3339: $0) } ?? now
-        let localDate = String(Timestamp(milliseconds: observed.milliseconds + offset * 1000).description.prefix(10))
+        let localDate = LocalTime.date(observed, offset: offset)
         today = forecast?["daily"]?.arrayValue?.first { $0["date"]?.stringValue == localDate }
     }
 
@@ -141,7 +153,7 @@ private struct Reading {
         case "p": return conditions["precipitation"]?.doubleValue.map { "\(Text.number($0))mm" } ?? "?"
         case "P":
             return conditions["pressure"]?.doubleValue.map {
-                "\(Text.number($0, decimals: 0))\(units["pressure"]?.stringValue ?? "hPa")"
+                "\(Text.number($0, decimals: 0))\(quantities.units["pressure"]?.stringValue ?? "hPa")"
             } ?? "?"
         case "u": return conditions["uvIndex"]?.doubleValue.map { Text.number($0, decimals: 0) } ?? "?"
         case "D": return localTime(today?["dawn"])
@@ -149,9 +161,9 @@ private struct Reading {
         case "z": return localTime(today?["zenith"])
         case "s": return localTime(today?["sunset"] ?? conditions["sunset"])
         case "d": return localTime(today?["dusk"])
-        case "T": return Self.clock(now, offset: offset) + Self.offsetText(offset, colon: false)
+        case "T": return LocalTime.clock(now, offset: offset) + LocalTime.offsetText(offset, colon: false)
         case "Z":
-            return current["location"]?["timezone"]?.stringValue ?? "UTC" + Self.offsetText(offset, colon: true)
+            return current["location"]?["timezone"]?.stringValue ?? "UTC" + LocalTime.offsetText(offset, colon: true)
         case "r": return rainChance
         default: return "?"
         }
@@ -186,68 +198,20 @@ private struct Reading {
         return "\(Text.number(lat, decimals: 2)),\(Text.number(lon, decimals: 2))"
     }
 
-    func temperature(_ value: JSONValue?) -> String {
-        guard let degrees = value?.doubleValue else { return "?" }
-        let rounded = degrees.rounded()
-        let sign = rounded > 0 ? "+" : ""
-        let unit = units["temperature"]?.stringValue ?? "°C"
-        return "\(sign)\(Text.number(rounded == 0 ? 0 : rounded, decimals: 0))\(unit)"
-    }
+    func temperature(_ value: JSONValue?) -> String { quantities.temperature(value) }
 
-    /// The wind as wttr.in prints it: an arrow for where the wind goes, the speed and its unit; metric speeds
-    /// in km/h, the unit most metric countries use.
     func wind(_ values: JSONValue) -> String {
-        guard let speed = values["windSpeed"]?.doubleValue else { return "?" }
-        let arrow = values["windDirection"]?.doubleValue.map(Symbols.windArrow) ?? ""
-        let unit = units["windSpeed"]?.stringValue ?? "m/s"
-        if unit == "m/s", units["system"]?.stringValue == "metric" {
-            return "\(arrow)\(Text.number(speed * 3.6, decimals: 0))km/h"
-        }
-        return "\(arrow)\(Text.number(speed, decimals: 0))\(unit)"
+        quantities.wind(speed: values["windSpeed"], direction: values["windDirection"])
     }
 
-    /// The highest chance of precipitation among the forecast steps of the next 6 hours.
-    var rainChance: String {
-        let end = now.milliseconds + 6 * 3_600_000
-        let chances = (forecast?["entries"]?.arrayValue ?? []).compactMap { entry -> Double? in
-            guard let time = Timestamp(rfc3339: entry["time"]?.stringValue ?? "")?.milliseconds,
-                time + 3 * 3_600_000 > now.milliseconds, time < end
-            else { return nil }
-            return entry["pop"]?.doubleValue
-        }
-        guard let highest = chances.max() else { return "?" }
-        return "\(Text.number(highest * 100, decimals: 0))%"
-    }
+    var rainChance: String { Quantities.percent(OneLine.rainChance(in: forecast, now: now)) }
 
     func localTime(_ value: JSONValue?) -> String {
         guard let text = value?.stringValue, let time = Timestamp(rfc3339: text) else { return "?" }
-        return Self.clock(time, offset: offset)
-    }
-
-    /// `HH:MM:SS` of `time` at `offset` seconds from UTC.
-    static func clock(_ time: Timestamp, offset: Int64) -> String {
-        let local = Timestamp(milliseconds: time.milliseconds + offset * 1000).description
-        let start = local.index(local.startIndex, offsetBy: 11)
-        return String(local[start...].prefix(8))
-    }
-
-    /// `+0100` (or `+01:00` with `colon`).
-    static func offsetText(_ offset: Int64, colon: Bool) -> String {
-        let sign = offset < 0 ? "-" : "+"
-        let minutes = abs(offset) / 60
-        let hours = String(minutes / 60).leftPadded(2)
-        let rest = String(minutes % 60).leftPadded(2)
-        return sign + hours + (colon ? ":" : "") + rest
+        return LocalTime.clock(time, offset: offset)
     }
 
     static func capitalized(_ text: String) -> String { text.prefix(1).uppercased() + text.dropFirst() }
-}
-
-extension String {
-    /// The string with zeros before it up to `width` characters.
-    fileprivate func leftPadded(_ width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
-    }
 }
 
 /// Emoji for conditions, the wind and the moon.

@@ -113,6 +113,9 @@ public enum PlaceQuery: Sendable, Equatable {
 /// entries of those days.
 public enum ForecastDetail: String, CaseIterable, Sendable {
     case summary, full
+
+    /// How many days a forecast request may ask for (`days`): what every provider gives.
+    public static let days: ClosedRange<Int> = 1...5
 }
 
 /// A page of a list: at most `limit` items from `offset` (the cursor `o<offset>`).

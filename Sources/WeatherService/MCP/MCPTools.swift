@@ -57,9 +57,13 @@ struct MCPTool: Sendable {
         MCPTool(
             name: "get_forecast", title: "Forecast",
             description: "Forecast at a place (same place arguments as get_current_weather): daily low, high and "
-                + "condition for up to 5 days; detail \"full\" adds the 3-hourly entries.",
+                + "condition for up to \(ForecastDetail.days.upperBound) days; detail \"full\" adds the 3-hourly entries.",
             properties: placeProperties.merging([
-                "days": ["type": "integer", "minimum": 1, "maximum": 5, "description": "Days to return (default 5)."],
+                "days": [
+                    "type": "integer", "minimum": .int(Int64(ForecastDetail.days.lowerBound)),
+                    "maximum": .int(Int64(ForecastDetail.days.upperBound)),
+                    "description": .string("Days to return (default \(ForecastDetail.days.upperBound))."),
+                ],
                 "detail": [
                     "type": "string", "enum": ["summary", "full"],
                     "description": "summary (daily only, the default) or full (with 3-hourly entries).",

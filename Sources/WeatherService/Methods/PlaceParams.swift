@@ -36,11 +36,12 @@ struct PlaceParams: Sendable {
         maxAgeMs = try params.int("maxAgeSeconds", in: 0...(365 * 86_400)).map { $0 * 1000 }
     }
 
-    /// The forecast's `days` (1…5) and `detail`, defaulting to all days and `defaultDetail`.
+    /// The forecast's `days` (`ForecastDetail.days`) and `detail`, defaulting to all days and `defaultDetail`.
     static func forecastShape(_ params: FieldReader, defaultDetail: ForecastDetail) throws(FieldError) -> (
         days: Int?, detail: ForecastDetail
     ) {
-        let days = try params.int("days", in: 1...5).map { Int($0) }
+        let range = ForecastDetail.days
+        let days = try params.int("days", in: Int64(range.lowerBound)...Int64(range.upperBound)).map { Int($0) }
         return (days, try params.choice("detail", as: ForecastDetail.self) ?? defaultDetail)
     }
 }

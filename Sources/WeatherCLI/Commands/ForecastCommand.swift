@@ -1,0 +1,167 @@
+import WeatherDomain
+import WeatherEngine
+import WeatherService
+
+/// `weatherd forecast [PLACE]`: the days ahead (or, with `--hourly`, every forecast step) in aligned columns.
+enum ForecastCommand {
+    static let command = Command(
+        name: "forecast", summary: "the forecast in columns: the days ahead, or every step with --hourly",
+        usage:
+            "usage: weatherd forecast [PLACE] [--days N] [--hourly] [--units metric|imperial|standard] [--json] [options]",
+        details: """
+            PLACE is a city, LAT,LON, a favorite's name or id, or nothing for the current location. Prints one
+            row per day by the place's local date (low, high, the highest chance of precipitation among the
+            day's steps, sunrise and sunset in local time), or with --hourly one row per forecast step under
+            its local date. --days N (1…\(ForecastDetail.days.upperBound), default all) is how many days. Colour only on a terminal, and never
+            with NO_COLOR set. --json prints the weather/forecast result instead.
+
+            example:
+              weatherd forecast Berlin --days 3
+              weatherd forecast 48.86,2.35 --hourly --units imperial
+            """,
+        positionals: 0...1, positionalText: "at most one PLACE", valueFlags: ["--days", "--units"],
+        switchFlags: ["--hourly"],
+        check: { invocation in
+            try checkDays(invocation)
+            try NowCommand.checkUnits(invocation)
+        }
+    ) { context in
+        var params = try await NowCommand.placeParams(context)
+        if let days = context.invocation.values["--days"].flatMap({ Int64($0) }) { params["days"] = .int(days) }
+        if let units = context.invocation.values["--units"] { params["units"] = .string(units) }
+        let forecast = try await context.client.call("weather/forecast", params)
+        if context.json {
+            context.output.print(forecast.jsonString)
+            return CLI.Exit.ok
+        }
+        let page = ForecastPage(forecast)
+        context.output.print(page.heading(now: context.now(), output: context.output))
+        let hourly = context.invocation.switches.contains("--hourly")
+        context.output.print(hourly ? page.steps(context.output) : page.days(context.output))
+        return CLI.Exit.ok
+    }
+}
+
+extension ForecastCommand {
+    /// `--days`, when given, is a number of days the forecast method takes.
+    static func checkDays(_ invocation: Invocation) throws {
+        let range = ForecastDetail.days
+        if let text = invocation.values["--days"], Int(text).map(range.contains) != true {
+            throw UsageError("--days must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+    }
+}
+
+/// A `weather/forecast` result laid out for a terminal.
+struct ForecastPage {
+    let forecast: JSONValue
+    let quantities: Quantities
+    /// The place's offset from UTC, in seconds.
+    let offset: Int64
+    let entries: [JSONValue]
+
+    init(_ forecast: JSONValue) {
+        self.forecast = forecast
+        quantities = Quantities(forecast["units"])
+        offset = forecast["location"]?["utcOffsetSeconds"]?.intValue ?? 0
+        entries = forecast["entries"]?.arrayValue ?? []
+    }
+
+    /// `Berlin, DE · fetched 14:05 UTC+01:00`, and the stale mark with the data's age.
+    func heading(now: Timestamp, output: Output) -> String {
+        let location = forecast["location"] ?? .null
+        var place = location["name"]?.stringValue ?? ""
+        if place.isEmpty {
+            place =
+                "\(Text.number(location["lat"]?.doubleValue ?? 0, decimals: 2)),"
+                + "\(Text.number(location["lon"]?.doubleValue ?? 0, decimals: 2))"
+        }
+        if let country = location["country"]?.stringValue { place += ", \(country)" }
+        let fetched = Timestamp(rfc3339: forecast["fetchedAt"]?.stringValue ?? "") ?? now
+        var line =
+            output.styled(place, "1") + " · fetched " + LocalTime.date(fetched, offset: offset) + " "
+            + LocalTime.clock(fetched, offset: offset).prefix(5) + " UTC" + LocalTime.offsetText(offset, colon: true)
+        if forecast["stale"]?.boolValue == true {
+            let age = Text.duration(seconds: Double(now.milliseconds - fetched.milliseconds) / 1000)
+            line += " " + output.styled("(stale, \(age) old)", "33")
+        }
+        return line
+    }
+
+    /// One row per day: its label, emoji, condition, low, high, chance of precipitation, sunrise and sunset.
+    func days(_ output: Output) -> String {
+        let days = forecast["daily"]?.arrayValue ?? []
+        if days.isEmpty { return "no days in the forecast" }
+        var rows = [["day", "", "", "low", "high", "rain", "sunrise", "sunset"]]
+        for day in days {
+            let date = day["date"]?.stringValue ?? ""
+            let chances = entries.filter { localDate($0) == date }.compactMap { $0["pop"]?.doubleValue }
+            rows.append([
+                LocalTime.dayLabel(date), Symbols.emoji(day["condition"] ?? .null, night: false),
+                day["condition"]?["text"]?.stringValue ?? "",
+                quantities.temperature(day["min"], signed: false), quantities.temperature(day["max"], signed: false),
+                chances.isEmpty ? "" : Quantities.percent(chances.max()), sunTime(day, "sunrise"),
+                sunTime(day, "sunset"),
+            ])
+        }
+        var lines = Text.table(rows).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        lines[0] = output.styled(lines[0], "2")
+        return lines.joined(separator: "\n")
+    }
+
+    /// One row per forecast step, under a heading for each local date.
+    func steps(_ output: Output) -> String {
+        if entries.isEmpty { return "no forecast steps ahead" }
+        let rows = entries.map { entry in
+            let time = Timestamp(rfc3339: entry["time"]?.stringValue ?? "") ?? Timestamp(milliseconds: 0)
+            return [
+                "  " + LocalTime.clock(time, offset: offset).prefix(5),
+                Symbols.emoji(entry["condition"] ?? .null, night: isNight(time)),
+                entry["condition"]?["text"]?.stringValue ?? "", quantities.temperature(entry["temperature"]),
+                entry["feelsLike"].map { "feels " + quantities.temperature($0) } ?? "",
+                entry["windSpeed"] == nil
+                    ? "" : quantities.wind(speed: entry["windSpeed"], direction: entry["windDirection"]),
+                entry["pop"]?.doubleValue.map { "rain " + Quantities.percent($0) } ?? "",
+            ]
+        }
+        let lines = Text.table(rows).split(separator: "\n", omittingEmptySubsequences: false)
+        var text: [String] = []
+        var shownDate = ""
+        for (entry, line) in zip(entries, lines) {
+            let date = localDate(entry)
+            if date != shownDate {
+                text.append(output.styled(LocalTime.dayLabel(date), "1"))
+                shownDate = date
+            }
+            text.append(String(line))
+        }
+        return text.joined(separator: "\n")
+    }
+
+    private func localDate(_ entry: JSONValue) -> String {
+        guard let time = Timestamp(rfc3339: entry["time"]?.stringValue ?? "") else { return "" }
+        return LocalTime.date(time, offset: offset)
+    }
+
+    /// `HH:MM` local of a day's `sunrise` or `sunset`; `polar day`/`polar night` when the Sun does not rise or
+    /// set; empty when unknown.
+    private func sunTime(_ day: JSONValue, _ key: String) -> String {
+        if let text = day[key]?.stringValue, let time = Timestamp(rfc3339: text) {
+            return String(LocalTime.clock(time, offset: offset).prefix(5))
+        }
+        return day["polar"]?.stringValue.map { "polar \($0)" } ?? ""
+    }
+
+    /// Whether `time` falls outside its local day's sunrise–sunset (or in a polar night).
+    private func isNight(_ time: Timestamp) -> Bool {
+        let date = LocalTime.date(time, offset: offset)
+        guard let day = forecast["daily"]?.arrayValue?.first(where: { $0["date"]?.stringValue == date }) else {
+            return false
+        }
+        if day["polar"]?.stringValue == "night" { return true }
+        guard let sunrise = Timestamp(rfc3339: day["sunrise"]?.stringValue ?? ""),
+            let sunset = Timestamp(rfc3339: day["sunset"]?.stringValue ?? "")
+        else { return false }
+        return time.milliseconds < sunrise.milliseconds || time.milliseconds >= sunset.milliseconds
+    }
+}
