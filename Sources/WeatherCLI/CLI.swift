@@ -24,7 +24,8 @@ public enum CLI {
 
     /// Every command, in the order `weatherd --help` lists them.
     public static let commands: [Command] = [
-        NowCommand.command, ForecastCommand.command, StatusCommand.command, FavoritesCommand.command,
+        NowCommand.command, ForecastCommand.command, BarCommand.command, StatusCommand.command,
+        FavoritesCommand.command,
         AlertsCommand.command,
         EventsCommand.command,
     ]
@@ -38,16 +39,19 @@ public enum CLI {
         /// This program, started as the daemon when none runs.
         public var executable: String
         public var clock: WallClock
+        /// What long-running commands (`bar`) wait on.
+        public var timer: any Clock<Duration>
         public var transport: HTTPTransport
         public var output: Output
 
         public init(
-            variables: [String: String], executable: String, clock: WallClock, transport: HTTPTransport,
-            output: Output
+            variables: [String: String], executable: String, clock: WallClock,
+            timer: any Clock<Duration> = ContinuousClock(), transport: HTTPTransport, output: Output
         ) {
             self.variables = variables
             self.executable = executable
             self.clock = clock
+            self.timer = timer
             self.transport = transport
             self.output = output
         }
@@ -103,7 +107,7 @@ public enum CLI {
             status = try await command.run(
                 Context(
                     invocation: invocation, client: connection.client, notifications: notifications.stream,
-                    now: environment.clock.now))
+                    now: environment.clock.now, timer: environment.timer))
         } catch {
             output.error("weatherd \(command.name): \(Self.message(error))")
             status = (error as? RPCError)?.kind == "daemon_unavailable" ? Exit.unavailable : Exit.failed
@@ -174,6 +178,8 @@ public struct Context: Sendable {
     public var notifications: AsyncStream<Notification>
     /// The time now.
     var now: @Sendable () -> Timestamp
+    /// What a long-running command waits on.
+    var timer: any Clock<Duration>
 
     var output: Output { invocation.output }
     /// Whether the command prints its method's result as JSON.

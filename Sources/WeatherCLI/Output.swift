@@ -10,14 +10,16 @@ import Synchronization
 /// Where a command prints: its lines (standard output) and its errors (standard error), and whether it may
 /// colour them.
 public final class Output: Sendable {
-    private let write: @Sendable (_ text: String, _ toError: Bool) -> Void
+    /// Writes the text, returning false when it could not (standard output closed, say).
+    private let write: @Sendable (_ text: String, _ toError: Bool) -> Bool
+    private let failed = Mutex(false)
     /// Whether standard output is a terminal.
     public let isTerminal: Bool
     /// Whether to colour: on a terminal, unless `NO_COLOR` is set (to anything but the empty string).
     public let colour: Bool
 
     public init(
-        isTerminal: Bool, environment: [String: String], write: @escaping @Sendable (String, Bool) -> Void
+        isTerminal: Bool, environment: [String: String], write: @escaping @Sendable (String, Bool) -> Bool
     ) {
         self.isTerminal = isTerminal
         colour = isTerminal && (environment["NO_COLOR"] ?? "").isEmpty
@@ -27,18 +29,43 @@ public final class Output: Sendable {
     /// Standard output and standard error of this process.
     public static func standard(environment: [String: String]) -> Output {
         Output(isTerminal: isatty(1) == 1, environment: environment) { text, toError in
-            (toError ? FileHandle.standardError : FileHandle.standardOutput).write(Data(text.utf8))
+            let bytes = Array(text.utf8)
+            var written = 0
+            while written < bytes.count {
+                let count = bytes[written...].withUnsafeBytes {
+                    systemWrite(toError ? 2 : 1, $0.baseAddress, $0.count)
+                }
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { return false }
+                written += count
+            }
+            return true
         }
     }
 
+    /// Whether a line could not be printed: whoever read standard output is gone (SIGPIPE is ignored, so
+    /// that is an error, `EPIPE`).
+    public var isClosed: Bool { failed.withLock { $0 } }
+
     /// Prints `text` and a newline.
-    public func print(_ text: String) { write(text + "\n", false) }
+    public func print(_ text: String) {
+        if !write(text + "\n", false) { failed.withLock { $0 = true } }
+    }
 
     /// Prints `text` and a newline on standard error.
-    public func error(_ text: String) { write(text + "\n", true) }
+    public func error(_ text: String) { _ = write(text + "\n", true) }
 
     /// `text` in an ANSI style (e.g. `1` bold, `2` dim, `31` red) when colouring, else as it is.
     public func styled(_ text: String, _ style: String) -> String {
         colour ? "\u{1B}[\(style)m\(text)\u{1B}[0m" : text
     }
+}
+
+/// `write(2)`, named apart from `Output`'s own `write`.
+private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+    #if canImport(Glibc)
+        Glibc.write(fd, bytes, count)
+    #else
+        Darwin.write(fd, bytes, count)
+    #endif
 }

@@ -34,7 +34,7 @@ enum FavoritesCommand {
             guard words.count == count else {
                 throw UsageError("favorites \(action) takes \(count - 1) argument\(count == 2 ? "" : "s")")
             }
-            if action == "add", Place.coordinates(words[1]) != nil, invocation.values["--name"] == nil {
+            if action == "add", PlaceArgument.coordinates(words[1]) != nil, invocation.values["--name"] == nil {
                 throw UsageError("favorites add LAT,LON needs --name NAME")
             }
         }
@@ -44,7 +44,7 @@ enum FavoritesCommand {
         let result: JSONValue
         switch words.first ?? "list" {
         case "add":
-            if let (lat, lon) = Place.coordinates(words[1]) {
+            if let (lat, lon) = PlaceArgument.coordinates(words[1]) {
                 result = try await client.call(
                     "favorites/add",
                     [
@@ -108,7 +108,7 @@ enum FavoritesCommand {
 }
 
 /// How a command line names a place.
-enum Place {
+enum PlaceArgument {
     /// `LAT,LON` (decimal degrees, in range), or nil.
     static func coordinates(_ text: String) -> (Double, Double)? {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)

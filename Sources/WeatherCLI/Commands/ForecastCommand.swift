@@ -95,12 +95,11 @@ struct ForecastPage {
         var rows = [["day", "", "", "low", "high", "rain", "sunrise", "sunset"]]
         for day in days {
             let date = day["date"]?.stringValue ?? ""
-            let chances = entries.filter { localDate($0) == date }.compactMap { $0["pop"]?.doubleValue }
             rows.append([
                 LocalTime.dayLabel(date), Symbols.emoji(day["condition"] ?? .null, night: false),
                 day["condition"]?["text"]?.stringValue ?? "",
                 quantities.temperature(day["min"], signed: false), quantities.temperature(day["max"], signed: false),
-                chances.isEmpty ? "" : Quantities.percent(chances.max()), sunTime(day, "sunrise"),
+                rainChance(on: date).map(Quantities.percent) ?? "", sunTime(day, "sunrise"),
                 sunTime(day, "sunset"),
             ])
         }
@@ -138,9 +137,15 @@ struct ForecastPage {
         return text.joined(separator: "\n")
     }
 
-    private func localDate(_ entry: JSONValue) -> String {
+    /// The local date of a forecast step.
+    func localDate(_ entry: JSONValue) -> String {
         guard let time = Timestamp(rfc3339: entry["time"]?.stringValue ?? "") else { return "" }
         return LocalTime.date(time, offset: offset)
+    }
+
+    /// The highest chance of precipitation (0…1) among the steps on the local `date`; nil when none has one.
+    func rainChance(on date: String) -> Double? {
+        entries.filter { localDate($0) == date }.compactMap { $0["pop"]?.doubleValue }.max()
     }
 
     /// `HH:MM` local of a day's `sunrise` or `sunset`; `polar day`/`polar night` when the Sun does not rise or

@@ -59,8 +59,8 @@ enum NowCommand {
     /// The weather method's place params for the command's PLACE.
     static func placeParams(_ context: Context) async throws -> [String: JSONValue] {
         guard let place = context.invocation.positional.first else { return [:] }
-        if Place.coordinates(place) != nil { return Place.params(place, favorites: []) }
+        if PlaceArgument.coordinates(place) != nil { return PlaceArgument.params(place, favorites: []) }
         let favorites = try await FavoritesCommand.list(context.client)["favorites"]?.arrayValue ?? []
-        return Place.params(place, favorites: favorites)
+        return PlaceArgument.params(place, favorites: favorites)
     }
 }

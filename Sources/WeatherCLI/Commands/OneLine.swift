@@ -88,6 +88,14 @@ public struct OneLine: Sendable {
                 + "; the named formats are 1, 2, 3 and 4")
     }
 
+    /// A result's `location` as people name it: its name, else its coordinates.
+    static func placeName(_ location: JSONValue) -> String {
+        if let name = location["name"]?.stringValue, !name.isEmpty { return name }
+        let lat = location["lat"]?.doubleValue ?? 0
+        let lon = location["lon"]?.doubleValue ?? 0
+        return "\(Text.number(lat, decimals: 2)),\(Text.number(lon, decimals: 2))"
+    }
+
     /// The highest chance of precipitation (0…1) among the steps of `forecast` (a `weather/forecast` result)
     /// that overlap the 6 hours from `now`; nil when none does.
     static func rainChance(in forecast: JSONValue?, now: Timestamp) -> Double? {
@@ -190,13 +198,7 @@ private struct Reading {
         return observed.milliseconds < sunrise.milliseconds || observed.milliseconds >= sunset.milliseconds
     }
 
-    var place: String {
-        let location = current["location"] ?? .null
-        if let name = location["name"]?.stringValue, !name.isEmpty { return name }
-        let lat = location["lat"]?.doubleValue ?? 0
-        let lon = location["lon"]?.doubleValue ?? 0
-        return "\(Text.number(lat, decimals: 2)),\(Text.number(lon, decimals: 2))"
-    }
+    var place: String { OneLine.placeName(current["location"] ?? .null) }
 
     func temperature(_ value: JSONValue?) -> String { quantities.temperature(value) }
 

@@ -72,6 +72,7 @@ extension Engine {
             "version": .string(info.version), "dataDir": .string(dataDirectory.path),
             "lastSeq": .int(writerStatus.lastSeq), "logBytes": .int(writerStatus.length),
             "uptimeSeconds": .int(uptime), "provider": .string(info.provider),
+            "cacheTtlSeconds": .int(configuration.fetch.ttl.components.seconds),
             "upstreamCalls": await fetcher.upstreamCounts.json,
             "readOnly": .bool(writerStatus.failure != nil), "fsync": .string(info.fsync.rawValue),
             "batches": .int(Int64(writerStatus.batches)), "syncs": .int(Int64(writerStatus.syncs)),

@@ -42,7 +42,7 @@ public final class Engine: Sendable {
     public let ready = Latch()
     let alertActor: AlertActor
     private let opened: OpenedDataDir
-    private let configuration: Configuration
+    let configuration: Configuration
     /// Why the engine stops, as `service.stopped` records it.
     private let stopReason = Mutex<String?>(nil)
     /// Facts the front adds to `service/status` (the socket, the connections).

@@ -1,0 +1,164 @@
+import WeatherDomain
+import WeatherEngine
+import WeatherService
+
+/// `weatherd bar [PLACE] --style STYLE`: a status-bar module that prints a line at start and a new one
+/// whenever what it shows changes.
+enum BarCommand {
+    static let command = Command(
+        name: "bar", summary: "a status-bar module: a new line whenever the weather, its staleness or an alert changes",
+        usage:
+            "usage: weatherd bar [PLACE] [--style waybar|i3blocks|polybar|tmux|plain] [--format FORMAT] [--units U] [options]",
+        details: """
+            Runs until interrupted. Prints one line at start, then a new one whenever the place's weather
+            changes (any client's fetch, or the daemon's scheduled refresh), when it turns stale (the provider
+            cannot be reached once the cache's --cache-ttl has passed; asked again then, and every minute at
+            most while it fails), and when an alert (temperature drop, severe weather) is raised for the place
+            (a favorite with alerts on, or the current location). Nothing is printed when nothing changed.
+            PLACE and --format are as for `weatherd now` (default format "%c %t").
+
+            --style waybar prints one JSON object per line: text, tooltip (the days ahead), class (the
+            condition's theme, plus "stale" and "alert" when they apply) and percentage (the chance of rain in
+            the next 6 hours). i3blocks and plain print the text, with "⚠ " before it under an alert and
+            "(stale, AGE old)" after it; polybar and tmux colour those marks in their own markup.
+
+            When the daemon goes away the last line is printed again marked stale and the command exits with
+            status 69 (the bar's own restart setting starts it again); when whoever reads it goes away, it
+            exits with status 1.
+
+            example:
+              weatherd bar Berlin --style waybar
+              weatherd bar --style tmux --format "%c %t %r"
+            """,
+        positionals: 0...1, positionalText: "at most one PLACE", valueFlags: ["--style", "--format", "--units"],
+        check: { invocation in
+            if let style = invocation.values["--style"], BarStyle(rawValue: style) == nil {
+                throw UsageError(
+                    "--style must be " + BarStyle.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            _ = try OneLine(invocation.values["--format"] ?? defaultFormat)
+            try NowCommand.checkUnits(invocation)
+        }
+    ) { context in
+        try await BarModule(context: context).run()
+    }
+
+    static let defaultFormat = "%c %t"
+}
+
+/// The owner of a bar's `BarMachine`: it feeds the machine what arrives (answers, events, alerts, its wake-ups,
+/// the end of the connection) one at a time and does what the machine returns.
+private struct BarModule {
+    /// What arrives, in order.
+    enum Input: Sendable {
+        case notification(Notification)
+        case woke
+        case lost
+    }
+
+    let context: Context
+
+    func run() async throws -> Int32 {
+        let client = context.client
+        var params = try await NowCommand.placeParams(context)
+        if let units = context.invocation.values["--units"] { params["units"] = .string(units) }
+        let status = try await client.call("service/status")
+        let style = context.invocation.values["--style"].flatMap(BarStyle.init(rawValue:)) ?? .plain
+        var machine = BarMachine(
+            style: style, format: try OneLine(context.invocation.values["--format"] ?? BarCommand.defaultFormat),
+            cacheTTL: status["cacheTtlSeconds"]?.intValue ?? 600)
+
+        let (inputs, feed) = AsyncStream<Input>.makeStream()
+        // Subscribed before the first answer, so that nothing between the two is missed.
+        _ = try await client.call(
+            "events/subscribe",
+            [
+                "types": .array(
+                    [
+                        "weather.fetched", "weather.fetch_failed", "settings.changed", "favorite.updated",
+                        "location.changed",
+                    ]
+                    .map { .string($0) })
+            ])
+        _ = try await client.call("alerts/subscribe")
+        let forwarding = Task { [notifications = context.notifications] in
+            for await notification in notifications { feed.yield(.notification(notification)) }
+        }
+        let watching = Task {
+            await client.waitForEnd()
+            feed.yield(.lost)
+        }
+        defer {
+            forwarding.cancel()
+            watching.cancel()
+        }
+
+        let first = try await ask(params)
+        let raised = try await client.call("alerts/list", ["limit": 100])["alerts"]?.arrayValue ?? []
+        var timer: Task<Void, Never>?
+        var pending = machine.answered(
+            current: first.current, forecast: first.forecast, alerts: raised, now: context.now())
+        var inputIterator = inputs.makeAsyncIterator()
+        // With --standalone the engine is this process's own: it ends only when the process is told to stop
+        // (SIGTERM, SIGINT), and so does the bar, quietly.
+        let standalone = context.invocation.switches.contains("--standalone")
+        loop: while true {
+            // Do what the machine said, feeding it the answers of the asks.
+            while !pending.isEmpty {
+                switch pending.removeFirst() {
+                case .print(let line):
+                    context.output.print(line)
+                    if context.output.isClosed {
+                        timer?.cancel()
+                        throw RPCError.application("output_closed", "standard output is closed; nothing reads the bar")
+                    }
+                case .wake(let time):
+                    timer?.cancel()
+                    let delay = Duration.milliseconds(max(0, time.milliseconds - context.now().milliseconds))
+                    timer = Task { [clock = context.timer] in
+                        guard (try? await clock.sleep(for: delay, tolerance: nil)) != nil else { return }
+                        feed.yield(.woke)
+                    }
+                case .ask:
+                    do {
+                        let answer = try await ask(params)
+                        pending += machine.answered(
+                            current: answer.current, forecast: answer.forecast, now: context.now())
+                    } catch let error as RPCError where error.kind == "daemon_gone" {
+                        if standalone { break loop }
+                        pending += machine.lost(now: context.now())
+                    } catch {
+                        pending += machine.askFailed(now: context.now())
+                    }
+                }
+            }
+            if machine.unreachable {
+                timer?.cancel()
+                throw RPCError.application("daemon_unavailable", "weatherd's daemon went away")
+            }
+            guard let input = await inputIterator.next() else { break }
+            let now = context.now()
+            switch input {
+            case .woke: pending = machine.woke(now: now)
+            case .lost:
+                if standalone { break loop }
+                pending = machine.lost(now: now)
+            case .notification(let notification):
+                switch notification.method {
+                case "events/event": pending = machine.event(notification.params)
+                case "alerts/raised": pending = machine.alertRaised(notification.params, now: now)
+                default: pending = []
+                }
+            }
+        }
+        timer?.cancel()
+        return CLI.Exit.ok
+    }
+
+    /// The place's current weather and forecast (the forecast may fail alone: it only adds to the line).
+    private func ask(_ params: [String: JSONValue]) async throws -> (current: JSONValue, forecast: JSONValue?) {
+        let current = try await context.client.call("weather/current", params)
+        let forecast = try? await context.client.call("weather/forecast", params)
+        return (current, forecast)
+    }
+}
