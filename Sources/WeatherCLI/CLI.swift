@@ -25,7 +25,7 @@ public enum CLI {
     /// Every command, in the order `weatherd --help` lists them.
     public static let commands: [Command] = [
         NowCommand.command, StatusCommand.command, FavoritesCommand.command, AlertsCommand.command,
-        EventsCommand.command,
+        EventsCommand.command, ChartCommand.command,
     ]
 
     /// The command named `name`, if there is one.
