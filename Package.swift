@@ -56,6 +56,7 @@ let package = Package(
         .testTarget(
             name: "WeatherServiceTests",
             dependencies: ["WeatherService", "WeatherEngine", "WeatherCLI", "WeatherTesting"],
+            exclude: ["Golden"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -24,10 +24,8 @@ public enum CLI {
 
     /// Every command, in the order `weatherd --help` lists them.
     public static let commands: [Command] = [
-        NowCommand.command, ForecastCommand.command, BarCommand.command, StatusCommand.command,
-        FavoritesCommand.command,
-        AlertsCommand.command,
-        EventsCommand.command,
+        NowCommand.command, ForecastCommand.command, ChartCommand.command, BarCommand.command,
+        StatusCommand.command, FavoritesCommand.command, AlertsCommand.command, EventsCommand.command,
     ]
 
     /// The command named `name`, if there is one.

@@ -1,0 +1,100 @@
+import Foundation
+import WeatherDomain
+import WeatherEngine
+import WeatherService
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `weatherd chart [PLACE]`: the forecast as an SVG chart, to a file or standard output.
+enum ChartCommand {
+    static let command = Command(
+        name: "chart", summary: "the forecast as an SVG chart (temperature, chance of precipitation, lows and highs)",
+        usage:
+            "usage: weatherd chart [PLACE] [--out FILE] [--days N] [--units metric|imperial|standard] [--json] [options]",
+        details: """
+            PLACE is a city, LAT,LON, a favorite's name or id, or nothing for the current location, as for
+            `weatherd now`. The chart shows the temperature as a line and the chance of precipitation as bars,
+            a dashed line at each local midnight, each day's date with its low and high, the nights shaded, and
+            the place, the units and when the forecast was fetched. It is SVG 1.1 without scripts or links.
+
+            --out FILE writes the chart to FILE (whole or not at all) and prints one line; without it the chart
+            goes to standard output. --days (1…\(ForecastDetail.days.upperBound), default all) is how many days; --json prints the
+            weather/forecast result instead. A file that cannot be written is a message on stderr and exit
+            status 1.
+
+            example:
+              weatherd chart Berlin --out berlin.svg    wrote berlin.svg (Berlin, 5 days)
+              weatherd chart 48.86,2.35 --days 3 --units imperial > paris.svg
+            """,
+        positionals: 0...1, positionalText: "at most one PLACE", valueFlags: ["--out", "--days", "--units"],
+        check: { invocation in
+            try ForecastCommand.checkDays(invocation)
+            try NowCommand.checkUnits(invocation)
+            if invocation.values["--out"]?.isEmpty == true { throw UsageError("--out needs a file name") }
+        }
+    ) { context in
+        var params = try await NowCommand.placeParams(context)
+        if let days = context.invocation.values["--days"].flatMap({ Int64($0) }) { params["days"] = .int(days) }
+        if let units = context.invocation.values["--units"] { params["units"] = .string(units) }
+        let forecast = try await context.client.call("weather/forecast", params)
+        if context.json {
+            context.output.print(forecast.jsonString)
+            return CLI.Exit.ok
+        }
+        let svg = Chart.svg(forecast)
+        guard let path = context.invocation.values["--out"] else {
+            context.output.print(String(svg.dropLast()))
+            return CLI.Exit.ok
+        }
+        try save(svg, to: path)
+        context.output.print("wrote \(path) (\(summary(forecast)))")
+        return CLI.Exit.ok
+    }
+
+    /// `Berlin, 5 days`: the place (or its coordinates) and how many days the forecast has.
+    static func summary(_ forecast: JSONValue) -> String {
+        let location = forecast["location"]
+        let place =
+            location?["name"]?.stringValue
+            ?? "\(location?["lat"]?.doubleValue ?? 0),\(location?["lon"]?.doubleValue ?? 0)"
+        let days = forecast["daily"]?.arrayValue?.count ?? 0
+        return "\(place), \(days) \(days == 1 ? "day" : "days")"
+    }
+
+    /// Writes `text` to `path` whole or not at all: into a new file beside it, flushed to the disk, then
+    /// renamed over `path`. The new file is removed when anything fails.
+    static func save(_ text: String, to path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(
+            ".\(url.lastPathComponent).\(getpid()).tmp"
+        ).path
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw WriteError(path: path, code: errno) }
+        var failure: Int32?
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count, failure == nil {
+            let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno != EINTR { failure = errno } else if count > 0 { written += count }
+        }
+        if failure == nil, fsync(descriptor) != 0 { failure = errno }
+        if close(descriptor) != 0, failure == nil { failure = errno }
+        if failure == nil, rename(temporary, path) != 0 { failure = errno }
+        if let failure {
+            unlink(temporary)
+            throw WriteError(path: path, code: failure)
+        }
+    }
+
+    /// A chart that could not be written: the file and the system's reason.
+    struct WriteError: Error, CustomStringConvertible {
+        var path: String
+        var code: Int32
+
+        var description: String { "cannot write \(path): \(String(cString: strerror(code)))" }
+    }
+}
