@@ -307,11 +307,12 @@ struct CommandsEndToEndTests {
         let overview = try await runCommand(["--help"])
         #expect(overview.status == 0)
         for command in [
-            "now", "forecast", "status", "favorites", "alerts", "events", "log verify|dump|stats", "serve",
+            "now", "forecast", "chart", "bar", "status", "favorites", "alerts", "events", "log verify|dump|stats",
+            "serve",
         ] {
             #expect(overview.output.contains(command), "lists \(command)")
         }
-        for command in ["now", "forecast", "status", "favorites", "alerts", "events"] {
+        for command in ["now", "forecast", "chart", "bar", "status", "favorites", "alerts", "events"] {
             let help = try await runCommand([command, "--help"])
             #expect(help.status == 0)
             #expect(help.output.hasPrefix("usage: weatherd \(command)"), "\(command) --help")

@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import WeatherDomain
+import WeatherTesting
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@Suite("weatherd bar, end to end")
+struct BarEndToEndTests {
+    /// The recorded London conditions moved to now, with another temperature (°C) and OWM condition id.
+    static func current(temperature: Double, condition: Int64 = 801) throws -> [UInt8] {
+        let recorded = try JSONValue.parse(try ProviderEndToEndTests.metric("owm-current-london.json", movedTo: Date()))
+        guard var top = recorded.objectValue, var main = top["main"]?.objectValue,
+            var weather = top["weather"]?.arrayValue?.first?.objectValue
+        else { throw RunningWeatherdError("the recorded answer has no main or weather") }
+        main["temp"] = .double(temperature)
+        weather["id"] = .int(condition)
+        top["main"] = .object(main)
+        top["weather"] = .array([.object(weather)])
+        return JSONValue.object(top).jsonBytes
+    }
+
+    /// The lines a bar printed, each a waybar object with exactly its four members.
+    static func objects(_ bar: RunningWeatherd) throws -> [JSONValue] {
+        let objects = try bar.output.messages()
+        for object in objects {
+            #expect(object.objectValue.map { Set($0.keys) } == ["text", "tooltip", "class", "percentage"])
+        }
+        return objects
+    }
+
+    static func classes(_ object: JSONValue) -> [String] {
+        object["class"]?.arrayValue?.compactMap(\.stringValue) ?? []
+    }
+
+    @Test(
+        "waybar lines through the daemon: a new one when another client's fetch changes the weather, when an alert is raised, and when the daemon dies"
+    )
+    func throughTheDaemon() async throws {
+        let server = try CommandsEndToEndTests.owmNow()
+        let shared = try SharedDataDir()
+        let environment = CommandsEndToEndTests.owmKey.merging(shared.environment) { $1 }
+        let options = [
+            "--data-dir", shared.directory.path, "--owm-base-url", server.baseURL, "--cache-ttl", "3600",
+            "--idle-exit", "120",
+        ]
+        // Conditions near the recorded forecast's (a few °C), so that no drop is foreseen and no alert raised yet.
+        server.route("/data/2.5/weather", .init(body: try Self.current(temperature: 5)))
+        let added = try await runCommand(
+            ["favorites", "add", "51.5085,-0.1257", "--name", "London"] + options, environment: environment)
+        #expect(added.status == 0, "\(added.errors)")
+        let bar = try RunningWeatherd(
+            arguments: ["bar", "London", "--style", "waybar"] + options, environment: environment)
+        #expect(await bar.output.wait(for: 1, timeout: .seconds(20)), "\(bar.standardError)")
+        let first = try #require(try Self.objects(bar).first)
+        #expect(first["text"] == "🌤️ +5°C")
+        #expect(!Self.classes(first).contains("alert") && !Self.classes(first).contains("stale"))
+
+        // Another client fetches the place: the bar prints the new weather, asking nothing upstream itself.
+        let client = try shared.client(["--owm-base-url", server.baseURL])
+        server.route("/data/2.5/weather", .init(body: try Self.current(temperature: 6)))
+        let callsBefore = server.requests.count
+        _ = try await client.call("weather/current", ["favorite": "London", "maxAgeSeconds": 0])
+        #expect(await bar.output.wait(for: 2, timeout: .seconds(10)))
+        #expect(try Self.objects(bar).last?["text"] == "🌤️ +6°C")
+        #expect(server.requests.count == callsBefore + 1, "one upstream call: the client's")
+
+        // A thunderstorm: a severe-weather alert for the favorite marks the bar.
+        server.route("/data/2.5/weather", .init(body: try Self.current(temperature: 6, condition: 211)))
+        _ = try await client.call("weather/current", ["favorite": "London", "maxAgeSeconds": 0])
+        #expect(
+            try await eventually(.seconds(10)) {
+                try Self.objects(bar).last.map { Self.classes($0).contains("alert") } == true
+            }, "\(bar.output.lines.map { String(decoding: $0, as: UTF8.self) })")
+        let alerted = try #require(try Self.objects(bar).last)
+        #expect(alerted["text"]?.stringValue?.hasPrefix("⚠ ⛈️") == true)
+        #expect(alerted["tooltip"]?.stringValue?.contains("Severe weather now") == true)
+
+        // The daemon dies: the last line again, marked stale, and the status that says weatherd is unavailable.
+        let count = bar.output.lines.count
+        let pid = try #require(try shared.daemonPID())
+        kill(pid, SIGKILL)
+        #expect(await bar.waitForExit() == 69)
+        let last = try #require(try Self.objects(bar).last)
+        #expect(bar.output.lines.count == count + 1)
+        #expect(Self.classes(last).contains("stale"))
+        #expect(last["tooltip"]?.stringValue?.hasSuffix("weatherd unreachable") == true)
+        #expect(bar.standardError.contains("weatherd bar: "))
+        try client.closeInput()
+        _ = await client.waitForExit()
+    }
+
+    @Test("a plain bar turns stale when the provider cannot be reached once the cache's age has passed")
+    func turnsStale() async throws {
+        let server = try CommandsEndToEndTests.owmNow()
+        let directory = TemporaryDataDirectory()
+        let bar = try RunningWeatherd(
+            arguments: [
+                "bar", "51.5085,-0.1257", "--style", "i3blocks", "--standalone", "--data-dir", directory.path,
+                "--owm-base-url", server.baseURL, "--cache-ttl", "1", "--upstream-timeout", "2",
+            ], environment: CommandsEndToEndTests.owmKey)
+        #expect(await bar.output.wait(for: 1, timeout: .seconds(20)), "\(bar.standardError)")
+        #expect(bar.output.lines.first.map { String(decoding: $0, as: UTF8.self) } == "🌤️ +15°C")
+        server.stop()
+        #expect(
+            await eventually(.seconds(15)) {
+                bar.output.lines.last.map { String(decoding: $0, as: UTF8.self) }?.hasPrefix("🌤️ +15°C (stale, ")
+                    == true
+            }, "\(bar.output.lines.map { String(decoding: $0, as: UTF8.self) })")
+        bar.signal(SIGTERM)
+        #expect(await bar.waitForExit() == 0, "told to stop, a standalone bar exits quietly")
+        #expect(!bar.standardError.contains("weatherd bar:"), "\(bar.standardError)")
+        try Repository.checkLog(directory.path)
+    }
+}
