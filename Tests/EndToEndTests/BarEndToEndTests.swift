@@ -92,26 +92,67 @@ struct BarEndToEndTests {
         _ = await client.waitForExit()
     }
 
-    @Test("a plain bar turns stale when the provider cannot be reached once the cache's age has passed")
+    @Test("a waybar line turns stale when the provider cannot be reached once the cache's age has passed")
     func turnsStale() async throws {
         let server = try CommandsEndToEndTests.owmNow()
         let directory = TemporaryDataDirectory()
         let bar = try RunningWeatherd(
             arguments: [
-                "bar", "51.5085,-0.1257", "--style", "i3blocks", "--standalone", "--data-dir", directory.path,
+                "bar", "51.5085,-0.1257", "--style", "waybar", "--standalone", "--data-dir", directory.path,
                 "--owm-base-url", server.baseURL, "--cache-ttl", "1", "--upstream-timeout", "2",
             ], environment: CommandsEndToEndTests.owmKey)
         #expect(await bar.output.wait(for: 1, timeout: .seconds(20)), "\(bar.standardError)")
-        #expect(bar.output.lines.first.map { String(decoding: $0, as: UTF8.self) } == "🌤️ +15°C")
+        let first = try #require(try Self.objects(bar).first)
+        #expect(first["text"] == "🌤️ +15°C")
+        #expect(!Self.classes(first).contains("stale"))
         server.stop()
         #expect(
-            await eventually(.seconds(15)) {
-                bar.output.lines.last.map { String(decoding: $0, as: UTF8.self) }?.hasPrefix("🌤️ +15°C (stale, ")
-                    == true
+            try await eventually(.seconds(15)) {
+                try Self.objects(bar).last.map { Self.classes($0).contains("stale") } == true
             }, "\(bar.output.lines.map { String(decoding: $0, as: UTF8.self) })")
+        let stale = try #require(try Self.objects(bar).last)
+        #expect(stale["text"] == "🌤️ +15°C", "the last weather known, never a made-up one")
+        #expect(stale["tooltip"]?.stringValue?.contains("stale, ") == true)
+        #expect(stale["tooltip"]?.stringValue?.hasSuffix(" old") == true)
         bar.signal(SIGTERM)
         #expect(await bar.waitForExit() == 0, "told to stop, a standalone bar exits quietly")
         #expect(!bar.standardError.contains("weatherd bar:"), "\(bar.standardError)")
         try Repository.checkLog(directory.path)
+    }
+
+    @Test("a bar whose reader goes away exits with status 1 at its next line, saying why")
+    func readerGone() async throws {
+        let server = try CommandsEndToEndTests.owmNow()
+        let directory = TemporaryDataDirectory()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: RunningWeatherd.binaryPath)
+        process.arguments = [
+            "bar", "51.5085,-0.1257", "--standalone", "--data-dir", directory.path, "--owm-base-url", server.baseURL,
+            "--cache-ttl", "1", "--upstream-timeout", "2",
+        ]
+        process.environment = ProcessInfo.processInfo.environment.merging(CommandsEndToEndTests.owmKey) { $1 }
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // A bar that never noticed would run on: stopped after 30 s, it fails the test instead of hanging it.
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30) { if process.isRunning { process.interrupt() } }
+        let status = await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
+            Thread {
+                // The first line, then the reader goes away; the next line (stale, once the stand-in is gone)
+                // has nowhere to go.
+                var byte: UInt8 = 0
+                while read(output.fileHandleForReading.fileDescriptor, &byte, 1) == 1, byte != UInt8(ascii: "\n") {}
+                try? output.fileHandleForReading.close()
+                server.stop()
+                process.waitUntilExit()
+                continuation.resume(returning: process.terminationStatus)
+            }.start()
+        }
+        #expect(status == 1)
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(message.contains("weatherd bar: standard output is closed"), "\(message)")
     }
 }
