@@ -1,4 +1,5 @@
 import EventLog
+import Foundation
 import Providers
 import Synchronization
 import WeatherDomain
@@ -36,11 +37,7 @@ public final class InProcessWeatherd: Sendable {
         configuration.fetch = fetch
         configuration.snapshotEvery = snapshotEvery
         configuration.maxFavorites = maxFavorites
-        let opened = try OpenedDataDir.open(configuration: configuration, clock: clock.wallClock, logger: logger) {
-            path in
-            guard let file else { return try PosixLogFile(path: path) }
-            return file
-        }
+        let opened = try Self.open(configuration: configuration, clock: clock, logger: logger, file: file)
         let engine = Engine(
             opened, configuration: configuration, clock: clock.wallClock, logger: logger,
             provider: OpenMeteoProvider(baseURL: "http://weather.test", geocodingBaseURL: "http://geo.test"),
@@ -49,6 +46,33 @@ public final class InProcessWeatherd: Sendable {
         connection = Connection(engine: engine, label: "stdio", sink: output, maxLineBytes: maxLineBytes)
         writerTask = Task { await engine.runLog() }
         alertTask = Task { [timer] in await engine.runAlerts(clock: timer) }
+    }
+
+    /// Opens the data dir, waiting up to 5 s while its lock is held by this very process. That happens only
+    /// in tests that stop a service and open the dir again: the lock's descriptor is closed, but a child
+    /// process that another test is spawning at that moment may still hold a copy of it until its `exec`
+    /// (close-on-exec closes it there), and the lock is free only when every copy is closed.
+    private static func open(
+        configuration: Configuration, clock: ManualClock, logger: Logger, file: FaultInjectingFile?
+    ) throws -> OpenedDataDir {
+        let deadline = ContinuousClock.now.advanced(by: .seconds(5))
+        let heldHere = "(pid \(getpid()))"
+        while true {
+            let failure: StartupError
+            do {
+                return try OpenedDataDir.open(configuration: configuration, clock: clock.wallClock, logger: logger) {
+                    path in
+                    guard let file else { return try PosixLogFile(path: path) }
+                    return file
+                }
+            } catch {
+                failure = error
+            }
+            guard failure.kind == "data_dir_in_use", failure.description.contains(heldHere),
+                ContinuousClock.now < deadline
+            else { throw failure }
+            usleep(10_000)
+        }
     }
 
     /// Runs `body` against a service on a fresh temporary data dir, and stops the service afterwards.
