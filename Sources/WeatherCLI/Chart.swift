@@ -170,7 +170,7 @@ extension Chart {
             text += ", no forecast steps"
         }
         let days = input.days.map { day in
-            let date = Dates.day(day.date).map { DayLabelForm.full.date($0) } ?? day.date
+            let date = LocalTime.days(day.date).map { DayLabelForm.full.date($0) } ?? day.date
             return "\(date): low \(input.degrees(day.min)), high \(input.degrees(day.max))"
         }
         if !days.isEmpty { text += ". " + days.joined(separator: "; ") }
@@ -196,7 +196,7 @@ extension Chart {
     static func drawNights(_ svg: inout Writer, _ input: Input, _ time: TimeAxis) {
         var nights: [(from: Int64, to: Int64)] = []
         for day in time.days {
-            guard let summary = input.day(on: Dates.date(day)) else { continue }
+            guard let summary = input.day(on: LocalTime.date(days: day)) else { continue }
             let (start, end) = (time.midnight(day), time.midnight(day + 1))
             if summary.polar == "night" {
                 nights.append((start, end))
@@ -349,7 +349,7 @@ extension Chart {
                         ("y2", Writer.number(plot.bottom + 4)), ("stroke", Colour.axis),
                     ])
                 svg.element(
-                    "text", [("x", x), ("y", Writer.number(plot.bottom + 16))], text: Dates.twoDigits(Int64(hour)))
+                    "text", [("x", x), ("y", Writer.number(plot.bottom + 16))], text: LocalTime.twoDigits(Int64(hour)))
             }
         }
         svg.close("g")
@@ -363,7 +363,7 @@ extension Chart {
         let shown = time.days.filter { input.steps.isEmpty || stepped.contains($0) }
         let form = DayLabelForm.fitting(time.pixels(86_400_000))
         let labels = shown.map { day in
-            let summary = input.day(on: Dates.date(day))
+            let summary = input.day(on: LocalTime.date(days: day))
             return DayLabel(date: form.date(day), lowHigh: summary.map { form.lowHigh($0, input) }, form: form)
         }
         let wanted = zip(shown, labels).map { day, label in
@@ -538,7 +538,7 @@ extension Chart {
             offset = input.offsetSeconds * 1000
             let gaps = zip(input.steps.dropFirst(), input.steps).map { $0.time - $1.time }.filter { $0 > 0 }
             step = min(max(gaps.min() ?? 10_800_000, 900_000), Self.day)
-            let dates = input.days.compactMap { Dates.day($0.date) }
+            let dates = input.days.compactMap { LocalTime.days($0.date) }
             if let first = input.steps.first, let last = input.steps.last {
                 start = first.time - step / 2
                 end = last.time + step / 2
@@ -670,55 +670,26 @@ extension Chart {
 
         /// A local day (days since 1970) in this form.
         func date(_ day: Int64) -> String {
-            let (_, month, date) = CivilDate.fromDays(day)
+            let (_, _, date) = CivilDate.fromDays(day)
             switch self {
-            case .full: return "\(Dates.weekday(day)) \(date) \(Dates.month(month))"
-            case .short: return "\(Dates.weekday(day)) \(date)"
+            case .full: return LocalTime.dayLabel(days: day)
+            case .short: return "\(LocalTime.weekday(day)) \(date)"
             case .day: return "\(date)"
             }
         }
     }
 
-    /// Dates and times as the chart writes them, computed from day counts: no calendar, no locale.
+    /// The times the chart writes.
     enum Dates {
-        static let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
-        static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
-        /// The weekday of a day count (1970-01-01 was a Thursday).
-        static func weekday(_ day: Int64) -> String { weekdays[Int(Int64.floorModulo(day, 7))] }
-
-        /// The short name of a month (1…12).
-        static func month(_ month: Int64) -> String { months[Int(min(max(month, 1), 12)) - 1] }
-
-        /// A number with at least two digits.
-        static func twoDigits(_ value: Int64) -> String { (0..<10).contains(value) ? "0\(value)" : "\(value)" }
-
-        /// `YYYY-MM-DD` of a day count.
-        static func date(_ day: Int64) -> String {
-            let (year, month, date) = CivilDate.fromDays(day)
-            return "\(year)-\(twoDigits(month))-\(twoDigits(date))"
-        }
-
-        /// The day count of a `YYYY-MM-DD` date; nil when it is no such date.
-        static func day(_ date: String) -> Int64? {
-            let parts = date.split(separator: "-", omittingEmptySubsequences: false)
-            guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-                let year = Int64(parts[0]), let month = Int64(parts[1]), let day = Int64(parts[2]),
-                (1...12).contains(month), (1...CivilDate.daysIn(month: month, year: year)).contains(day)
-            else { return nil }
-            return CivilDate.toDays(year: year, month: month, day: day)
-        }
-
         /// `Fri 26 May 2023 09:50 (UTC+01:00)`: a moment (milliseconds since 1970) at an offset from UTC.
         static func dateTime(_ milliseconds: Int64, offsetSeconds: Int64) -> String {
             let local = Int64.floorDivision(milliseconds, 1000) + offsetSeconds
             let day = Int64.floorDivision(local, 86_400)
             let second = Int64.floorModulo(local, 86_400)
             let (year, _, _) = CivilDate.fromDays(day)
-            let sign = offsetSeconds < 0 ? "-" : "+"
-            let minutes = abs(offsetSeconds) / 60
-            return DayLabelForm.full.date(day) + " \(year) \(twoDigits(second / 3600)):\(twoDigits(second / 60 % 60))"
-                + " (UTC\(sign)\(twoDigits(minutes / 60)):\(twoDigits(minutes % 60)))"
+            return LocalTime.dayLabel(days: day)
+                + " \(year) \(LocalTime.twoDigits(second / 3600)):\(LocalTime.twoDigits(second / 60 % 60))"
+                + " (UTC\(LocalTime.offsetText(offsetSeconds, colon: true)))"
         }
     }
 }

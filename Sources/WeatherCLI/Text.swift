@@ -123,23 +123,43 @@ enum LocalTime {
     }
 
     /// `Fri 26 May` for the date `2023-05-26`; the text as it is when it is no such date.
-    static func dayLabel(_ date: String) -> String {
-        guard let midnight = Timestamp(rfc3339: date + "T00:00:00Z") else { return date }
-        let days = Int(midnight.milliseconds.quotientAndRemainder(dividingBy: 86_400_000).quotient)
-        // 1970-01-01 was a Thursday.
-        let weekday = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][((days % 7) + 7) % 7]
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        let parts = date.split(separator: "-")
-        guard parts.count == 3, let month = Int(parts[1]), (1...12).contains(month), let day = Int(parts[2]) else {
-            return date
-        }
-        return "\(weekday) \(day) \(months[month - 1])"
+    static func dayLabel(_ date: String) -> String { days(date).map(dayLabel(days:)) ?? date }
+
+    /// `Fri 26 May` for a day count (days since 1970-01-01).
+    static func dayLabel(days: Int64) -> String {
+        let (_, month, day) = CivilDate.fromDays(days)
+        return "\(weekday(days)) \(day) \(months[Int(month) - 1])"
     }
+
+    /// The weekday of a day count, `Mon`…`Sun`.
+    static func weekday(_ days: Int64) -> String {
+        // 1970-01-01 was a Thursday.
+        ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][Int((days % 7 + 7) % 7)]
+    }
+
+    /// The day count of a `YYYY-MM-DD` date; nil when it is no such date.
+    static func days(_ date: String) -> Int64? {
+        let parts = date.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            let year = Int64(parts[0]), let month = Int64(parts[1]), let day = Int64(parts[2]),
+            (1...12).contains(month), (1...CivilDate.daysIn(month: month, year: year)).contains(day)
+        else { return nil }
+        return CivilDate.toDays(year: year, month: month, day: day)
+    }
+
+    /// `YYYY-MM-DD` of a day count.
+    static func date(days: Int64) -> String {
+        let (year, month, day) = CivilDate.fromDays(days)
+        return "\(year)-\(twoDigits(month))-\(twoDigits(day))"
+    }
+
+    /// A number from 0 to 99 with two digits.
+    static func twoDigits(_ value: Int64) -> String { (0..<10).contains(value) ? "0\(value)" : "\(value)" }
+
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// `time` shifted by `offset` seconds, as `YYYY-MM-DDTHH:MM:SS.mmmZ` (the `Z` then means nothing).
     private static func local(_ time: Timestamp, offset: Int64) -> String {
         Timestamp(milliseconds: time.milliseconds + offset * 1000).description
     }
-
-    private static func twoDigits(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
 }

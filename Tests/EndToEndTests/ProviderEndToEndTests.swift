@@ -11,24 +11,27 @@ struct ProviderEndToEndTests {
 
     /// An OWM fixture (captured with `units=standard`) as the API answers `units=metric`: Kelvin to °C.
     static func metric(_ name: String) throws -> [UInt8] {
-        func convert(_ value: JSONValue) -> JSONValue {
-            switch value {
-            case .object(let members):
-                return .object(
-                    Dictionary(
-                        uniqueKeysWithValues: members.map { key, member in
-                            if ["temp", "feels_like", "temp_min", "temp_max"].contains(key),
-                                let kelvin = member.doubleValue
-                            {
-                                return (key, JSONValue.double(kelvin - 273.15))
-                            }
-                            return (key, convert(member))
-                        }))
-            case .array(let items): return .array(items.map(convert))
-            default: return value
+        rewritingMembers(of: try JSONValue.parse(try fixture(name))) { key, member in
+            guard ["temp", "feels_like", "temp_min", "temp_max"].contains(key), let kelvin = member.doubleValue else {
+                return nil
             }
+            return .double(kelvin - 273.15)
+        }.jsonBytes
+    }
+
+    /// `value` with every object member, at any depth, replaced by what `replace` gives for its key and value,
+    /// or rewritten in turn where `replace` gives nil.
+    static func rewritingMembers(of value: JSONValue, _ replace: (String, JSONValue) -> JSONValue?) -> JSONValue {
+        switch value {
+        case .object(let members):
+            return .object(
+                members.reduce(into: [:]) { object, member in
+                    object[member.key] =
+                        replace(member.key, member.value) ?? rewritingMembers(of: member.value, replace)
+                })
+        case .array(let items): return .array(items.map { rewritingMembers(of: $0, replace) })
+        default: return value
         }
-        return convert(try JSONValue.parse(try fixture(name))).jsonBytes
     }
 
     /// An OWM fixture in metric units (`metric(_:)`) moved by whole days so that its first time (the
@@ -38,22 +41,10 @@ struct ProviderEndToEndTests {
         let recorded = try JSONValue.parse(try metric(name))
         let first = recorded["dt"]?.intValue ?? recorded["list"]?.arrayValue?.first?["dt"]?.intValue ?? 0
         let days = (Int64(now.timeIntervalSince1970) - first) / 86_400
-        func move(_ value: JSONValue) -> JSONValue {
-            switch value {
-            case .object(let members):
-                return .object(
-                    Dictionary(
-                        uniqueKeysWithValues: members.map { key, member in
-                            if ["dt", "sunrise", "sunset"].contains(key), let seconds = member.intValue {
-                                return (key, JSONValue.int(seconds + days * 86_400))
-                            }
-                            return (key, move(member))
-                        }))
-            case .array(let items): return .array(items.map(move))
-            default: return value
-            }
-        }
-        return move(recorded).jsonBytes
+        return rewritingMembers(of: recorded) { key, member in
+            guard ["dt", "sunrise", "sunset"].contains(key), let seconds = member.intValue else { return nil }
+            return .int(seconds + days * 86_400)
+        }.jsonBytes
     }
 
     /// The fetch and geocode audit events of a data dir's log.

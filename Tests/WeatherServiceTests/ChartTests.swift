@@ -252,8 +252,8 @@ struct ChartTests {
         let may = Timestamp(rfc3339: "2023-05-26T09:50:00Z")?.milliseconds ?? 0
         #expect(Chart.Dates.dateTime(may, offsetSeconds: 3600) == "Fri 26 May 2023 10:50 (UTC+01:00)")
         #expect(Chart.Dates.dateTime(may, offsetSeconds: -34_200) == "Fri 26 May 2023 00:20 (UTC-09:30)")
-        #expect(Chart.Dates.day("2024-02-29") == 19_782)
-        #expect(Chart.Dates.day("2023-02-29") == nil)
+        #expect(LocalTime.days("2024-02-29") == 19_782)
+        #expect(LocalTime.days("2023-02-29") == nil)
         #expect(Chart.Writer.number(-0.04) == "0.0")
         #expect(Chart.Writer.number(12.345) == "12.3")
         #expect(Chart.Writer.number(.nan) == "0.0")

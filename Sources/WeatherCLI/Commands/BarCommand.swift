@@ -60,8 +60,7 @@ private struct BarModule {
 
     func run() async throws -> Int32 {
         let client = context.client
-        var params = try await NowCommand.placeParams(context)
-        if let units = context.invocation.values["--units"] { params["units"] = .string(units) }
+        let params = try await NowCommand.weatherParams(context)
         let status = try await client.call("service/status")
         let style = context.invocation.values["--style"].flatMap(BarStyle.init(rawValue:)) ?? .plain
         var machine = BarMachine(
@@ -88,14 +87,15 @@ private struct BarModule {
             await client.waitForEnd()
             feed.yield(.lost)
         }
+        var timer: Task<Void, Never>?
         defer {
             forwarding.cancel()
             watching.cancel()
+            timer?.cancel()
         }
 
         let first = try await ask(params)
         let raised = try await client.call("alerts/list", ["limit": 100])["alerts"]?.arrayValue ?? []
-        var timer: Task<Void, Never>?
         var pending = machine.answered(
             current: first.current, forecast: first.forecast, alerts: raised, now: context.now())
         var inputIterator = inputs.makeAsyncIterator()
@@ -109,7 +109,6 @@ private struct BarModule {
                 case .print(let line):
                     context.output.print(line)
                     if context.output.isClosed {
-                        timer?.cancel()
                         throw RPCError.application("output_closed", "standard output is closed; nothing reads the bar")
                     }
                 case .wake(let time):
@@ -133,7 +132,6 @@ private struct BarModule {
                 }
             }
             if machine.unreachable {
-                timer?.cancel()
                 throw RPCError.application("daemon_unavailable", "weatherd's daemon went away")
             }
             guard let input = await inputIterator.next() else { break }
@@ -151,7 +149,6 @@ private struct BarModule {
                 }
             }
         }
-        timer?.cancel()
         return CLI.Exit.ok
     }
 

@@ -37,14 +37,7 @@ enum ChartCommand {
             if invocation.values["--out"]?.isEmpty == true { throw UsageError("--out needs a file name") }
         }
     ) { context in
-        var params = try await NowCommand.placeParams(context)
-        if let days = context.invocation.values["--days"].flatMap({ Int64($0) }) { params["days"] = .int(days) }
-        if let units = context.invocation.values["--units"] { params["units"] = .string(units) }
-        let forecast = try await context.client.call("weather/forecast", params)
-        if context.json {
-            context.output.print(forecast.jsonString)
-            return CLI.Exit.ok
-        }
+        guard let forecast = try await ForecastCommand.request(context) else { return CLI.Exit.ok }
         let svg = Chart.svg(forecast)
         guard let path = context.invocation.values["--out"] else {
             context.output.print(String(svg.dropLast()))

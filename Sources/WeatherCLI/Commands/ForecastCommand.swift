@@ -26,14 +26,7 @@ enum ForecastCommand {
             try NowCommand.checkUnits(invocation)
         }
     ) { context in
-        var params = try await NowCommand.placeParams(context)
-        if let days = context.invocation.values["--days"].flatMap({ Int64($0) }) { params["days"] = .int(days) }
-        if let units = context.invocation.values["--units"] { params["units"] = .string(units) }
-        let forecast = try await context.client.call("weather/forecast", params)
-        if context.json {
-            context.output.print(forecast.jsonString)
-            return CLI.Exit.ok
-        }
+        guard let forecast = try await request(context) else { return CLI.Exit.ok }
         let page = ForecastPage(forecast)
         context.output.print(page.heading(now: context.now(), output: context.output))
         let hourly = context.invocation.switches.contains("--hourly")
@@ -43,6 +36,17 @@ enum ForecastCommand {
 }
 
 extension ForecastCommand {
+    /// The `weather/forecast` result for the command's PLACE, `--days` and `--units`; with `--json` it is
+    /// printed here and nil returned (the command has nothing more to do).
+    static func request(_ context: Context) async throws -> JSONValue? {
+        var params = try await NowCommand.weatherParams(context)
+        if let days = context.invocation.values["--days"].flatMap({ Int64($0) }) { params["days"] = .int(days) }
+        let forecast = try await context.client.call("weather/forecast", params)
+        guard context.json else { return forecast }
+        context.output.print(forecast.jsonString)
+        return nil
+    }
+
     /// `--days`, when given, is a number of days the forecast method takes.
     static func checkDays(_ invocation: Invocation) throws {
         let range = ForecastDetail.days
@@ -160,13 +164,7 @@ struct ForecastPage {
     /// Whether `time` falls outside its local day's sunrise–sunset (or in a polar night).
     private func isNight(_ time: Timestamp) -> Bool {
         let date = LocalTime.date(time, offset: offset)
-        guard let day = forecast["daily"]?.arrayValue?.first(where: { $0["date"]?.stringValue == date }) else {
-            return false
-        }
-        if day["polar"]?.stringValue == "night" { return true }
-        guard let sunrise = Timestamp(rfc3339: day["sunrise"]?.stringValue ?? ""),
-            let sunset = Timestamp(rfc3339: day["sunset"]?.stringValue ?? "")
-        else { return false }
-        return time.milliseconds < sunrise.milliseconds || time.milliseconds >= sunset.milliseconds
+        let day = forecast["daily"]?.arrayValue?.first { $0["date"]?.stringValue == date }
+        return Symbols.isNight(time, polar: day?["polar"], sunrise: day?["sunrise"], sunset: day?["sunset"])
     }
 }

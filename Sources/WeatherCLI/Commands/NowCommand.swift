@@ -28,8 +28,7 @@ enum NowCommand {
         }
     ) { context in
         let format = try OneLine(context.invocation.values["--format"] ?? OneLine.standard)
-        var params = try await placeParams(context)
-        if let units = context.invocation.values["--units"] { params["units"] = .string(units) }
+        let params = try await weatherParams(context)
         let current = try await context.client.call("weather/current", params)
         if context.json {
             context.output.print(current.jsonString)
@@ -56,8 +55,15 @@ enum NowCommand {
         }
     }
 
-    /// The weather method's place params for the command's PLACE.
-    static func placeParams(_ context: Context) async throws -> [String: JSONValue] {
+    /// The weather methods' params for the command's PLACE and `--units`.
+    static func weatherParams(_ context: Context) async throws -> [String: JSONValue] {
+        var params = try await placeParams(context)
+        if let units = context.invocation.values["--units"] { params["units"] = .string(units) }
+        return params
+    }
+
+    /// The weather methods' place params for the command's PLACE.
+    private static func placeParams(_ context: Context) async throws -> [String: JSONValue] {
         guard let place = context.invocation.positional.first else { return [:] }
         if PlaceArgument.coordinates(place) != nil { return PlaceArgument.params(place, favorites: []) }
         let favorites = try await FavoritesCommand.list(context.client)["favorites"]?.arrayValue ?? []

@@ -191,11 +191,9 @@ private struct Reading {
 
     /// Night: observed before that day's sunrise or after its sunset, where the answers give them.
     var isNight: Bool {
-        let sunrise = (today?["sunrise"] ?? conditions["sunrise"])?.stringValue.flatMap { Timestamp(rfc3339: $0) }
-        let sunset = (today?["sunset"] ?? conditions["sunset"])?.stringValue.flatMap { Timestamp(rfc3339: $0) }
-        if today?["polar"]?.stringValue == "night" { return true }
-        guard let sunrise, let sunset else { return false }
-        return observed.milliseconds < sunrise.milliseconds || observed.milliseconds >= sunset.milliseconds
+        Symbols.isNight(
+            observed, polar: today?["polar"], sunrise: today?["sunrise"] ?? conditions["sunrise"],
+            sunset: today?["sunset"] ?? conditions["sunset"])
     }
 
     var place: String { OneLine.placeName(current["location"] ?? .null) }
@@ -275,6 +273,16 @@ enum Symbols {
         case 803, 804: .cloudy
         default: .unknown
         }
+    }
+
+    /// Whether `time` is night: in a polar night, or before `sunrise` or from `sunset` on (RFC 3339 times, as
+    /// the answers give them); not night when either is unknown.
+    static func isNight(_ time: Timestamp, polar: JSONValue?, sunrise: JSONValue?, sunset: JSONValue?) -> Bool {
+        if polar?.stringValue == "night" { return true }
+        guard let sunrise = Timestamp(rfc3339: sunrise?.stringValue ?? ""),
+            let sunset = Timestamp(rfc3339: sunset?.stringValue ?? "")
+        else { return false }
+        return time.milliseconds < sunrise.milliseconds || time.milliseconds >= sunset.milliseconds
     }
 
     /// wttr.in's arrows: where the wind blows to (a north wind, from 0°, points down).
