@@ -48,6 +48,8 @@ public final class FaultInjectingFile: LogFile {
         var syncs = 0
         var appendFault: AppendFault?
         var syncFault: Int32?
+        var rollOverFault: Int32?
+        var sealed: [(firstSeq: Int64, bytes: [UInt8])] = []
     }
 
     private let state: Mutex<State>
@@ -60,6 +62,12 @@ public final class FaultInjectingFile: LogFile {
 
     /// Makes the next sync fail with `errno`.
     public func failSync(errno: Int32 = EIO) { state.withLock { $0.syncFault = errno } }
+
+    /// Makes the next roll-over fail with `errno` (before anything is sealed).
+    public func failRollOver(errno: Int32 = ENOSPC) { state.withLock { $0.rollOverFault = errno } }
+
+    /// The segments sealed so far: each one's first seq and bytes, in order.
+    public var sealed: [(firstSeq: Int64, bytes: [UInt8])] { state.withLock { $0.sealed } }
 
     /// Every byte written so far, durable or not.
     public var contents: [UInt8] { state.withLock { $0.bytes } }
@@ -106,6 +114,20 @@ public final class FaultInjectingFile: LogFile {
             return nil
         }
         if let failure { throw StorageError(operation: "fdatasync", path: "memory", errno: failure) }
+    }
+
+    public func rollOver(firstSeq: Int64) throws(StorageError) {
+        let failure: Int32? = state.withLock { state in
+            if let fault = state.rollOverFault {
+                state.rollOverFault = nil
+                return fault
+            }
+            state.sealed.append((firstSeq, state.bytes))
+            state.bytes = []
+            state.durableLength = 0
+            return nil
+        }
+        if let failure { throw StorageError(operation: "link", path: "memory", errno: failure) }
     }
 
     public func truncate(to length: Int64) throws(StorageError) {

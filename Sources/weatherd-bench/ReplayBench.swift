@@ -28,7 +28,7 @@ func replay(dir: String, count: Int, mix: LogGenerator.Mix, baselines: Bool = tr
         }
     }
     var result: Replay.Result?
-    let weatherd = try seconds { result = try Replay.run(path: path, commandWindow: 100_000) }
+    let weatherd = try seconds { result = try Replay.run(directory: dataDir, commandWindow: 100_000) }
     guard let result, result.outcome.lines == Int64(count), lines == count, decodedLines == count else {
         throw BenchError("replay of the \(mix.rawValue) log did not read every line")
     }

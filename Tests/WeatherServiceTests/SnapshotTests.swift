@@ -152,7 +152,7 @@ struct SnapshotTests {
         if damage != .beyondTheLog { try Data(bytes).write(to: URL(fileURLWithPath: newest)) }
         let (logger, lines) = capturingLogger()
         let started = try Replay.start(
-            path: directory.logPath, snapshots: snapshots, commandWindow: 100_000, logger: logger)
+            directory: directory.path, snapshots: snapshots, commandWindow: 100_000, logger: logger)
         let full = try Replay.run(path: directory.logPath, commandWindow: 100_000)
         let expectedSeq: Int64 = damage == .beyondTheLog ? 35 : 30
         #expect(started.startup == Replay.Startup(snapshotSeq: expectedSeq, replayedEvents: 35 - expectedSeq))
@@ -175,7 +175,7 @@ struct SnapshotTests {
         for entry in try snapshots.list() { try Data("{}\n".utf8).write(to: URL(fileURLWithPath: entry.path)) }
         let (logger, lines) = capturingLogger()
         let corrupt = try Replay.start(
-            path: directory.logPath, snapshots: snapshots, commandWindow: 100_000, logger: logger)
+            directory: directory.path, snapshots: snapshots, commandWindow: 100_000, logger: logger)
         #expect(corrupt.startup == Replay.Startup(snapshotSeq: nil, replayedEvents: 35))
         #expect(corrupt.state.json.jsonBytes == full.state.json.jsonBytes)
         #expect(lines.lines.count == 2)
@@ -196,14 +196,14 @@ struct SnapshotTests {
         try directory.writeLog(intact + Array("{\"seq\":36,\"ts\":".utf8))
         let (logger, lines) = capturingLogger()
         let torn = try Replay.start(
-            path: directory.logPath, snapshots: snapshots, commandWindow: 100_000, logger: logger)
+            directory: directory.path, snapshots: snapshots, commandWindow: 100_000, logger: logger)
         #expect(torn.startup.snapshotSeq == 35)
         #expect(torn.outcome.tail?.offset == Int64(intact.count))
         #expect(lines.lines.isEmpty)
 
         try directory.writeLog(Array(intact.dropLast(9)))
         let cut = try Replay.start(
-            path: directory.logPath, snapshots: snapshots, commandWindow: 100_000, logger: logger)
+            directory: directory.path, snapshots: snapshots, commandWindow: 100_000, logger: logger)
         let full = try Replay.run(path: directory.logPath, commandWindow: 100_000)
         #expect(cut.startup == Replay.Startup(snapshotSeq: 30, replayedEvents: 4))
         #expect(cut.outcome.tail == full.outcome.tail)
@@ -228,7 +228,7 @@ struct SnapshotTests {
         let (logger, lines) = capturingLogger()
         #expect(throws: LogDamage.self) {
             try Replay.start(
-                path: directory.logPath, snapshots: store(directory), commandWindow: 100_000, logger: logger)
+                directory: directory.path, snapshots: store(directory), commandWindow: 100_000, logger: logger)
         }
         #expect(lines.lines.count == 2)
     }

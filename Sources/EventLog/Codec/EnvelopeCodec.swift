@@ -60,6 +60,36 @@ public enum EnvelopeCodec {
         return (chain, crc)
     }
 
+    /// Appends the line of `envelope` with its `data` replaced by `data` (its payload stripped by compaction),
+    /// keeping its stated `chain` and computing a new `crc` over the new bytes; returns the crc.
+    public static func encodeStripped(_ envelope: EventEnvelope, data: [UInt8], into buffer: inout [UInt8]) -> UInt32 {
+        let start = buffer.count
+        buffer.append(contentsOf: #"{"seq":"#.utf8)
+        buffer.append(contentsOf: String(envelope.seq).utf8)
+        buffer.append(contentsOf: #","ts":""#.utf8)
+        buffer.append(contentsOf: envelope.ts.rfc3339Bytes)
+        buffer.append(contentsOf: #"","type":"#.utf8)
+        appendJSONString(envelope.type, to: &buffer)
+        buffer.append(contentsOf: #","v":"#.utf8)
+        buffer.append(contentsOf: String(envelope.v).utf8)
+        buffer.append(contentsOf: #","cause":"#.utf8)
+        appendJSONString(envelope.cause, to: &buffer)
+        if let corr = envelope.corr {
+            buffer.append(contentsOf: #","corr":"#.utf8)
+            appendJSONString(corr, to: &buffer)
+        }
+        buffer.append(contentsOf: #","data":"#.utf8)
+        buffer.append(contentsOf: data)
+        buffer.append(contentsOf: #","chain":""#.utf8)
+        CRC32C.appendHex(envelope.chain, to: &buffer)
+        buffer.append(UInt8(ascii: "\""))
+        let crc = buffer.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+        buffer.append(contentsOf: #","crc":""#.utf8)
+        CRC32C.appendHex(crc, to: &buffer)
+        buffer.append(contentsOf: "\"}\n".utf8)
+        return crc
+    }
+
     /// Whether a line (without its newline) carries a `crc` that matches its bytes.
     ///
     /// Used after a damaged line to decide whether any intact line follows it.
@@ -102,8 +132,12 @@ public enum EnvelopeCodec {
     }
 
     /// Decodes and checks one line (without its newline) whose predecessor's chain is `previousChain`.
+    ///
+    /// - Parameter allowStripped: the line is in a compacted segment, so when its chain does not hold but its
+    ///   `data` has a `compacted` member (its payload was stripped), its crc alone vouches for its bytes and its
+    ///   stated chain is taken as is: the next intact line's chain, or the manifest, proves it.
     public static func decode(
-        _ line: UnsafeRawBufferPointer, previousChain: UInt32
+        _ line: UnsafeRawBufferPointer, previousChain: UInt32, allowStripped: Bool = false
     ) throws(LineProblem) -> EventEnvelope {
         let count = line.count
         guard count > trailerLength + 2, line[0] == UInt8(ascii: "{") else {
@@ -135,7 +169,7 @@ public enum EnvelopeCodec {
             chainAt > 1024
             ? CRC32C.combine(seed, body, lengthB: chainAt)
             : CRC32C.checksum(UnsafeRawBufferPointer(rebasing: line[..<chainAt]), continuing: seed)
-        guard chain == statedChain else {
+        guard chain == statedChain || (allowStripped && isStripped(data)) else {
             throw LineProblem(.badChain, "chain mismatch (a line deleted, reordered or spliced?)")
         }
         guard seq >= 1, seq < 1 << 53, v >= 0, v <= Int64(Int32.max) else {
@@ -144,6 +178,14 @@ public enum EnvelopeCodec {
         return EventEnvelope(
             seq: seq, ts: ts, type: type, v: Int(v), cause: cause, corr: corr, data: Array(data), chain: chain, crc: crc
         )
+    }
+
+    /// Whether a `data` object is one whose payload compaction stripped: it has a `compacted` object member.
+    static func isStripped(_ data: UnsafeRawBufferPointer.SubSequence) -> Bool {
+        guard case .object(let members)? = try? JSONValue.parse(UnsafeRawBufferPointer(rebasing: data)),
+            case .object = members["compacted"]
+        else { return false }
+        return true
     }
 
     static func matches(

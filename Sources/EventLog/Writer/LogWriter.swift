@@ -30,16 +30,21 @@ import WeatherDomain
 /// batch and everything queued behind it, and leaves the writer read-only: a failed `fdatasync`
 /// is never retried, because the kernel may already have dropped the data it failed to write.
 public final class LogWriter: Sendable {
-    /// Where the log ends: the next seq to assign, the last line's chain and the file's length.
+    /// A place in the log: the next seq, the chain of the line before it, and where that line starts (or the
+    /// log ends): `length` bytes into the file whose first line holds seq `file` (a sealed segment
+    /// `events-<file>.jsonl`, or the active `events.jsonl`, whose first seq is `file`).
     public struct Position: Sendable, Equatable {
         public var nextSeq: Int64
         public var lastChain: UInt32
         public var length: Int64
+        /// The first seq of the file `length` is an offset in.
+        public var file: Int64
 
-        public init(nextSeq: Int64, lastChain: UInt32, length: Int64) {
+        public init(nextSeq: Int64, lastChain: UInt32, length: Int64, file: Int64 = 1) {
             self.nextSeq = nextSeq
             self.lastChain = lastChain
             self.length = length
+            self.file = file
         }
 
         /// An empty log.
@@ -50,8 +55,12 @@ public final class LogWriter: Sendable {
     public struct Status: Sendable, Equatable {
         /// The seq of the last committed event (0 when none).
         public var lastSeq: Int64
-        /// The log's committed length in bytes.
+        /// The active file's committed length in bytes.
         public var length: Int64
+        /// The first seq of the active file (1 until the log first rolls over).
+        public var file: Int64
+        /// How many times the active file rolled over into a sealed segment.
+        public var rollOvers: Int
         /// Batches written and fsyncs issued.
         public var batches: Int
         public var syncs: Int
@@ -59,6 +68,9 @@ public final class LogWriter: Sendable {
         public var durableSeq: Int64
         /// Set once an append failed: the service is read-only.
         public var failure: StorageFailure?
+
+        /// Where the committed log ends.
+        public var end: LogEnd { LogEnd(file: file, length: length) }
     }
 
     private struct Queued {
@@ -86,6 +98,7 @@ public final class LogWriter: Sendable {
 
     private let file: any LogFile
     private let batchLimit: Int
+    private let segmentBytes: Int64
     private let mode: FsyncMode
     private let now: @Sendable () -> Timestamp
     private let onCommit: @Sendable ([EventEnvelope]) -> Void
@@ -125,6 +138,9 @@ public final class LogWriter: Sendable {
     ///   - index: the seq → offset index built while the log was read, extended as lines are written.
     ///   - now: the wall clock for `ts`.
     ///   - batchLimit: the most bytes of one batch (`maxBatchBytes`; tests use less).
+    ///   - segmentBytes: the active file rolls over into a sealed segment before a batch that would take it
+    ///     past this size; a batch is cut after the last append that fits, so a segment is larger only when a
+    ///     single append is (`Int64.max`: never).
     ///   - spinLimit: how long the idle thread polls for the next append before it sleeps, when appends have
     ///     been coming that soon after a batch (`.zero`: it always sleeps at once; at most 1 ms).
     ///   - afterCallbacks: called on the writer's thread once the `onCommitted` callbacks of a batch (committed
@@ -133,12 +149,14 @@ public final class LogWriter: Sendable {
     ///   - onCommit: called on the writer's thread with each durable batch, before callers are answered.
     public init(
         file: any LogFile, position: Position, index: SeqIndex = SeqIndex(), mode: FsyncMode,
-        batchLimit: Int = Int(LogWriter.maxBatchBytes), spinLimit: Duration = LogWriter.defaultSpinLimit,
+        batchLimit: Int = Int(LogWriter.maxBatchBytes), segmentBytes: Int64 = .max,
+        spinLimit: Duration = LogWriter.defaultSpinLimit,
         now: @escaping @Sendable () -> Timestamp, afterCallbacks: @escaping @Sendable () -> Void = {},
         onCommit: @escaping @Sendable ([EventEnvelope]) -> Void
     ) {
         self.file = file
         self.batchLimit = batchLimit
+        self.segmentBytes = max(1, segmentBytes)
         let (seconds, attoseconds) = min(max(spinLimit, .zero), .milliseconds(1)).components
         self.spinLimit = UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
         self.mode = mode
@@ -146,8 +164,8 @@ public final class LogWriter: Sendable {
         self.onCommit = onCommit
         self.afterCallbacks = afterCallbacks
         let status = Status(
-            lastSeq: position.nextSeq - 1, length: position.length, batches: 0, syncs: 0,
-            durableSeq: position.nextSeq - 1, failure: nil)
+            lastSeq: position.nextSeq - 1, length: position.length, file: position.file, rollOvers: 0, batches: 0,
+            syncs: 0, durableSeq: position.nextSeq - 1, failure: nil)
         state = Mutex(State(nextSeq: position.nextSeq, lastChain: position.lastChain, status: status, index: index))
     }
 
@@ -203,7 +221,7 @@ public final class LogWriter: Sendable {
     }
 
     private enum Work {
-        case batch([Queued], previousChain: UInt32, length: Int64)
+        case batch([Queued], previousChain: UInt32, end: LogEnd)
         /// Nothing queued: poll until `arrivals` passes this count (or the spin ends).
         case spin(arrivals: UInt64)
         case idle
@@ -230,7 +248,7 @@ public final class LogWriter: Sendable {
                 }
                 let queued = state.queue
                 state.queue.removeAll(keepingCapacity: true)
-                return .batch(queued, previousChain: state.lastChain, length: state.status.length)
+                return .batch(queued, previousChain: state.lastChain, end: state.status.end)
             }
             switch work {
             case .stop:
@@ -250,13 +268,13 @@ public final class LogWriter: Sendable {
                 } else if !unsynced {
                     wake.wait()
                 }
-            case .batch(let queued, let previousChain, let length):
+            case .batch(let queued, let previousChain, let end):
                 if spinLimit > 0 {
                     spinNext = idleSince > 0 && DispatchTime.now().uptimeNanoseconds - idleSince <= spinLimit
                     spun = false
                 }
                 buffer.removeAll(keepingCapacity: true)
-                if commit(queued, previousChain: previousChain, length: length, buffer: &buffer) {
+                if commit(queued, previousChain: previousChain, end: end, buffer: &buffer) {
                     unsynced = mode == .batch
                 } else {
                     unsynced = false
@@ -273,8 +291,13 @@ public final class LogWriter: Sendable {
     }
 
     /// Writes one batch of at most `batchLimit` bytes from the front of `all` (the rest goes back to the
-    /// front of the queue); returns whether it committed.
-    private func commit(_ all: [Queued], previousChain: UInt32, length: Int64, buffer: inout [UInt8]) -> Bool {
+    /// front of the queue), rolling the active file over first when the batch would take it past
+    /// `segmentBytes`; returns whether it committed.
+    private func commit(_ all: [Queued], previousChain: UInt32, end: LogEnd, buffer: inout [UInt8]) -> Bool {
+        var length = end.length
+        var fileSeq = end.file
+        let room = length > 0 ? max(0, segmentBytes - length) : segmentBytes
+        let limit = Int(min(Int64(batchLimit), room))
         let ts = now()
         let tsBytes = ts.rfc3339Bytes
         var chain = previousChain
@@ -286,7 +309,7 @@ public final class LogWriter: Sendable {
             let mark = (bytes: buffer.count, chain: chain, envelopes: envelopes.count, offsets: offsets.count)
             for (position, event) in item.events.enumerated() {
                 let seq = item.firstSeq + Int64(position)
-                if SeqIndex.isIndexed(seq) { offsets.append((seq, length + Int64(buffer.count), chain)) }
+                if SeqIndex.isIndexed(seq) { offsets.append((seq, Int64(buffer.count), chain)) }
                 let (lineChain, crc) = EnvelopeCodec.encode(
                     seq: seq, tsBytes: tsBytes, event: event, previousChain: chain, into: &buffer)
                 chain = lineChain
@@ -295,7 +318,7 @@ public final class LogWriter: Sendable {
                         seq: seq, ts: ts, type: event.type, v: event.v, cause: event.cause, corr: event.corr,
                         data: event.data, chain: lineChain, crc: crc, event: event.event))
             }
-            if taken > 0, buffer.count > batchLimit {
+            if taken > 0, buffer.count > limit {
                 buffer.removeLast(buffer.count - mark.bytes)
                 chain = mark.chain
                 envelopes.removeLast(envelopes.count - mark.envelopes)
@@ -308,6 +331,21 @@ public final class LogWriter: Sendable {
         if taken < all.count {
             let rest = all[taken...]
             state.withLock { $0.queue.insert(contentsOf: rest, at: 0) }
+        }
+        if length > 0, length + Int64(buffer.count) > segmentBytes {
+            do throws(StorageError) {
+                try file.rollOver(firstSeq: fileSeq)
+            } catch {
+                fail(queued, error: error, length: length)
+                return false
+            }
+            fileSeq = queued[0].firstSeq
+            length = 0
+            state.withLock { state in
+                state.status.file = fileSeq
+                state.status.length = 0
+                state.status.rollOvers += 1
+            }
         }
         var failure: StorageError?
         buffer.withUnsafeBytes { bytes in
@@ -333,7 +371,8 @@ public final class LogWriter: Sendable {
                 state.status.durableSeq = state.status.lastSeq
             }
             for entry in offsets {
-                state.index.record(seq: entry.seq, offset: entry.offset, previousChain: entry.previousChain)
+                state.index.record(
+                    seq: entry.seq, offset: length + entry.offset, previousChain: entry.previousChain, file: fileSeq)
             }
         }
         onCommit(envelopes)

@@ -1,4 +1,4 @@
-/// A sparse map from seq to byte offset in the log: one entry every `stride` events.
+/// A sparse map from seq to a place in the log (a file and a byte offset in it): one entry every `stride` events.
 ///
 /// Lets `events/query` and catch-up start near `afterSeq` instead of reading the log from the start.
 /// Snapshots store the part that covers their seq, so a start-up that reads only the log's tail
@@ -7,14 +7,20 @@ public struct SeqIndex: Sendable, Equatable {
     /// Every `stride`-th seq (1, stride+1, 2·stride+1, …) is indexed.
     public static let stride: Int64 = 1024
 
-    /// Where an indexed line starts, and the chain of the line before it.
+    /// Where an indexed line starts (`offset` bytes into the file whose first seq is `file`), and the chain of
+    /// the line before it.
+    ///
+    /// An offset into a segment that compaction rewrote since is stale; readers notice (the manifest lists
+    /// the segment) and read that segment from its start.
     public struct Entry: Sendable, Equatable {
         public var offset: Int64
         public var previousChain: UInt32
+        public var file: Int64
 
-        public init(offset: Int64, previousChain: UInt32) {
+        public init(offset: Int64, previousChain: UInt32, file: Int64 = 1) {
             self.offset = offset
             self.previousChain = previousChain
+            self.file = file
         }
     }
 
@@ -29,13 +35,19 @@ public struct SeqIndex: Sendable, Equatable {
     static func isIndexed(_ seq: Int64) -> Bool { (seq - 1) % stride == 0 }
 
     /// Records where the line holding `seq` starts and the chain of the line before it, when `seq` is indexed.
-    public mutating func record(seq: Int64, offset: Int64, previousChain: UInt32) {
+    ///
+    /// A log whose first segments were dropped (`--retain-audit`) starts past seq 1: when its first indexed line
+    /// is recorded into an empty index, the slots before it are filled with that line's place (readers asked to
+    /// start at a dropped seq begin at the log's first line anyway). Otherwise only the next slot is recorded.
+    public mutating func record(seq: Int64, offset: Int64, previousChain: UInt32, file: Int64) {
         guard Self.isIndexed(seq) else { return }
         let slot = Int((seq - 1) / Self.stride)
-        if slot == entries.count {
-            entries.append(Entry(offset: offset, previousChain: previousChain))
-        } else if slot < entries.count {
-            entries[slot] = Entry(offset: offset, previousChain: previousChain)
+        let entry = Entry(offset: offset, previousChain: previousChain, file: file)
+        if slot < entries.count {
+            entries[slot] = entry
+        } else if slot == entries.count || entries.isEmpty {
+            while entries.count < slot { entries.append(entry) }
+            entries.append(entry)
         }
     }
 
@@ -51,6 +63,7 @@ public struct SeqIndex: Sendable, Equatable {
         let slot = min(Int(seq / Self.stride), entries.count - 1)
         let entry = entries[slot]
         return LogWriter.Position(
-            nextSeq: Int64(slot) * Self.stride + 1, lastChain: entry.previousChain, length: entry.offset)
+            nextSeq: Int64(slot) * Self.stride + 1, lastChain: entry.previousChain, length: entry.offset,
+            file: entry.file)
     }
 }

@@ -78,7 +78,12 @@ public enum DomainEvent: Sendable, Equatable {
         case ("history.cleared", 1): return .historyCleared(count: try FieldReader(data, path: "data").int("count"))
         case ("settings.changed", 1): return .settingsChanged(try SettingsChange(json: data))
         case ("location.changed", 1): return .locationChanged(try Location(json: data))
-        case ("weather.fetched", 1): return .weatherFetched(try WeatherFetched(json: data))
+        case ("weather.fetched", 1):
+            // A fetch whose report compaction stripped (a later fetch of its entry replaced it) keeps its audit facts.
+            if case .object(let members) = data, members["compacted"] != nil {
+                return .weatherFetched(try WeatherFetched(auditOf: members))
+            }
+            return .weatherFetched(try WeatherFetched(json: data))
         case ("weather.fetch_failed", 1): return .weatherFetchFailed(try FetchFailed(json: data))
         case ("geocode.fetched", 1): return .geocodeFetched(try GeocodeFetched(json: data))
         case ("geocode.failed", 1): return .geocodeFailed(try FetchFailed(json: data))

@@ -33,6 +33,14 @@ extension WeatherFetched {
     }
 }
 
+extension WeatherFetched {
+    /// What log compaction may strip from a `weather.fetched` line once a later fetch of the same cache entry
+    /// (`kind` and `key`) replaced it: the report, which is cache; the place, time zone and audit facts stay.
+    public static let payloadMembers: Set<String> = ["current", "entries", "daily"]
+    /// The members naming the cache entry a fetch fills.
+    public static let entryMembers = ["kind", "key"]
+}
+
 extension WeatherCache {
     /// Puts `fetched`'s report into the entry that fetch made, if the entry is still that fetch's (same
     /// key, kind and time); changes nothing else.

@@ -39,8 +39,8 @@ extension Engine {
             while lastSent < busSeq {
                 var scanned = 0
                 _ = try logHealth.readCommitted(
-                    path: dataDirectory.logPath, start: writer.index.start(after: lastSent),
-                    limit: writer.status.length
+                    directory: dataDirectory.path, start: writer.index.start(after: lastSent),
+                    limit: writer.status.end
                 ) { envelope, _ in
                     guard envelope.seq <= busSeq, !Task.isCancelled, scanned < Self.catchUpChunk else { return false }
                     if envelope.seq > lastSent {

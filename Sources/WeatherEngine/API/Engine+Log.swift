@@ -5,7 +5,7 @@ import WeatherDomain
 extension Engine {
     /// One page of committed events matching `filter`, read from the log.
     public func queryEvents(_ filter: EventFilter) -> Completion {
-        Completion { try filter.run(logPath: self.dataDirectory.logPath, writer: self.writer, health: self.logHealth) }
+        Completion { try filter.run(directory: self.dataDirectory.path, writer: self.writer, health: self.logHealth) }
     }
 
     /// Replays the log into fresh state and compares it, slice by slice, with the live state.
@@ -30,15 +30,16 @@ extension Engine {
         let replay: Replay.Result
         do {
             replay = try Replay.run(
-                path: dataDirectory.logPath, commandWindow: info.commandWindow, through: seq,
-                limit: writer.status.length)
+                directory: dataDirectory.path, commandWindow: info.commandWindow, through: seq,
+                limit: writer.status.end)
         } catch let damage as LogDamage {
             throw logHealth.report(damage)
         }
         if let tail = replay.outcome.tail, !replay.outcome.stopped {
             throw logHealth.report(
                 LogDamage(
-                    path: dataDirectory.logPath, line: replay.outcome.position.nextSeq,
+                    path: dataDirectory.logPath,
+                    line: replay.outcome.position.nextSeq - replay.outcome.position.file + 1,
                     seq: replay.outcome.position.nextSeq, offset: tail.offset,
                     problem: LineProblem(tail.reason, "a committed line is damaged")))
         }
@@ -67,10 +68,12 @@ extension Engine {
     /// The service's facts for `service/status`, with what the front added.
     public func status() async -> JSONValue {
         let writerStatus = writer.status
+        let logFiles = try? LogFiles.list(directory: dataDirectory.path)
         let uptime = max(0, clock.now().milliseconds - info.startedAt.milliseconds) / 1000
         var result: [String: JSONValue] = [
             "version": .string(info.version), "dataDir": .string(dataDirectory.path),
-            "lastSeq": .int(writerStatus.lastSeq), "logBytes": .int(writerStatus.length),
+            "lastSeq": .int(writerStatus.lastSeq), "logBytes": .int(logFiles?.bytes ?? writerStatus.length),
+            "segments": .int(Int64(logFiles?.segments.count ?? 0)),
             "uptimeSeconds": .int(uptime), "provider": .string(info.provider),
             "cacheTtlSeconds": .int(configuration.fetch.ttl.components.seconds),
             "upstreamCalls": await fetcher.upstreamCounts.json,
@@ -89,15 +92,16 @@ extension Engine {
 
 extension EventFilter {
     /// Reads the committed log from near `afterSeq` and collects one page of matching events.
-    func run(logPath: String, writer: LogWriter, health: LogHealth) throws -> JSONValue {
+    func run(directory: String, writer: LogWriter, health: LogHealth) throws -> JSONValue {
         let (afterSeq, types, since, until, limit) = (afterSeq, types, since, until, limit)
         let committed = writer.status
         var events: [JSONValue] = []
         var bytes = 0
         var lastScanned = afterSeq
         var more = false
-        _ = try health.readCommitted(path: logPath, start: writer.index.start(after: afterSeq), limit: committed.length)
-        {
+        _ = try health.readCommitted(
+            directory: directory, start: writer.index.start(after: afterSeq), limit: committed.end
+        ) {
             envelope, _ in
             guard envelope.seq > afterSeq else { return true }
             let matches =

@@ -21,6 +21,13 @@ public struct Configuration: Sendable, Equatable {
     public var locationPrecision = 2
     /// Events between periodic snapshots (`--snapshot-every`); 0 writes one only at clean shutdown.
     public var snapshotEvery = 10_000
+    /// The size at which the active log file rolls over into a sealed segment (`--segment-bytes`).
+    public var segmentBytes: Int64 = 64 << 20
+    /// How long replaced weather payloads stay in sealed segments before compaction strips them
+    /// (`--retain-payloads`).
+    public var retainPayloads: Duration = .seconds(30 * 86_400)
+    /// How long whole sealed segments are kept (`--retain-audit`); nil: forever.
+    public var retainAudit: Duration?
     /// The most favorites kept (`--max-favorites`); adding past it is refused with `too_many_favorites`.
     public var maxFavorites = FavoritesDecisions.defaultMaxCount
     /// The fetch limits (`--cache-ttl`, `--upstream-timeout`, `--rate-limit`).
@@ -67,6 +74,11 @@ public struct Configuration: Sendable, Equatable {
           --refresh-interval SECONDS  refresh every favorite this often (default 14400; 0 = never)
           --location-precision N  decimals kept of the client's coordinates in the log (default 2, ~1 km)
           --snapshot-every N      write a state snapshot every N events (default 10000; 0 = only at shutdown)
+          --segment-bytes N       roll the log over into a sealed segment at N bytes (default 67108864, 64 MiB)
+          --retain-payloads DURATION  strip replaced weather payloads older than this from sealed segments,
+                                  keeping every audit fact (default 30d; 0 = as soon as replaced and sealed)
+          --retain-audit DURATION drop whole sealed segments older than this, recorded as log.truncated
+                                  (default: forever). Durations: 90s, 12h, 30d, 0
           --max-favorites N       the most favorites kept (default 100000)
           --socket PATH           the daemon's socket (default $XDG_RUNTIME_DIR/weatherd/<name>.sock, named
                                   after the data dir, else DIR/weatherd.sock)
@@ -156,6 +168,18 @@ public struct Configuration: Sendable, Equatable {
             case "--location-precision": config.locationPrecision = try number(0...6)
             case "--snapshot-every": config.snapshotEvery = try number(0...100_000_000)
             case "--max-favorites": config.maxFavorites = try number(1...10_000_000)
+            case "--segment-bytes": config.segmentBytes = Int64(try number(1024...(1 << 40)))
+            case "--retain-payloads":
+                guard let duration = Self.duration(try value()) else {
+                    throw ConfigurationError("--retain-payloads must be a duration: 90s, 12h, 30d or 0")
+                }
+                config.retainPayloads = duration
+            case "--retain-audit":
+                let text = try value()
+                guard let duration = Self.duration(text), duration > .zero else {
+                    throw ConfigurationError("--retain-audit must be a duration above 0: 90s, 12h or 30d")
+                }
+                config.retainAudit = duration
             case "--refresh-interval":
                 let seconds = try number(0...(30 * 86_400))
                 config.refreshInterval = seconds == 0 ? nil : .seconds(seconds)
@@ -179,6 +203,20 @@ public struct Configuration: Sendable, Equatable {
                 "--provider openweathermap needs the API key in the OWM_API_KEY environment variable")
         }
         return config
+    }
+
+    /// A duration as every retention flag writes it: a whole number followed by `s`, `m`, `h` or `d`, or `0`.
+    public static func duration(_ text: String) -> Duration? {
+        if text == "0" { return .zero }
+        guard let unit = text.last, let count = Int64(text.dropLast()), count >= 0, count <= 100 * 365 * 86_400
+        else { return nil }
+        switch unit {
+        case "s": return .seconds(count)
+        case "m": return .seconds(count * 60)
+        case "h": return .seconds(count * 3600)
+        case "d": return .seconds(count * 86_400)
+        default: return nil
+        }
     }
 
     /// `$WEATHERD_DATA_DIR`, else `$XDG_DATA_HOME/weatherd`, else `~/.local/share/weatherd`.

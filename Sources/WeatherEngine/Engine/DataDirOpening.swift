@@ -52,15 +52,18 @@ public struct OpenedDataDir: Sendable {
     ) throws(StartupError) -> OpenedDataDir {
         let replay: Replay.Result
         do {
+            if try LogFiles.finishRollOver(directory: directory.path) {
+                logger.warning("a roll-over of the log was interrupted; its new, empty active file is in place")
+            }
             replay = try Replay.start(
-                path: directory.logPath, snapshots: SnapshotStore(directory: directory),
+                directory: directory.path, snapshots: SnapshotStore(directory: directory),
                 commandWindow: configuration.commandWindow, logger: logger)
         } catch let damage as LogDamage {
             throw StartupError("refusing to start: \(damage)", kind: "log_damaged", details: damage.details)
         } catch let error as ReplayError {
             throw StartupError(
                 "refusing to start: \(error)", kind: "log_damaged",
-                details: ["file": .string(directory.logPath), "seq": .int(error.seq), "offset": .int(error.offset)])
+                details: ["file": .string(error.path), "seq": .int(error.seq), "offset": .int(error.offset)])
         } catch {
             throw StartupError("refusing to start: \(error)")
         }

@@ -64,7 +64,7 @@ public final class Engine: Sendable {
             fsync: configuration.fsync, logger: logger)
         let writer = LogWriter(
             file: opened.file, position: opened.position, index: opened.replay.index, mode: configuration.fsync,
-            now: clock.now
+            segmentBytes: configuration.segmentBytes, now: clock.now
         ) { batch in
             registry.record(batch)
             bus.publish(batch)

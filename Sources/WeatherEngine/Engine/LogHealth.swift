@@ -18,23 +18,24 @@ public final class LogHealth: Sendable {
         return RPCError.logDamaged(found)
     }
 
-    /// Reads committed lines of the log (up to `limit`, a committed length), where nothing may be torn.
+    /// Reads committed lines of the log in `directory` (up to `limit`, a committed end), where nothing may be
+    /// torn.
     ///
     /// - Throws: `RPCError.logDamaged` for damage, also a bad tail inside the committed length (it was
     ///   acknowledged); what `body` and the reader throw otherwise.
     func readCommitted(
-        path: String, start: LogWriter.Position, limit: Int64, _ body: (EventEnvelope, Int64) throws -> Bool
+        directory: String, start: LogWriter.Position, limit: LogEnd, _ body: (EventEnvelope, LinePlace) throws -> Bool
     ) throws -> LogReader.Outcome {
         let outcome: LogReader.Outcome
         do {
-            outcome = try LogReader.read(path: path, start: start, limit: limit, body)
+            outcome = try LogReader.read(directory: directory, start: start, limit: limit, body)
         } catch let found as LogDamage {
             throw report(found)
         }
         if let tail = outcome.tail {
             throw report(
                 LogDamage(
-                    path: path, line: outcome.position.nextSeq, seq: outcome.position.nextSeq, offset: tail.offset,
+                    path: directory + "/" + LogFiles.activeName, line: outcome.position.nextSeq - outcome.position.file + 1, seq: outcome.position.nextSeq, offset: tail.offset,
                     problem: LineProblem(tail.reason, "a committed line is damaged"), kind: .damagedLine))
         }
         return outcome

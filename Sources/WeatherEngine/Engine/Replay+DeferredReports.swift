@@ -14,7 +14,7 @@ extension Replay {
     struct DeferredReports {
         private struct Pending {
             var seq: Int64
-            var offset: Int64
+            var place: LinePlace
             var kind: WeatherKind
             var key: String
             var at: Timestamp
@@ -33,7 +33,7 @@ extension Replay {
         }
 
         /// Folds a `weather.fetched` line in from its audit facts and keeps its payload for `finish`.
-        mutating func fold(_ envelope: EventEnvelope, offset: Int64, into state: inout WeatherState) throws {
+        mutating func fold(_ envelope: EventEnvelope, place: LinePlace, into state: inout WeatherState) throws {
             let parsed = envelope.data.withUnsafeBytes { bytes -> Swift.Result<[String: JSONValue], JSONParseError> in
                 do throws(JSONParseError) {
                     return .success(try JSONValue.parseMembers(bytes, keeping: WeatherFetched.auditMembers))
@@ -45,14 +45,14 @@ extension Replay {
             do {
                 audit = try WeatherFetched(auditOf: try parsed.get())
             } catch let error as JSONParseError {
-                throw ReplayError(seq: envelope.seq, offset: offset, detail: "data is not valid JSON: \(error)")
+                throw ReplayError(seq: envelope.seq, place: place, detail: "data is not valid JSON: \(error)")
             } catch {
                 throw ReplayError(
-                    seq: envelope.seq, offset: offset, detail: "weather.fetched v1 does not match its schema: \(error)")
+                    seq: envelope.seq, place: place, detail: "weather.fetched v1 does not match its schema: \(error)")
             }
             state.apply(.weatherFetched(audit), seq: envelope.seq, corr: envelope.corr)
             latest["\(audit.kind.rawValue)|\(audit.key)"] = Pending(
-                seq: envelope.seq, offset: offset, kind: audit.kind, key: audit.key, at: audit.call.at,
+                seq: envelope.seq, place: place, kind: audit.kind, key: audit.key, at: audit.call.at,
                 data: envelope.data)
             if latest.count > pruneAt { prune(state.cache) }
         }
@@ -74,11 +74,11 @@ extension Replay {
                         type: "weather.fetched", version: 1, data: try JSONValue.parse(pending.data))
                 } catch {
                     throw ReplayError(
-                        seq: pending.seq, offset: pending.offset, detail: "weather.fetched v1 cannot be read: \(error)")
+                        seq: pending.seq, place: pending.place, detail: "weather.fetched v1 cannot be read: \(error)")
                 }
                 guard case .event(.weatherFetched(let fetched)) = outcome else {
                     throw ReplayError(
-                        seq: pending.seq, offset: pending.offset, detail: "weather.fetched v1 is not a fetch")
+                        seq: pending.seq, place: pending.place, detail: "weather.fetched v1 is not a fetch")
                 }
                 state.cache.fill(fetched)
             }

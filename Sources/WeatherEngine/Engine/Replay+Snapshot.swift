@@ -11,7 +11,7 @@ extension Replay {
     ///
     /// - Throws: what `run` throws for the log itself (damage, unreadable payloads, I/O errors).
     public static func start(
-        path: String, snapshots: SnapshotStore, commandWindow: Int, catalog: EventCatalog = .standard,
+        directory: String, snapshots: SnapshotStore, commandWindow: Int, catalog: EventCatalog = .standard,
         logger: Logger
     ) throws -> Result {
         let entries: [SnapshotStore.Entry]
@@ -24,12 +24,12 @@ extension Replay {
         for entry in entries {
             do {
                 let base = try load(entry, snapshots: snapshots, commandWindow: commandWindow)
-                return try run(path: path, commandWindow: commandWindow, from: base, catalog: catalog, logger: logger)
+                return try run(directory: directory, commandWindow: commandWindow, from: base, catalog: catalog, logger: logger)
             } catch  where error is SnapshotError || error is StorageError {
                 discard(entry, snapshots: snapshots, because: "\(error)", entries: entries, logger: logger)
             }
         }
-        return try run(path: path, commandWindow: commandWindow, catalog: catalog, logger: logger)
+        return try run(directory: directory, commandWindow: commandWindow, catalog: catalog, logger: logger)
     }
 
     /// Warns about a snapshot start-up cannot use and removes it: it is derived data, and left in place it

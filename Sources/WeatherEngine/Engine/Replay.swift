@@ -46,7 +46,8 @@ public enum Replay {
         }
     }
 
-    /// Folds the log at `path` into a fresh state, or into `base` from the line after its seq.
+    /// Folds the log of the data dir at `directory` into a fresh state, or into `base` from the line after its
+    /// seq.
     ///
     /// With a base, reading starts at the indexed line at or before the base's seq, and the line holding
     /// that seq must have the base's chain: that one comparison proves the log is the one the snapshot
@@ -54,7 +55,7 @@ public enum Replay {
     ///
     /// - Parameters:
     ///   - through: stop after this seq (the whole valid log when nil).
-    ///   - limit: ignore bytes past this offset (a committed length).
+    ///   - limit: ignore what follows this committed end.
     ///   - base: a snapshot to continue from.
     /// - Throws: `SnapshotError.mismatch` when the log does not continue `base` (it ends before the base's
     ///   seq, has another chain there, or is damaged before it); `LogDamage` for damage other than a torn
@@ -62,23 +63,41 @@ public enum Replay {
     ///   does not match its schema (start-up refuses rather than drop an event it cannot read);
     ///   `StorageError` when the file cannot be read.
     public static func run(
-        path: String, commandWindow: Int, through: Int64? = nil, limit: Int64? = nil, from base: Base? = nil,
+        directory: String, commandWindow: Int, through: Int64? = nil, limit: LogEnd? = nil, from base: Base? = nil,
         catalog: EventCatalog = .standard, logger: Logger? = nil
+    ) throws -> Result {
+        try run(
+            commandWindow: commandWindow, through: through, from: base, catalog: catalog, logger: logger
+        ) { start, index, body in
+            try LogReader.read(directory: directory, start: start, limit: limit, index: index, body)
+        }
+    }
+
+    /// `run(directory:…)` over one log file without segments (a golden log, a log file copied aside).
+    public static func run(
+        path: String, commandWindow: Int, through: Int64? = nil, from base: Base? = nil,
+        catalog: EventCatalog = .standard, logger: Logger? = nil
+    ) throws -> Result {
+        try run(commandWindow: commandWindow, through: through, from: base, catalog: catalog, logger: logger) {
+            start, _, body in
+            try LogReader.read(path: path, start: start, body)
+        }
+    }
+
+    private static func run(
+        commandWindow: Int, through: Int64?, from base: Base?, catalog: EventCatalog, logger: Logger?,
+        read: (LogWriter.Position, SeqIndex?, (EventEnvelope, LinePlace) throws -> Bool) throws -> LogReader.Outcome
     ) throws -> Result {
         var state = base?.state ?? WeatherState(commandWindow: commandWindow)
         let baseSeq = base?.state.lastSeq ?? 0
-        var index = base?.index ?? SeqIndex()
         let start = base.map { $0.index.start(after: baseSeq - 1) } ?? .empty
-        var previousChain = start.lastChain
         var confirmed = base == nil
         var replayed: Int64 = 0
         var deferred = DeferredReports()
         let outcome: LogReader.Outcome
         do {
-            outcome = try LogReader.read(path: path, start: start, limit: limit) { envelope, offset in
+            outcome = try read(start, base?.index) { envelope, place in
                 if let through, envelope.seq > through { return false }
-                index.record(seq: envelope.seq, offset: offset, previousChain: previousChain)
-                previousChain = envelope.chain
                 if let base, envelope.seq <= baseSeq {
                     if envelope.seq == baseSeq {
                         guard envelope.chain == base.chain else {
@@ -89,9 +108,9 @@ public enum Replay {
                     return true
                 }
                 if DeferredReports.handles(envelope, catalog: catalog) {
-                    try deferred.fold(envelope, offset: offset, into: &state)
+                    try deferred.fold(envelope, place: place, into: &state)
                 } else {
-                    try fold(envelope, offset: offset, into: &state, catalog: catalog, logger: logger)
+                    try fold(envelope, place: place, into: &state, catalog: catalog, logger: logger)
                 }
                 replayed += 1
                 return true
@@ -102,26 +121,26 @@ public enum Replay {
         guard confirmed else { throw SnapshotError.mismatch("the log ends before seq \(baseSeq)") }
         try deferred.finish(into: &state, catalog: catalog)
         return Result(
-            state: state, outcome: outcome, index: index,
+            state: state, outcome: outcome, index: outcome.index,
             startup: Startup(snapshotSeq: base.map { _ in baseSeq }, replayedEvents: replayed))
     }
 
     private static func fold(
-        _ envelope: EventEnvelope, offset: Int64, into state: inout WeatherState, catalog: EventCatalog,
+        _ envelope: EventEnvelope, place: LinePlace, into state: inout WeatherState, catalog: EventCatalog,
         logger: Logger?
     ) throws {
         let data: JSONValue
         do {
             data = try envelope.decodedData()
         } catch {
-            throw ReplayError(seq: envelope.seq, offset: offset, detail: "data is not valid JSON: \(error)")
+            throw ReplayError(seq: envelope.seq, place: place, detail: "data is not valid JSON: \(error)")
         }
         let outcome: EventCatalog.Outcome
         do {
             outcome = try catalog.decode(type: envelope.type, version: envelope.v, data: data)
         } catch {
             throw ReplayError(
-                seq: envelope.seq, offset: offset,
+                seq: envelope.seq, place: place,
                 detail: "\(envelope.type) v\(envelope.v) does not match its schema: \(error)")
         }
         switch outcome {
@@ -136,8 +155,17 @@ public enum Replay {
 /// An intact line (its crc holds) whose payload cannot be read: start-up refuses rather than guess.
 public struct ReplayError: Error, Sendable, CustomStringConvertible {
     public var seq: Int64
+    /// The file holding the line, and where in it the line starts.
+    public var path: String
     public var offset: Int64
     public var detail: String
 
-    public var description: String { "seq \(seq) at byte offset \(offset): \(detail)" }
+    init(seq: Int64, place: LinePlace, detail: String) {
+        self.seq = seq
+        path = place.path
+        offset = place.offset
+        self.detail = detail
+    }
+
+    public var description: String { "\(path): seq \(seq) at byte offset \(offset): \(detail)" }
 }

@@ -59,12 +59,34 @@ public enum LogTools {
                 return 2
             }
         }
-        let path = DataDirectory(path: directory).logPath
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            print(
+                JSONValue.object([
+                    "ok": false, "dataDir": .string(directory), "error": .string("no data dir at \(directory)"),
+                ]).jsonString)
+            return 1
+        }
+        let files: LogFiles
+        do {
+            files = try LogFiles.list(directory: directory)
+        } catch {
+            print(JSONValue.object(["ok": false, "dataDir": .string(directory), "error": .string("\(error)")]).jsonString)
+            return 1
+        }
+        guard files.segments.count > 0 || FileManager.default.fileExists(atPath: files.activePath) else {
+            print(
+                JSONValue.object([
+                    "ok": false, "dataDir": .string(directory),
+                    "error": .string("\(directory) holds no weatherd log (no \(LogFiles.activeName))"),
+                ]).jsonString)
+            return 1
+        }
         let live = isLocked(directory)
         switch command {
-        case "verify": return verify(path: path, live: live, print: print)
-        case "dump": return dump(path: path, types: types, afterSeq: afterSeq, since: since, live: live, print: print)
-        default: return stats(path: path, live: live, print: print)
+        case "verify": return verify(files, live: live, print: print)
+        case "dump": return dump(files, types: types, afterSeq: afterSeq, since: since, live: live, print: print)
+        default: return stats(files, live: live, print: print)
         }
     }
 
@@ -86,46 +108,53 @@ public enum LogTools {
         return !(live && tail.reason == .noNewline)
     }
 
-    static func verify(path: String, live: Bool, print: (String) -> Void) -> Int32 {
-        var unknown: (line: Int64, seq: Int64, offset: Int64, kind: EventKind)?
-        var line: Int64 = 0
+    static func verify(_ files: LogFiles, live: Bool, print: (String) -> Void) -> Int32 {
+        var unknown: (place: LinePlace, seq: Int64, kind: EventKind)?
+        var first: Int64?
         do {
-            let outcome = try LogReader.read(path: path) { envelope, offset in
-                line += 1
+            let outcome = try LogReader.read(directory: files.directory) { envelope, place in
+                if first == nil { first = envelope.seq }
                 let kind: EventCatalog.Outcome
                 do {
                     kind = try envelope.decodedEvent()
                 } catch {
                     throw LogDamage(
-                        path: path, line: line, seq: envelope.seq, offset: offset,
+                        path: place.path, line: place.line, seq: envelope.seq, offset: place.offset,
                         problem: LineProblem(.badJSON, "data does not match its schema: \(error)"))
                 }
-                if case .unknown(let type) = kind, unknown == nil { unknown = (line, envelope.seq, offset, type) }
+                if case .unknown(let type) = kind, unknown == nil { unknown = (place, envelope.seq, type) }
                 return true
             }
             if let unknown {
                 print(
                     JSONValue.object([
-                        "ok": false, "file": .string(path), "line": .int(unknown.line), "seq": .int(unknown.seq),
-                        "offset": .int(unknown.offset), "error": .string("unknown event type \(unknown.kind)"),
+                        "ok": false, "file": .string(unknown.place.path), "line": .int(unknown.place.line),
+                        "seq": .int(unknown.seq), "offset": .int(unknown.place.offset),
+                        "error": .string("unknown event type \(unknown.kind)"),
                     ]).jsonString)
                 return 1
             }
             if isProblem(outcome.tail, live: live), let tail = outcome.tail {
                 print(
                     JSONValue.object([
-                        "ok": false, "file": .string(path), "line": .int(outcome.lines + 1),
+                        "ok": false, "file": .string(files.activePath),
+                        "line": .int(outcome.position.nextSeq - outcome.position.file + 1),
                         "seq": .int(outcome.position.nextSeq), "offset": .int(tail.offset),
                         "error": .string(
                             "torn tail of \(tail.length) bytes (\(tail.reason.rawValue)); the next start repairs it"),
                     ]).jsonString)
                 return 1
             }
-            print(
-                JSONValue.object([
-                    "ok": true, "file": .string(path), "events": .int(outcome.lines),
-                    "lastSeq": .int(outcome.position.nextSeq - 1), "bytes": .int(outcome.position.length),
-                ]).jsonString)
+            let notes = try SegmentCompactor.checkManifest(files)
+            var result: [String: JSONValue] = [
+                "ok": true, "dataDir": .string(files.directory), "events": .int(outcome.lines),
+                "firstSeq": .int(first ?? outcome.position.nextSeq), "lastSeq": .int(outcome.position.nextSeq - 1),
+                "bytes": .int(files.bytes), "segments": .int(Int64(files.segments.count)),
+                "compactedSegments": .int(Int64(files.manifest.compacted.count)),
+            ]
+            if let truncated = files.manifest.truncated { result["truncatedThroughSeq"] = .int(truncated.throughSeq) }
+            if !notes.isEmpty { result["notes"] = .array(notes.map { .string($0) }) }
+            print(JSONValue.object(result).jsonString)
             return 0
         } catch let damage as LogDamage {
             print(
@@ -135,16 +164,19 @@ public enum LogTools {
                 ]).jsonString)
             return 1
         } catch {
-            print(JSONValue.object(["ok": false, "file": .string(path), "error": .string("\(error)")]).jsonString)
+            print(
+                JSONValue.object(["ok": false, "dataDir": .string(files.directory), "error": .string("\(error)")])
+                    .jsonString)
             return 1
         }
     }
 
     static func dump(
-        path: String, types: Set<String>, afterSeq: Int64, since: Timestamp?, live: Bool, print: (String) -> Void
+        _ files: LogFiles, types: Set<String>, afterSeq: Int64, since: Timestamp?, live: Bool,
+        print: (String) -> Void
     ) -> Int32 {
         do {
-            let outcome = try LogReader.read(path: path) { envelope, _ in
+            let outcome = try LogReader.read(directory: files.directory) { envelope, _ in
                 if envelope.seq > afterSeq, types.isEmpty || types.contains(envelope.type),
                     since.map({ envelope.ts >= $0 }) ?? true
                 {
@@ -159,19 +191,21 @@ public enum LogTools {
         }
     }
 
-    static func stats(path: String, live: Bool, print: (String) -> Void) -> Int32 {
+    static func stats(_ files: LogFiles, live: Bool, print: (String) -> Void) -> Int32 {
         var counts: [String: Int64] = [:]
         var first: EventEnvelope?
         var last: EventEnvelope?
         do {
-            let outcome = try LogReader.read(path: path) { envelope, _ in
+            let outcome = try LogReader.read(directory: files.directory) { envelope, _ in
                 counts[envelope.type, default: 0] += 1
                 if first == nil { first = envelope }
                 last = envelope
                 return true
             }
             var result: [String: JSONValue] = [
-                "file": .string(path), "events": .int(outcome.lines), "bytes": .int(outcome.position.length),
+                "dataDir": .string(files.directory), "events": .int(outcome.lines), "bytes": .int(files.bytes),
+                "segments": .int(Int64(files.segments.count)),
+                "compactedSegments": .int(Int64(files.manifest.compacted.count)),
                 "types": .object(counts.mapValues { .int($0) }),
             ]
             if let first { result["first"] = .object(["seq": .int(first.seq), "ts": .string(first.ts.description)]) }
