@@ -36,7 +36,8 @@ let package = Package(
         .executableTarget(
             name: "weatherd-check-log", dependencies: ["WeatherDomain", "WeatherTesting"], swiftSettings: swiftSettings),
         .executableTarget(
-            name: "weatherd-bench", dependencies: ["WeatherDomain", "EventLog", "WeatherEngine", "WeatherService"], swiftSettings: swiftSettings),
+            name: "weatherd-bench",
+            dependencies: ["WeatherDomain", "EventLog", "WeatherEngine", "WeatherService", "WeatherTesting"], swiftSettings: swiftSettings),
         .testTarget(
             name: "WeatherDomainTests",
             dependencies: ["WeatherDomain", "WeatherTesting"],

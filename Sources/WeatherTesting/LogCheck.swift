@@ -10,6 +10,13 @@ import WeatherDomain
 /// fields; `crc`; `chain` from the previous line's (across files, so sealed segments continue the chain); `seq`
 /// gapless from 1; `v` an integer and `data` an object; `data` against its schema. An event type without a schema
 /// file is a problem too, so a new type cannot slip past unvalidated.
+///
+/// For a data dir it also reads `log-manifest.json` (its own `crc`): each segment must be named for its first seq
+/// and begin where the one before ended; a log truncated by retention begins at `truncated.throughSeq + 1`,
+/// continuing `truncated.lastChain`; in a segment the manifest lists as compacted, a line whose `data` has a
+/// `compacted` object has its own `crc` checked and its stated `chain` taken as is, the segment must begin on the
+/// manifest's `previousChain` and end on its `lastChain`, and the file must have the manifest's length and
+/// CRC-32C (or its `originalBytes`: a compaction interrupted before its rename left the original).
 public struct LogCheck: Sendable {
     /// What a checked log holds.
     public struct Summary: Sendable, Equatable {
@@ -66,12 +73,50 @@ public struct LogCheck: Sendable {
         return (sealed + active).map { directory + "/" + $0 }
     }
 
-    /// Checks a data dir's whole log.
+    /// What the manifest says about one compacted segment.
+    struct Compacted {
+        var previousChain: String
+        var lastChain: String
+        var bytes: Int
+        var crc: String
+        var originalBytes: Int
+    }
+
+    /// Checks a data dir's whole log, with its manifest.
     ///
     /// - Throws: `Problem` for the first problem found; the file system's error for an unreadable file.
     @discardableResult
     public func check(dataDirectory directory: String) throws -> Summary {
-        try check(files: LogCheck.logFiles(ofDataDirectory: directory))
+        let manifestPath = directory + "/log-manifest.json"
+        var compacted: [String: Compacted] = [:]
+        var firstSeq: Int64 = 1
+        var firstChain = "00000000"
+        if FileManager.default.fileExists(atPath: manifestPath) {
+            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: manifestPath)))
+            func problem(_ message: String) -> Problem { Problem(message: message, file: manifestPath, offset: 0, seq: 0) }
+            guard bytes.last == UInt8(ascii: "\n"), let object = try? JSONValue.parse(bytes.dropLast()),
+                let crcAt = bytes.count >= 19 ? bytes.count - 19 : nil,
+                bytes[crcAt...].starts(with: #","crc":""#.utf8),
+                object["crc"]?.stringValue == LogCheck.hex(LogCheck.crc32c(bytes[..<crcAt]))
+            else { throw problem("the manifest is not a JSON object ending in its own crc") }
+            if let truncated = object["truncated"] {
+                guard let through = truncated["throughSeq"]?.intValue, let chain = truncated["lastChain"]?.stringValue
+                else { throw problem("truncated needs throughSeq and lastChain") }
+                firstSeq = through + 1
+                firstChain = chain
+            }
+            for item in object["compacted"]?.arrayValue ?? [] {
+                guard let segment = item["segment"]?.stringValue, let previous = item["previousChain"]?.stringValue,
+                    let last = item["lastChain"]?.stringValue, let size = item["bytes"]?.intValue,
+                    let crc = item["crc"]?.stringValue, let original = item["originalBytes"]?.intValue
+                else { throw problem("a compacted entry lacks a member") }
+                compacted[segment] = Compacted(
+                    previousChain: previous, lastChain: last, bytes: Int(size), crc: crc, originalBytes: Int(original))
+            }
+        }
+        return try check(
+            files: LogCheck.logFiles(ofDataDirectory: directory), firstSeq: firstSeq, firstChain: firstChain,
+            compacted: compacted)
     }
 
     /// Checks log files that continue each other, in the order given.
@@ -79,10 +124,36 @@ public struct LogCheck: Sendable {
     /// - Throws: `Problem` for the first problem found; the file system's error for an unreadable file.
     @discardableResult
     public func check(files: [String]) throws -> Summary {
-        var summary = Summary()
-        var previousChain = Array("00000000".utf8)
+        try check(files: files, firstSeq: 1, firstChain: "00000000", compacted: [:])
+    }
+
+    private func check(
+        files: [String], firstSeq: Int64, firstChain: String, compacted: [String: Compacted]
+    ) throws -> Summary {
+        var summary = Summary(lastSeq: firstSeq - 1)
+        var previousChain = Array(firstChain.utf8)
         for file in files {
             let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: file)))
+            let name = String(file.split(separator: "/").last ?? "")
+            func fileProblem(_ message: String) -> Problem {
+                Problem(message: message, file: file, offset: 0, seq: summary.lastSeq + 1)
+            }
+            if name != "events.jsonl" {
+                let digits = name.dropFirst("events-".count).dropLast(".jsonl".count)
+                guard digits.count == 20, Int64(digits) == summary.lastSeq + 1 else {
+                    throw fileProblem("a segment named for another first seq than \(summary.lastSeq + 1) (one missing?)")
+                }
+            }
+            let manifest = compacted[name]
+            if let manifest {
+                guard manifest.previousChain == String(decoding: previousChain, as: UTF8.self) else {
+                    throw fileProblem("the manifest's previousChain is not the chain the file before ends in")
+                }
+                let isCopy = bytes.count == manifest.bytes && LogCheck.hex(LogCheck.crc32c(bytes[...])) == manifest.crc
+                guard isCopy || bytes.count == manifest.originalBytes else {
+                    throw fileProblem("the compacted segment's length or CRC-32C is not the manifest's")
+                }
+            }
             var start = 0
             while start < bytes.count {
                 let seq = summary.lastSeq + 1
@@ -93,12 +164,16 @@ public struct LogCheck: Sendable {
                     throw problem("the last line has no newline")
                 }
                 let line = Array(bytes[start..<end])
-                let envelope = try checkEnvelope(line, seq: seq, previousChain: previousChain, problem: problem)
+                let envelope = try checkEnvelope(
+                    line, seq: seq, previousChain: previousChain, allowStripped: manifest != nil, problem: problem)
                 previousChain = Array(envelope.chain.utf8)
                 summary.lastSeq = seq
                 summary.events += 1
                 summary.types[envelope.type, default: 0] += 1
                 start = end + 1
+            }
+            if let manifest, manifest.lastChain != String(decoding: previousChain, as: UTF8.self) {
+                throw fileProblem("the compacted segment does not end in the manifest's lastChain")
             }
         }
         return summary
@@ -106,7 +181,7 @@ public struct LogCheck: Sendable {
 
     /// Checks one line (without its newline) and returns its `type` and `chain`.
     private func checkEnvelope(
-        _ line: [UInt8], seq: Int64, previousChain: [UInt8], problem: (String) -> Problem
+        _ line: [UInt8], seq: Int64, previousChain: [UInt8], allowStripped: Bool, problem: (String) -> Problem
     ) throws -> (type: String, chain: String) {
         guard (try? JSONSerialization.jsonObject(with: Data(line))) is [String: Any] else {
             throw problem("not a UTF-8 JSON object")
@@ -128,7 +203,8 @@ public struct LogCheck: Sendable {
         let crc = LogCheck.hex(LogCheck.crc32c(line[..<crcAt]))
         guard envelope["crc"]?.stringValue == crc else { throw problem("crc mismatch (a changed byte?)") }
         let chain = LogCheck.hex(LogCheck.crc32c(line[..<chainAt], seed: LogCheck.crc32c(previousChain[...])))
-        guard envelope["chain"]?.stringValue == chain else {
+        let stripped = allowStripped && envelope["data"]?["compacted"]?.objectValue != nil
+        guard envelope["chain"]?.stringValue == chain || stripped else {
             throw problem("chain mismatch (a line deleted, reordered or spliced?)")
         }
         guard envelope["seq"]?.intValue == seq else { throw problem("seq \(envelope["seq"]?.jsonString ?? "?")") }

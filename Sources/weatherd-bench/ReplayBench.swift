@@ -1,6 +1,7 @@
 import EventLog
 import Foundation
 import WeatherDomain
+import WeatherTesting
 import WeatherEngine
 import WeatherService
 

@@ -1,5 +1,6 @@
 import Foundation
 import WeatherDomain
+import WeatherTesting
 import WeatherEngine
 
 /// Time from exec to the first answer on a data dir of `count` events, without a snapshot and then with

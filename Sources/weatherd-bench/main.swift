@@ -1,5 +1,6 @@
 import Foundation
 import WeatherDomain
+import WeatherTesting
 
 #if canImport(Glibc)
     import Glibc

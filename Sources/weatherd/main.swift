@@ -21,7 +21,7 @@ if arguments.first == "log" {
     }
     exit(code)
 }
-let clock = WallClock { Timestamp(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down))) }
+let clock = WallClock.system
 let executable =
     (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
     ?? URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path

@@ -347,9 +347,19 @@ public enum LogReader {
             try accept(envelope, at: lineOffset, end: offset, body)
         }
 
-        func decode(_ bytes: UnsafeRawBufferPointer) throws(LineProblem) -> EventEnvelope {
-            let envelope = try EnvelopeCodec.decode(
-                bytes, previousChain: position.lastChain, allowStripped: compacted != nil)
+        mutating func decode(_ bytes: UnsafeRawBufferPointer) throws(LineProblem) -> EventEnvelope {
+            let envelope: EventEnvelope
+            do throws(LineProblem) {
+                envelope = try EnvelopeCodec.decode(
+                    bytes, previousChain: position.lastChain, allowStripped: compacted != nil)
+            } catch {
+                // Compaction may have replaced this segment after the manifest was read: read it again, once.
+                guard error.reason == .badChain, compacted == nil, let slash = path.lastIndex(of: "/"),
+                    let entry = (try? LogManifest.read(directory: String(path[..<slash])))?.compacted[position.file]
+                else { throw error }
+                compacted = entry
+                envelope = try EnvelopeCodec.decode(bytes, previousChain: position.lastChain, allowStripped: true)
+            }
             guard envelope.seq == position.nextSeq else {
                 throw LineProblem(.badSeq, "seq \(envelope.seq) where \(position.nextSeq) was expected")
             }

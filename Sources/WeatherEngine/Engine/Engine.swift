@@ -108,7 +108,12 @@ public final class Engine: Sendable {
     /// The refresh scheduler and the alert actor as services; a group starts them after the front that
     /// serves clients, so at shutdown they stop first (no new scheduled fetch during the front's grace).
     public func workerServices(schedulerClock: any Clock<Duration> = ContinuousClock()) -> [any Service] {
-        var services: [any Service] = [AlertService(actor: alertActor)]
+        var services: [any Service] = [
+            AlertService(actor: alertActor),
+            CompactionService(
+                directory: dataDirectory.path, retainPayloads: configuration.retainPayloads, clock: clock,
+                timer: schedulerClock, delay: .seconds(60), interval: .seconds(6 * 3600), logger: logger),
+        ]
         if let interval = configuration.refreshInterval {
             services.append(
                 RefreshService(
@@ -201,4 +206,9 @@ public struct WallClock: Sendable {
     public var now: @Sendable () -> Timestamp
 
     public init(now: @escaping @Sendable () -> Timestamp) { self.now = now }
+
+    /// The system's clock, to the millisecond.
+    public static let system = WallClock {
+        Timestamp(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
+    }
 }

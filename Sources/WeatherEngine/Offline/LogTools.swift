@@ -18,14 +18,17 @@ public enum LogTools {
         usage: weatherd log verify --data-dir DIR
                weatherd log dump   --data-dir DIR [--type TYPE]... [--after-seq N] [--since RFC3339]
                weatherd log stats  --data-dir DIR
+               weatherd log compact --data-dir DIR [--retain-payloads DURATION]   (on a stopped data dir)
         Each prints JSON lines; verify exits 1 at the first problem, naming file, line, seq and offset.
+        compact strips replaced weather payloads older than DURATION (default 30d; 90s, 12h, 30d or 0) from
+        the sealed segments, keeping every audit fact.
         """
 
     /// Runs a `log` subcommand and returns the exit code; output goes to `print`.
     public static func run(
         _ arguments: [String], environment: [String: String], print: (String) -> Void
     ) -> Int32 {
-        guard let command = arguments.first, ["verify", "dump", "stats"].contains(command) else {
+        guard let command = arguments.first, ["verify", "dump", "stats", "compact"].contains(command) else {
             print(usage)
             return 2
         }
@@ -33,6 +36,7 @@ public enum LogTools {
         var types: Set<String> = []
         var afterSeq: Int64 = 0
         var since: Timestamp?
+        var retainPayloads = Configuration(dataDirectory: directory).retainPayloads
         var rest = arguments.dropFirst()
         while let flag = rest.popFirst() {
             guard let value = rest.popFirst() else {
@@ -42,6 +46,12 @@ public enum LogTools {
             switch flag {
             case "--data-dir": directory = value
             case "--type": types.insert(value)
+            case "--retain-payloads":
+                guard let duration = Configuration.duration(value) else {
+                    print(#"{"ok":false,"error":"--retain-payloads must be a duration: 90s, 12h, 30d or 0"}"#)
+                    return 2
+                }
+                retainPayloads = duration
             case "--after-seq":
                 guard let number = Int64(value), number >= 0 else {
                     print(#"{"ok":false,"error":"--after-seq must be a whole number"}"#)
@@ -85,6 +95,7 @@ public enum LogTools {
         let live = isLocked(directory)
         switch command {
         case "verify": return verify(files, live: live, print: print)
+        case "compact": return compact(directory, retainPayloads: retainPayloads, print: print)
         case "dump": return dump(files, types: types, afterSeq: afterSeq, since: since, live: live, print: print)
         default: return stats(files, live: live, print: print)
         }
@@ -167,6 +178,30 @@ public enum LogTools {
             print(
                 JSONValue.object(["ok": false, "dataDir": .string(files.directory), "error": .string("\(error)")])
                     .jsonString)
+            return 1
+        }
+    }
+
+    /// Compacts a stopped data dir (its lock is taken, so a running weatherd is refused).
+    static func compact(_ directory: String, retainPayloads: Duration, print: (String) -> Void) -> Int32 {
+        let lock: DirectoryLock
+        do {
+            lock = try DataDirectory(path: directory).lock()
+        } catch {
+            print(JSONValue.object(["ok": false, "dataDir": .string(directory), "error": .string("\(error)")]).jsonString)
+            return 1
+        }
+        defer { lock.release() }
+        do {
+            let report = try LogMaintenance.compact(
+                directory: directory, retainPayloads: retainPayloads, now: WallClock.system.now())
+            guard case .object(var result) = report.json else { return 1 }
+            result["ok"] = true
+            result["dataDir"] = .string(directory)
+            print(JSONValue.object(result).jsonString)
+            return 0
+        } catch {
+            print(JSONValue.object(["ok": false, "dataDir": .string(directory), "error": .string("\(error)")]).jsonString)
             return 1
         }
     }

@@ -11,49 +11,79 @@ import WeatherDomain
 /// The small mix cycles through favorites (add, rename, remove, keeping at most 200), history, settings
 /// and location; the realistic mix makes every tenth event a `weather.fetched` 5-day forecast (40 steps,
 /// 5 days) for one of 50 places, so later fetches supersede earlier ones as they do in a real log.
-struct LogGenerator {
-    enum Mix: String {
+public struct LogGenerator {
+    public enum Mix: String, Sendable {
         case small, mixed
     }
 
     let mix: Mix
     private var favoritesAdded = 0
     private var live: [Favorite] = []
-    private var clock = Timestamp(milliseconds: 1_795_000_000_000)
+    private var clock: Timestamp
+    private let step: Int64
 
-    init(mix: Mix) { self.mix = mix }
+    /// A generator whose first event is written at `start` plus `step` milliseconds, each next one `step` later.
+    public init(mix: Mix, start: Timestamp = Timestamp(milliseconds: 1_795_000_000_000), step: Int64 = 1_000) {
+        self.mix = mix
+        clock = start
+        self.step = step
+    }
 
-    /// Writes `count` events to `DIR/events.jsonl` (the directory is created) and returns the file's size.
+    /// Writes `count` events to `DIR/events.jsonl` (the directory is created) and returns the log's size.
+    ///
+    /// With `segmentBytes`, the log rolls over as the writer's does: before a line that would take the active file
+    /// past that size, it is renamed to its segment name.
     @discardableResult
-    static func write(mix: Mix, count: Int, to directory: String) throws -> Int64 {
+    public static func write(
+        mix: Mix, count: Int, to directory: String, segmentBytes: Int64 = .max,
+        start: Timestamp = Timestamp(milliseconds: 1_795_000_000_000), step: Int64 = 1_000
+    ) throws -> Int64 {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = directory + "/events.jsonl"
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        var fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         guard fd >= 0 else { throw POSIXError(.EIO) }
         defer { close(fd) }
-        var generator = LogGenerator(mix: mix)
+        var generator = LogGenerator(mix: mix, start: start, step: step)
+        var line: [UInt8] = []
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 22)
         var chain: UInt32 = 0
         var size: Int64 = 0
+        var fileLength: Int64 = 0
+        var fileFirstSeq: Int64 = 1
+        func flush() throws {
+            let written = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            guard written == buffer.count else { throw POSIXError(.EIO) }
+            buffer.removeAll(keepingCapacity: true)
+        }
         for seq in 1...Int64(count) {
             let event = generator.next(seq: seq)
-            chain =
-                EnvelopeCodec.encode(
-                    seq: seq, ts: generator.clock, event: event, previousChain: chain, into: &buffer
-                ).chain
-            if buffer.count >= 1 << 22 || seq == Int64(count) {
-                size += Int64(buffer.count)
-                let written = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-                guard written == buffer.count else { throw POSIXError(.EIO) }
-                buffer.removeAll(keepingCapacity: true)
+            line.removeAll(keepingCapacity: true)
+            chain = EnvelopeCodec.encode(seq: seq, ts: generator.clock, event: event, previousChain: chain, into: &line)
+                .chain
+            if fileLength > 0, fileLength + Int64(line.count) > segmentBytes {
+                try flush()
+                close(fd)
+                guard rename(path, directory + "/" + LogFiles.segmentName(fileFirstSeq)) == 0 else {
+                    throw POSIXError(.EIO)
+                }
+                fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+                guard fd >= 0 else { throw POSIXError(.EIO) }
+                fileLength = 0
+                fileFirstSeq = seq
             }
+            buffer.append(contentsOf: line)
+            fileLength += Int64(line.count)
+            size += Int64(line.count)
+            if buffer.count >= 1 << 22 { try flush() }
         }
+        try flush()
         return size
     }
 
-    mutating func next(seq: Int64) -> NewEvent {
-        clock = Timestamp(milliseconds: clock.milliseconds + 1_000)
+    /// The next event, for seq `seq`; its time is `clock` afterwards.
+    public mutating func next(seq: Int64) -> NewEvent {
+        clock = Timestamp(milliseconds: clock.milliseconds + step)
         if mix == .mixed, seq % 10 == 0 {
             return NewEvent(.weatherFetched(forecast(place: Int(seq / 10) % 50)), cause: "timer:refresh", corr: nil)
         }
@@ -95,7 +125,7 @@ struct LogGenerator {
     }
 
     /// A realistic Open-Meteo 5-day forecast: 40 three-hourly steps with every field, 5 daily summaries.
-    func forecast(place index: Int) -> WeatherFetched {
+    public func forecast(place index: Int) -> WeatherFetched {
         let lat = Double(index) - 25.5
         let lon = Double(index * 7 % 360) - 179.5
         let place = Place(name: "Forecast \(index)", country: "NO", state: "Region \(index)", lat: lat, lon: lon)
