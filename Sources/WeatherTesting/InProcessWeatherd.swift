@@ -27,10 +27,11 @@ public final class InProcessWeatherd: Sendable {
         maxLineBytes: Int = 1 << 20, commandWindow: Int = 100_000, file: FaultInjectingFile? = nil,
         network: InMemoryTransport = InMemoryTransport(), fetch: FetchPolicy = FetchPolicy(),
         snapshotEvery: Int = 10_000, maxFavorites: Int = FavoritesDecisions.defaultMaxCount,
-        logger: Logger = Logger(level: .error)
+        segmentBytes: Int64 = 64 << 20, logger: Logger = Logger(level: .error)
     ) throws {
         self.network = network
         var configuration = Configuration(dataDirectory: directory.path)
+        configuration.segmentBytes = segmentBytes
         configuration.fsync = fsync
         configuration.maxLineBytes = maxLineBytes
         configuration.commandWindow = commandWindow

@@ -116,7 +116,7 @@ public struct LogCheck: Sendable {
         }
         return try check(
             files: LogCheck.logFiles(ofDataDirectory: directory), firstSeq: firstSeq, firstChain: firstChain,
-            compacted: compacted)
+            compacted: compacted, namedSegments: true)
     }
 
     /// Checks log files that continue each other, in the order given.
@@ -124,11 +124,11 @@ public struct LogCheck: Sendable {
     /// - Throws: `Problem` for the first problem found; the file system's error for an unreadable file.
     @discardableResult
     public func check(files: [String]) throws -> Summary {
-        try check(files: files, firstSeq: 1, firstChain: "00000000", compacted: [:])
+        try check(files: files, firstSeq: 1, firstChain: "00000000", compacted: [:], namedSegments: false)
     }
 
     private func check(
-        files: [String], firstSeq: Int64, firstChain: String, compacted: [String: Compacted]
+        files: [String], firstSeq: Int64, firstChain: String, compacted: [String: Compacted], namedSegments: Bool
     ) throws -> Summary {
         var summary = Summary(lastSeq: firstSeq - 1)
         var previousChain = Array(firstChain.utf8)
@@ -138,7 +138,7 @@ public struct LogCheck: Sendable {
             func fileProblem(_ message: String) -> Problem {
                 Problem(message: message, file: file, offset: 0, seq: summary.lastSeq + 1)
             }
-            if name != "events.jsonl" {
+            if namedSegments, name != "events.jsonl" {
                 let digits = name.dropFirst("events-".count).dropLast(".jsonl".count)
                 guard digits.count == 20, Int64(digits) == summary.lastSeq + 1 else {
                     throw fileProblem("a segment named for another first seq than \(summary.lastSeq + 1) (one missing?)")
@@ -204,7 +204,7 @@ public struct LogCheck: Sendable {
         guard envelope["crc"]?.stringValue == crc else { throw problem("crc mismatch (a changed byte?)") }
         let chain = LogCheck.hex(LogCheck.crc32c(line[..<chainAt], seed: LogCheck.crc32c(previousChain[...])))
         let stripped = allowStripped && envelope["data"]?["compacted"]?.objectValue != nil
-        guard envelope["chain"]?.stringValue == chain || stripped else {
+        guard let statedChain = envelope["chain"]?.stringValue, statedChain == chain || stripped else {
             throw problem("chain mismatch (a line deleted, reordered or spliced?)")
         }
         guard envelope["seq"]?.intValue == seq else { throw problem("seq \(envelope["seq"]?.jsonString ?? "?")") }
@@ -216,7 +216,7 @@ public struct LogCheck: Sendable {
         guard problems.isEmpty else {
             throw problem("\(type).v\(version): \(problems.joined(separator: "; "))")
         }
-        return (type, chain)
+        return (type, statedChain)
     }
 
     /// The keys of the JSON object `line`, in the order written.

@@ -176,8 +176,8 @@ public enum EnvelopeCodec {
             throw LineProblem(.badJSON, "seq or v out of range")
         }
         return EventEnvelope(
-            seq: seq, ts: ts, type: type, v: Int(v), cause: cause, corr: corr, data: Array(data), chain: chain, crc: crc
-        )
+            seq: seq, ts: ts, type: type, v: Int(v), cause: cause, corr: corr, data: Array(data), chain: statedChain,
+            crc: crc)
     }
 
     /// Whether a `data` object is one whose payload compaction stripped: it has a `compacted` object member.

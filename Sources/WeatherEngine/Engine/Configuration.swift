@@ -26,8 +26,6 @@ public struct Configuration: Sendable, Equatable {
     /// How long replaced weather payloads stay in sealed segments before compaction strips them
     /// (`--retain-payloads`).
     public var retainPayloads: Duration = .seconds(30 * 86_400)
-    /// How long whole sealed segments are kept (`--retain-audit`); nil: forever.
-    public var retainAudit: Duration?
     /// The most favorites kept (`--max-favorites`); adding past it is refused with `too_many_favorites`.
     public var maxFavorites = FavoritesDecisions.defaultMaxCount
     /// The fetch limits (`--cache-ttl`, `--upstream-timeout`, `--rate-limit`).
@@ -76,9 +74,8 @@ public struct Configuration: Sendable, Equatable {
           --snapshot-every N      write a state snapshot every N events (default 10000; 0 = only at shutdown)
           --segment-bytes N       roll the log over into a sealed segment at N bytes (default 67108864, 64 MiB)
           --retain-payloads DURATION  strip replaced weather payloads older than this from sealed segments,
-                                  keeping every audit fact (default 30d; 0 = as soon as replaced and sealed)
-          --retain-audit DURATION drop whole sealed segments older than this, recorded as log.truncated
-                                  (default: forever). Durations: 90s, 12h, 30d, 0
+                                  keeping every audit fact (default 30d; 0 = as soon as replaced and sealed;
+                                  durations are written 90s, 12h, 30d or 0)
           --max-favorites N       the most favorites kept (default 100000)
           --socket PATH           the daemon's socket (default $XDG_RUNTIME_DIR/weatherd/<name>.sock, named
                                   after the data dir, else DIR/weatherd.sock)
@@ -174,12 +171,6 @@ public struct Configuration: Sendable, Equatable {
                     throw ConfigurationError("--retain-payloads must be a duration: 90s, 12h, 30d or 0")
                 }
                 config.retainPayloads = duration
-            case "--retain-audit":
-                let text = try value()
-                guard let duration = Self.duration(text), duration > .zero else {
-                    throw ConfigurationError("--retain-audit must be a duration above 0: 90s, 12h or 30d")
-                }
-                config.retainAudit = duration
             case "--refresh-interval":
                 let seconds = try number(0...(30 * 86_400))
                 config.refreshInterval = seconds == 0 ? nil : .seconds(seconds)
