@@ -29,6 +29,9 @@ struct SnapshotEndToEndTests {
         #expect(try await second.call("state/verify")["result"]?["ok"] == true)
         try second.closeInput()
         #expect(await second.waitForExit() == 0)
+        #expect(try store.list().first?.seq == lastSeq, "a run that changed nothing rewrites no snapshot")
+        let logEnd = try #require(try logEvents(directory).last?["seq"]?.intValue)
+        #expect(logEnd == lastSeq + 2, "only its service.started and service.stopped")
 
         let snapshots = try store.list()
         let newest = try #require(snapshots.first)
@@ -39,7 +42,7 @@ struct SnapshotEndToEndTests {
         let third = try startWeatherd(directory)
         let fallback = try #require(try await third.call("service/status")["result"])
         #expect(fallback["startup"]?["snapshotSeq"] == .int(older.seq))
-        #expect(fallback["startup"]?["replayedEvents"] == .int(newest.seq - older.seq))
+        #expect(fallback["startup"]?["replayedEvents"] == .int(logEnd - older.seq))
         let favorites = try await third.call("favorites/list")["result"]?["favorites"]?.arrayValue
         #expect(favorites?.count == 10)
         #expect(try await third.call("state/verify")["result"]?["ok"] == true)

@@ -60,6 +60,7 @@ public final class Engine: Sendable {
         let registry = CommandRegistry(ledger: state.commands)
         let snapshotter = Snapshotter(
             state: state, chain: opened.position.lastChain, snapshotSeq: opened.replay.startup.snapshotSeq,
+            lastChange: opened.replay.lastChange,
             store: SnapshotStore(directory: opened.directory), every: configuration.snapshotEvery,
             fsync: configuration.fsync, logger: logger)
         let writer = LogWriter(

@@ -13,6 +13,8 @@ public enum Replay {
         public var index: SeqIndex
         /// Where the replay started and how much it read.
         public var startup: Startup
+        /// The seq of the last event folded in that was not the service's own start or stop (nil when none).
+        public var lastChange: Int64?
     }
 
     /// What start-up did: the snapshot it started from, if any, and how many events it folded in after it.
@@ -93,6 +95,7 @@ public enum Replay {
         let start = base.map { $0.index.start(after: baseSeq - 1) } ?? .empty
         var confirmed = base == nil
         var replayed: Int64 = 0
+        var lastChange: Int64?
         var deferred = DeferredReports()
         let outcome: LogReader.Outcome
         do {
@@ -113,6 +116,7 @@ public enum Replay {
                     try fold(envelope, place: place, into: &state, catalog: catalog, logger: logger)
                 }
                 replayed += 1
+                if !Snapshotter.lifecycleTypes.contains(envelope.type) { lastChange = envelope.seq }
                 return true
             }
         } catch let damage as LogDamage where !confirmed {
@@ -122,7 +126,7 @@ public enum Replay {
         try deferred.finish(into: &state, catalog: catalog)
         return Result(
             state: state, outcome: outcome, index: outcome.index,
-            startup: Startup(snapshotSeq: base.map { _ in baseSeq }, replayedEvents: replayed))
+            startup: Startup(snapshotSeq: base.map { _ in baseSeq }, replayedEvents: replayed), lastChange: lastChange)
     }
 
     private static func fold(

@@ -12,7 +12,8 @@ import WeatherDomain
 /// thread folds the batches in chunks (taking each event as the writer had it) and, every `every`
 /// events, encodes and writes a snapshot; a snapshot in progress only delays the next one, never an
 /// append. `finish` (called once the writer has stopped, so after `service.stopped` is durable) writes
-/// a last snapshot, so a clean restart replays nothing.
+/// a last snapshot when anything but the service's own start and stop happened since the last one, so a
+/// clean restart replays at most those few lines, and a client that only reads rewrites nothing.
 ///
 /// A snapshot covers only events the log has fsynced (see `durable(through:writer:)`); should a power
 /// failure still take some, the log no longer holds the snapshot's line with its chain and start-up
@@ -26,7 +27,13 @@ public final class Snapshotter: Sendable {
         var state: WeatherState
         var chain: UInt32
         var failed = false
+        /// The seq of the last event other than a start or stop of the service (those change no state).
+        var lastChange: Int64 = 0
     }
+
+    /// Event types that only record the service starting or stopping: a shutdown after nothing but these
+    /// writes no snapshot (a short-lived client's start and stop would otherwise rewrite it every time).
+    static let lifecycleTypes: Set<String> = ["service.started", "service.stopped"]
 
     private struct Queue {
         var batches: [[EventEnvelope]] = []
@@ -54,16 +61,17 @@ public final class Snapshotter: Sendable {
     /// - Parameters:
     ///   - chain: the chain of the log line holding `state.lastSeq`.
     ///   - snapshotSeq: the seq of the snapshot start-up loaded, if any.
+    ///   - lastChange: the seq of the last change start-up replayed after it (not a start or stop of the service).
     ///   - every: events between periodic snapshots; 0 writes one only at shutdown.
     public init(
-        state: WeatherState, chain: UInt32, snapshotSeq: Int64?, store: SnapshotStore, every: Int, fsync: FsyncMode,
-        logger: Logger
+        state: WeatherState, chain: UInt32, snapshotSeq: Int64?, lastChange: Int64? = nil, store: SnapshotStore,
+        every: Int, fsync: FsyncMode, logger: Logger
     ) {
         self.store = store
         self.every = Int64(every)
         self.fsync = fsync
         self.logger = logger
-        initial = Folded(state: state, chain: chain)
+        initial = Folded(state: state, chain: chain, lastChange: lastChange ?? 0)
         queue.withLock { $0.lastWritten = snapshotSeq ?? 0 }
         chunk = every > 0 ? min(every, 1024) : 1024
     }
@@ -124,7 +132,7 @@ public final class Snapshotter: Sendable {
                 fold(batch, into: &folded)
                 if every > 0, folded.state.lastSeq - lastWritten >= every { write(folded, writer: writer) }
             }
-            if stopping, batches.isEmpty, folded.state.lastSeq > lastWritten { write(folded, writer: writer) }
+            if stopping, batches.isEmpty, folded.lastChange > lastWritten { write(folded, writer: writer) }
             if stopping, batches.isEmpty { return }
         }
     }
@@ -138,6 +146,7 @@ public final class Snapshotter: Sendable {
                 case .unknown(let kind): folded.state.skip(kind, seq: envelope.seq)
                 }
                 folded.chain = envelope.chain
+                if !Self.lifecycleTypes.contains(envelope.type) { folded.lastChange = envelope.seq }
             } catch {
                 // This process encoded the event a moment ago, so it decodes; were it ever not to, the copy
                 // would be wrong, so no further snapshot is written (start-up then replays more of the log).
