@@ -13,7 +13,13 @@ import WeatherDomain
 /// 5 days) for one of 50 places, so later fetches supersede earlier ones as they do in a real log.
 public struct LogGenerator {
     public enum Mix: String, Sendable {
-        case small, mixed
+        /// Favorites, history, settings and location changes.
+        case small
+        /// As `small`, with every tenth event a 5-day forecast for one of 50 places.
+        case mixed
+        /// A dashboard of 50 places: every event a 5-day forecast, each place in turn (a 10-minute refresh
+        /// of all 50 is an event every 12 s).
+        case dashboard
     }
 
     let mix: Mix
@@ -84,6 +90,9 @@ public struct LogGenerator {
     /// The next event, for seq `seq`; its time is `clock` afterwards.
     public mutating func next(seq: Int64) -> NewEvent {
         clock = Timestamp(milliseconds: clock.milliseconds + step)
+        if mix == .dashboard {
+            return NewEvent(.weatherFetched(forecast(place: Int(seq) % 50)), cause: "timer:refresh", corr: nil)
+        }
         if mix == .mixed, seq % 10 == 0 {
             return NewEvent(.weatherFetched(forecast(place: Int(seq / 10) % 50)), cause: "timer:refresh", corr: nil)
         }

@@ -9,7 +9,7 @@ import WeatherTesting
 /// weatherd-bench: measures a release `weatherd` against baselines taken in the same run on the
 /// same file system, and prints one JSON line of figures per subcommand (each with its ratio).
 ///
-/// usage: weatherd-bench append|group|durable|rpc|sockets|favorites|replay|startup|all [--binary PATH] [--dir DIR] [--count N]
+/// usage: weatherd-bench append|group|durable|rpc|sockets|favorites|replay|startup|retention|all [--binary PATH] [--dir DIR] [--count N]
 ///     [--events N] [--window N]
 ///
 /// `replay` and `startup` (which also prints the `memory` figures) generate logs of `--events` events
@@ -51,7 +51,7 @@ while let flag = arguments.first {
     default:
         FileHandle.standardError.write(
             Data(
-                "usage: weatherd-bench append|group|durable|rpc|sockets|favorites|replay|startup|all [--binary PATH] [--dir DIR] [--count N] [--events N] [--window N] [--mix small|mixed] [--only weatherd] [--keep]\n"
+                "usage: weatherd-bench append|group|durable|rpc|sockets|favorites|replay|startup|retention|all [--binary PATH] [--dir DIR] [--count N] [--events N] [--window N] [--mix small|mixed] [--only weatherd] [--keep]\n"
                     .utf8))
         exit(2)
     }
@@ -62,6 +62,9 @@ defer { if !keep { try? FileManager.default.removeItem(atPath: workDir) } }
 /// Prints one result line at once, so a long run shows its figures as they come.
 func emit(_ result: JSONValue) { FileHandle.standardOutput.write(Data((result.jsonString + "\n").utf8)) }
 
+if command == "retention" || command == "all" {
+    emit(try retention(dir: workDir))
+}
 if command == "append" || command == "all" {
     emit(try append(binary: binary, dir: workDir, count: min(count, 5000)))
 }

@@ -103,9 +103,9 @@ struct SegmentTests {
     }
 
     /// A log of `count` mixed events in segments of about 64 KiB.
-    static func segmented(_ count: Int = 3000) throws -> (TemporaryDataDirectory, LogFiles) {
+    static func segmented(_ count: Int = 1500) throws -> (TemporaryDataDirectory, LogFiles) {
         let directory = TemporaryDataDirectory()
-        try LogGenerator.write(mix: .mixed, count: count, to: directory.path, segmentBytes: 64 << 10)
+        try LogGenerator.write(mix: .mixed, count: count, to: directory.path, segmentBytes: 32 << 10)
         return (directory, try LogFiles.list(directory: directory.path))
     }
 
@@ -116,14 +116,14 @@ struct SegmentTests {
         var index = SeqIndex()
         let outcome = try LogReader.read(directory: directory.path) { _, _ in true }
         index = outcome.index
-        #expect(outcome.lines == 3000)
+        #expect(outcome.lines == 1500)
         #expect(outcome.position.file > files.segments.last ?? 0, "the position is in the active file")
-        #expect(try Self.seqs(directory.path) == Array(1...3000))
-        let start = index.start(after: 2100)
-        #expect(files.segments.contains(start.file), "seq 2049 is in a sealed segment")
-        #expect(try Self.seqs(directory.path, start: start) == Array(start.nextSeq...3000))
+        #expect(try Self.seqs(directory.path) == Array(1...1500))
+        let start = index.start(after: 1100)
+        #expect(files.segments.contains(start.file), "seq 1025 is in a sealed segment")
+        #expect(try Self.seqs(directory.path, start: start) == Array(start.nextSeq...1500))
         let summary = try LogCheck(schemasDirectory: LogCheckTests.root.appendingPathComponent("Events/schemas").path).check(dataDirectory: directory.path)
-        #expect(summary.lastSeq == 3000)
+        #expect(summary.lastSeq == 1500)
     }
 
     @Test("a missing, reordered, edited or torn segment is refused, naming the file")
@@ -183,11 +183,11 @@ struct SegmentTests {
         let outcome = try LogReader.read(directory: directory.path) { _, _ in true }
         let activeFirst = outcome.position.file
         #expect(link(directory.logPath, files.path(ofSegment: activeFirst)) == 0)
-        #expect(try Self.seqs(directory.path) == Array(1...3000), "the file is read once, as the segment")
+        #expect(try Self.seqs(directory.path) == Array(1...1500), "the file is read once, as the segment")
         #expect(try LogFiles.finishRollOver(directory: directory.path))
         #expect(Self.size(directory.logPath) == 0)
         #expect(try LogFiles.list(directory: directory.path).segments.last == activeFirst)
-        #expect(try Self.seqs(directory.path) == Array(1...3000))
+        #expect(try Self.seqs(directory.path) == Array(1...1500))
         #expect(try !LogFiles.finishRollOver(directory: directory.path), "nothing more to do")
     }
 
@@ -198,8 +198,5 @@ struct SegmentTests {
         #expect(
             SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
                 == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
-        #expect(
-            SHA256.hex([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000))
-                == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 }

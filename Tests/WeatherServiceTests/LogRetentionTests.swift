@@ -37,10 +37,10 @@ struct LogRetentionTests {
     }
 
     /// A mixed log of `count` events written two months ago, 1 s apart, in segments of 64 KiB.
-    static func oldLog(_ count: Int = 3000, now: Timestamp = now) throws -> TemporaryDataDirectory {
+    static func oldLog(_ count: Int = 1200, now: Timestamp = now) throws -> TemporaryDataDirectory {
         let directory = TemporaryDataDirectory()
         try LogGenerator.write(
-            mix: .mixed, count: count, to: directory.path, segmentBytes: 64 << 10,
+            mix: .mixed, count: count, to: directory.path, segmentBytes: 32 << 10,
             start: Timestamp(milliseconds: now.milliseconds - 60 * 86_400_000))
         return directory
     }
@@ -89,127 +89,137 @@ struct LogRetentionTests {
         #expect(Self.verify(directory.path).code == 0)
     }
 
-    @Test("compaction keeps every audit fact and the state, strips only replaced payloads, and verifies", arguments: [1500, 3000, 4500])
-    func compaction(count: Int) throws {
-        let directory = try Self.oldLog(count)
-        let before = try Self.envelopes(directory.path)
-        let state = try Self.state(directory.path)
-        let bytesBefore = try LogFiles.list(directory: directory.path).bytes
-        let report = try LogMaintenance.compact(directory: directory.path, retainPayloads: .seconds(30 * 86_400), now: Self.now)
-        #expect(report.segmentsCompacted >= 1)
-        #expect(report.eventsStripped > 0)
-        #expect(try Self.state(directory.path) == state, "replay reaches the same state")
-        let after = try Self.envelopes(directory.path)
-        #expect(after.count == before.count)
-        let files = try LogFiles.list(directory: directory.path)
-        #expect(report.bytesAfter < report.bytesBefore)
-        #expect(files.bytes == bytesBefore - report.bytesBefore + report.bytesAfter)
-        // The last fetch of each of the 50 places keeps its payload.
-        var lastFetch: [String: Int64] = [:]
-        for envelope in before where envelope.type == "weather.fetched" {
-            lastFetch[try envelope.decodedData()["key"]?.stringValue ?? ""] = envelope.seq
+    @Test("compaction keeps every audit fact and the state, strips only replaced payloads, and verifies", arguments: [600, 1200, 2400])
+    func compaction(count: Int) async throws {
+        try await onThread {
+            let directory = try Self.oldLog(count)
+            let before = try Self.envelopes(directory.path)
+            let state = try Self.state(directory.path)
+            let bytesBefore = try LogFiles.list(directory: directory.path).bytes
+            let report = try LogMaintenance.compact(directory: directory.path, retainPayloads: .seconds(30 * 86_400), now: Self.now)
+            #expect(report.segmentsCompacted >= 1)
+            #expect(report.eventsStripped > 0)
+            #expect(try Self.state(directory.path) == state, "replay reaches the same state")
+            let after = try Self.envelopes(directory.path)
+            #expect(after.count == before.count)
+            let files = try LogFiles.list(directory: directory.path)
+            #expect(report.bytesAfter < report.bytesBefore)
+            #expect(files.bytes == bytesBefore - report.bytesBefore + report.bytesAfter)
+            // The last fetch of each of the 50 places keeps its payload.
+            var lastFetch: [String: Int64] = [:]
+            for envelope in before where envelope.type == "weather.fetched" {
+                lastFetch[try envelope.decodedData()["key"]?.stringValue ?? ""] = envelope.seq
+            }
+            var stripped = 0
+            for (old, new) in zip(before, after) {
+                #expect(old.seq == new.seq && old.ts == new.ts && old.type == new.type && old.v == new.v)
+                #expect(old.cause == new.cause && old.corr == new.corr && old.chain == new.chain)
+                guard new.data != old.data else { continue }
+                stripped += 1
+                #expect(new.type == "weather.fetched")
+                var original = try #require(try old.decodedData().objectValue)
+                var kept = try #require(try new.decodedData().objectValue)
+                let compacted = kept.removeValue(forKey: "compacted") ?? .null
+                #expect(compacted["sha256"] == .string(SHA256.hex(old.data)))
+                #expect(compacted["bytes"] == .int(Int64(old.data.count)))
+                #expect(compacted["members"] == ["daily", "entries"])
+                for name in WeatherFetched.payloadMembers { original[name] = nil }
+                #expect(kept == original, "every audit fact, the place and the time zone are kept as they were")
+                #expect(lastFetch[original["key"]?.stringValue ?? ""] != old.seq, "the last fetch of a place is kept")
+            }
+            #expect(Int64(stripped) == report.eventsStripped)
+            #expect(Self.verify(directory.path).code == 0)
+            try LogCheck(schemasDirectory: Self.schemas).check(dataDirectory: directory.path)
+            // Nothing is left to do a second time.
+            let again = try LogMaintenance.compact(directory: directory.path, retainPayloads: .seconds(30 * 86_400), now: Self.now)
+            #expect(again.eventsStripped == 0)
         }
-        var stripped = 0
-        for (old, new) in zip(before, after) {
-            #expect(old.seq == new.seq && old.ts == new.ts && old.type == new.type && old.v == new.v)
-            #expect(old.cause == new.cause && old.corr == new.corr && old.chain == new.chain)
-            guard new.data != old.data else { continue }
-            stripped += 1
-            #expect(new.type == "weather.fetched")
-            var original = try #require(try old.decodedData().objectValue)
-            var kept = try #require(try new.decodedData().objectValue)
-            let compacted = kept.removeValue(forKey: "compacted") ?? .null
-            #expect(compacted["sha256"] == .string(SHA256.hex(old.data)))
-            #expect(compacted["bytes"] == .int(Int64(old.data.count)))
-            #expect(compacted["members"] == ["daily", "entries"])
-            for name in WeatherFetched.payloadMembers { original[name] = nil }
-            #expect(kept == original, "every audit fact, the place and the time zone are kept as they were")
-            #expect(lastFetch[original["key"]?.stringValue ?? ""] != old.seq, "the last fetch of a place is kept")
-        }
-        #expect(Int64(stripped) == report.eventsStripped)
-        #expect(Self.verify(directory.path).code == 0)
-        try LogCheck(schemasDirectory: Self.schemas).check(dataDirectory: directory.path)
-        // Nothing is left to do a second time.
-        let again = try LogMaintenance.compact(directory: directory.path, retainPayloads: .seconds(30 * 86_400), now: Self.now)
-        #expect(again.eventsStripped == 0)
     }
 
     @Test("a segment's first line and payloads younger than --retain-payloads stay; 0 compacts all that is replaced")
-    func retentionWindow() throws {
-        let directory = try Self.oldLog()
-        let young = try LogMaintenance.compact(
-            directory: directory.path, retainPayloads: .seconds(90 * 86_400), now: Self.now)
-        #expect(young.eventsStripped == 0, "every event is 60 days old")
-        let all = try LogMaintenance.compact(directory: directory.path, retainPayloads: .zero, now: Self.now)
-        #expect(all.eventsStripped > 0)
-        let files = try LogFiles.list(directory: directory.path)
-        for first in files.segments {
-            let line = try #require(
-                Data(contentsOf: URL(fileURLWithPath: files.path(ofSegment: first))).split(separator: 10).first)
-            #expect(!String(decoding: line, as: UTF8.self).contains("\"compacted\""), "first lines stay as written")
+    func retentionWindow() async throws {
+        try await onThread {
+            let directory = try Self.oldLog()
+            let young = try LogMaintenance.compact(
+                directory: directory.path, retainPayloads: .seconds(90 * 86_400), now: Self.now)
+            #expect(young.eventsStripped == 0, "every event is 60 days old")
+            let all = try LogMaintenance.compact(directory: directory.path, retainPayloads: .zero, now: Self.now)
+            #expect(all.eventsStripped > 0)
+            let files = try LogFiles.list(directory: directory.path)
+            for first in files.segments {
+                let line = try #require(
+                    Data(contentsOf: URL(fileURLWithPath: files.path(ofSegment: first))).split(separator: 10).first)
+                #expect(!String(decoding: line, as: UTF8.self).contains("\"compacted\""), "first lines stay as written")
+            }
         }
     }
 
     @Test("the golden logs compact (as sealed segments) to a log that replays to the same state", arguments: ["v1-weather.jsonl", "v1-alerts.jsonl", "v1-core.jsonl"])
-    func goldenCompaction(log: String) throws {
-        let directory = TemporaryDataDirectory()
-        try DataDirectory(path: directory.path).create()
-        let golden = Self.root.appendingPathComponent("Events/golden/" + log)
-        try FileManager.default.copyItem(
-            atPath: golden.path, toPath: directory.path + "/" + LogFiles.segmentName(1))
-        let state = try Self.state(directory.path)
-        let stateFromGolden = try Replay.run(path: golden.path, commandWindow: 100_000).state.json.jsonBytes
-        #expect(state == stateFromGolden)
-        _ = try LogMaintenance.compact(directory: directory.path, retainPayloads: .zero, now: Self.now)
-        #expect(try Self.state(directory.path) == state)
-        #expect(Self.verify(directory.path).code == 0)
-        try LogCheck(schemasDirectory: Self.schemas).check(dataDirectory: directory.path)
+    func goldenCompaction(log: String) async throws {
+        try await onThread {
+            let directory = TemporaryDataDirectory()
+            try DataDirectory(path: directory.path).create()
+            let golden = Self.root.appendingPathComponent("Events/golden/" + log)
+            try FileManager.default.copyItem(
+                atPath: golden.path, toPath: directory.path + "/" + LogFiles.segmentName(1))
+            let state = try Self.state(directory.path)
+            let stateFromGolden = try Replay.run(path: golden.path, commandWindow: 100_000).state.json.jsonBytes
+            #expect(state == stateFromGolden)
+            _ = try LogMaintenance.compact(directory: directory.path, retainPayloads: .zero, now: Self.now)
+            #expect(try Self.state(directory.path) == state)
+            #expect(Self.verify(directory.path).code == 0)
+            try LogCheck(schemasDirectory: Self.schemas).check(dataDirectory: directory.path)
+        }
     }
 
     @Test("a crash at any step of compaction leaves a log that verifies and replays to the same state", arguments: CompactionStep.allCases)
-    func crashAtEveryStep(step: CompactionStep) throws {
-        struct Crash: Error {}
-        let directory = try Self.oldLog()
-        let state = try Self.state(directory.path)
-        #expect(throws: Crash.self) {
-            try LogMaintenance.compact(directory: directory.path, retainPayloads: .zero, now: Self.now) { at, _ in
-                if at == step { throw Crash() }
+    func crashAtEveryStep(step: CompactionStep) async throws {
+        try await onThread {
+            struct Crash: Error {}
+            let directory = try Self.oldLog()
+            let state = try Self.state(directory.path)
+            #expect(throws: Crash.self) {
+                try LogMaintenance.compact(directory: directory.path, retainPayloads: .zero, now: Self.now) { at, _ in
+                    if at == step { throw Crash() }
+                }
             }
+            let verified = Self.verify(directory.path)
+            #expect(verified.code == 0, "\(verified.output?.jsonString ?? "")")
+            #expect(try Self.state(directory.path) == state)
+            try LogCheck(schemasDirectory: Self.schemas).check(dataDirectory: directory.path)
+            let resumed = try LogMaintenance.compact(directory: directory.path, retainPayloads: .zero, now: Self.now)
+            #expect(resumed.eventsStripped > 0)
+            #expect(try Self.state(directory.path) == state)
+            #expect(Self.verify(directory.path).code == 0)
+            #expect(!(try FileManager.default.contentsOfDirectory(atPath: directory.path)).contains { $0.hasSuffix(".compacting") })
         }
-        let verified = Self.verify(directory.path)
-        #expect(verified.code == 0, "\(verified.output?.jsonString ?? "")")
-        #expect(try Self.state(directory.path) == state)
-        try LogCheck(schemasDirectory: Self.schemas).check(dataDirectory: directory.path)
-        let resumed = try LogMaintenance.compact(directory: directory.path, retainPayloads: .zero, now: Self.now)
-        #expect(resumed.eventsStripped > 0)
-        #expect(try Self.state(directory.path) == state)
-        #expect(Self.verify(directory.path).code == 0)
-        #expect(!(try FileManager.default.contentsOfDirectory(atPath: directory.path)).contains { $0.hasSuffix(".compacting") })
     }
 
     @Test("log verify checks the manifest's links and checksums of a compacted segment")
-    func manifestChecked() throws {
-        let directory = try Self.oldLog()
-        _ = try LogMaintenance.compact(directory: directory.path, retainPayloads: .zero, now: Self.now)
-        var manifest = try LogManifest.read(directory: directory.path)
-        let first = try #require(manifest.compacted.keys.sorted().dropFirst().first)
-        let pristine = manifest
-        manifest.compacted[first]?.previousChain ^= 1
-        try manifest.write(directory: directory.path)
-        let broken = Self.verify(directory.path)
-        #expect(broken.code == 1)
-        #expect(broken.output?["file"]?.stringValue?.hasSuffix(LogFiles.segmentName(first)) == true)
+    func manifestChecked() async throws {
+        try await onThread {
+            let directory = try Self.oldLog()
+            _ = try LogMaintenance.compact(directory: directory.path, retainPayloads: .zero, now: Self.now)
+            var manifest = try LogManifest.read(directory: directory.path)
+            let first = try #require(manifest.compacted.keys.sorted().dropFirst().first)
+            let pristine = manifest
+            manifest.compacted[first]?.previousChain ^= 1
+            try manifest.write(directory: directory.path)
+            let broken = Self.verify(directory.path)
+            #expect(broken.code == 1)
+            #expect(broken.output?["file"]?.stringValue?.hasSuffix(LogFiles.segmentName(first)) == true)
 
-        try pristine.write(directory: directory.path)
-        #expect(Self.verify(directory.path).code == 0)
-        let path = directory.path + "/" + LogFiles.segmentName(first)
-        chmod(path, 0o600)
-        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        bytes.append(contentsOf: bytes.suffix(1))  // one byte more: neither the copy nor the original
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        #expect(Self.verify(directory.path).code == 1)
-        #expect(throws: LogCheck.Problem.self) {
-            try LogCheck(schemasDirectory: Self.schemas).check(dataDirectory: directory.path)
+            try pristine.write(directory: directory.path)
+            #expect(Self.verify(directory.path).code == 0)
+            let path = directory.path + "/" + LogFiles.segmentName(first)
+            chmod(path, 0o600)
+            var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+            bytes.append(contentsOf: bytes.suffix(1))  // one byte more: neither the copy nor the original
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            #expect(Self.verify(directory.path).code == 1)
+            #expect(throws: LogCheck.Problem.self) {
+                try LogCheck(schemasDirectory: Self.schemas).check(dataDirectory: directory.path)
+            }
         }
     }
 
