@@ -93,7 +93,9 @@ public struct LogCheck: Sendable {
         var firstChain = "00000000"
         if FileManager.default.fileExists(atPath: manifestPath) {
             let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: manifestPath)))
-            func problem(_ message: String) -> Problem { Problem(message: message, file: manifestPath, offset: 0, seq: 0) }
+            func problem(_ message: String) -> Problem {
+                Problem(message: message, file: manifestPath, offset: 0, seq: 0)
+            }
             guard bytes.last == UInt8(ascii: "\n"), let object = try? JSONValue.parse(bytes.dropLast()),
                 let crcAt = bytes.count >= 19 ? bytes.count - 19 : nil,
                 bytes[crcAt...].starts(with: #","crc":""#.utf8),
@@ -141,7 +143,8 @@ public struct LogCheck: Sendable {
             if namedSegments, name != "events.jsonl" {
                 let digits = name.dropFirst("events-".count).dropLast(".jsonl".count)
                 guard digits.count == 20, Int64(digits) == summary.lastSeq + 1 else {
-                    throw fileProblem("a segment named for another first seq than \(summary.lastSeq + 1) (one missing?)")
+                    throw fileProblem(
+                        "a segment named for another first seq than \(summary.lastSeq + 1) (one missing?)")
                 }
             }
             let manifest = compacted[name]

@@ -65,7 +65,8 @@ public struct LogGenerator {
         for seq in 1...Int64(count) {
             let event = generator.next(seq: seq)
             line.removeAll(keepingCapacity: true)
-            chain = EnvelopeCodec.encode(seq: seq, ts: generator.clock, event: event, previousChain: chain, into: &line)
+            chain =
+                EnvelopeCodec.encode(seq: seq, ts: generator.clock, event: event, previousChain: chain, into: &line)
                 .chain
             if fileLength > 0, fileLength + Int64(line.count) > segmentBytes {
                 try flush()

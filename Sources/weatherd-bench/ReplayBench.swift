@@ -1,9 +1,9 @@
 import EventLog
 import Foundation
 import WeatherDomain
-import WeatherTesting
 import WeatherEngine
 import WeatherService
+import WeatherTesting
 
 #if canImport(Glibc)
     import Glibc

@@ -45,7 +45,8 @@ func retention(dir: String) throws -> JSONValue {
         "bench": "retention", "dashboardDayEvents": .int(Int64(perDay)), "dayBytes": .int(rawBytes),
         "dayBytesCompacted": .int(compactedBytes), "strippedEvents": .int(report.eventsStripped),
         "yearGBWithoutRetention": .double(gb(yearRaw)), "yearGBWithRetention30d": .double(gb(yearRetained)),
-        "compactionMBPerSecond": .double(Rounding.round(Double(report.bytesBefore) / 1e6 / compactSeconds, decimals: 0)),
+        "compactionMBPerSecond": .double(
+            Rounding.round(Double(report.bytesBefore) / 1e6 / compactSeconds, decimals: 0)),
         "replayDayMs": .double(Rounding.round(replayBefore * 1000, decimals: 0)),
         "replayDayCompactedMs": .double(Rounding.round(replayAfter * 1000, decimals: 0)),
         "target": "a year of the dashboard under 1 GB with every audit fact kept",

@@ -1,7 +1,7 @@
 import Foundation
 import WeatherDomain
-import WeatherTesting
 import WeatherEngine
+import WeatherTesting
 
 /// Time from exec to the first answer on a data dir of `count` events, without a snapshot and then with
 /// the one written at the first run's clean shutdown (whose time from end of input to exit, snapshot

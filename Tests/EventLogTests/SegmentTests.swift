@@ -63,7 +63,8 @@ struct SegmentTests {
         writer.finish()
         await running.value
         #expect(try Self.seqs(directory.path) == Array(1...4))
-        try LogCheck(schemasDirectory: LogCheckTests.root.appendingPathComponent("Events/schemas").path).check(dataDirectory: directory.path)
+        try LogCheck(schemasDirectory: LogCheckTests.root.appendingPathComponent("Events/schemas").path).check(
+            dataDirectory: directory.path)
     }
 
     @Test("appends queued together are cut at the segment boundary: no segment passes the limit")
@@ -83,7 +84,8 @@ struct SegmentTests {
         // The index names each line's file: reading from seq 5 starts in the second segment.
         let start = writer.index.start(after: 0)
         #expect(start.file == 1)
-        try LogCheck(schemasDirectory: LogCheckTests.root.appendingPathComponent("Events/schemas").path).check(dataDirectory: directory.path)
+        try LogCheck(schemasDirectory: LogCheckTests.root.appendingPathComponent("Events/schemas").path).check(
+            dataDirectory: directory.path)
     }
 
     @Test("one append larger than a segment goes alone into one; the next append starts a new one")
@@ -122,7 +124,8 @@ struct SegmentTests {
         let start = index.start(after: 1100)
         #expect(files.segments.contains(start.file), "seq 1025 is in a sealed segment")
         #expect(try Self.seqs(directory.path, start: start) == Array(start.nextSeq...1500))
-        let summary = try LogCheck(schemasDirectory: LogCheckTests.root.appendingPathComponent("Events/schemas").path).check(dataDirectory: directory.path)
+        let summary = try LogCheck(schemasDirectory: LogCheckTests.root.appendingPathComponent("Events/schemas").path)
+            .check(dataDirectory: directory.path)
         #expect(summary.lastSeq == 1500)
     }
 

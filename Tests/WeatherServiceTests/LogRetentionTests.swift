@@ -89,14 +89,17 @@ struct LogRetentionTests {
         #expect(Self.verify(directory.path).code == 0)
     }
 
-    @Test("compaction keeps every audit fact and the state, strips only replaced payloads, and verifies", arguments: [600, 1200, 2400])
+    @Test(
+        "compaction keeps every audit fact and the state, strips only replaced payloads, and verifies",
+        arguments: [600, 1200, 2400])
     func compaction(count: Int) async throws {
         try await onThread {
             let directory = try Self.oldLog(count)
             let before = try Self.envelopes(directory.path)
             let state = try Self.state(directory.path)
             let bytesBefore = try LogFiles.list(directory: directory.path).bytes
-            let report = try LogMaintenance.compact(directory: directory.path, retainPayloads: .seconds(30 * 86_400), now: Self.now)
+            let report = try LogMaintenance.compact(
+                directory: directory.path, retainPayloads: .seconds(30 * 86_400), now: Self.now)
             #expect(report.segmentsCompacted >= 1)
             #expect(report.eventsStripped > 0)
             #expect(try Self.state(directory.path) == state, "replay reaches the same state")
@@ -131,7 +134,8 @@ struct LogRetentionTests {
             #expect(Self.verify(directory.path).code == 0)
             try LogCheck(schemasDirectory: Self.schemas).check(dataDirectory: directory.path)
             // Nothing is left to do a second time.
-            let again = try LogMaintenance.compact(directory: directory.path, retainPayloads: .seconds(30 * 86_400), now: Self.now)
+            let again = try LogMaintenance.compact(
+                directory: directory.path, retainPayloads: .seconds(30 * 86_400), now: Self.now)
             #expect(again.eventsStripped == 0)
         }
     }
@@ -154,7 +158,9 @@ struct LogRetentionTests {
         }
     }
 
-    @Test("the golden logs compact (as sealed segments) to a log that replays to the same state", arguments: ["v1-weather.jsonl", "v1-alerts.jsonl", "v1-core.jsonl"])
+    @Test(
+        "the golden logs compact (as sealed segments) to a log that replays to the same state",
+        arguments: ["v1-weather.jsonl", "v1-alerts.jsonl", "v1-core.jsonl"])
     func goldenCompaction(log: String) async throws {
         try await onThread {
             let directory = TemporaryDataDirectory()
@@ -172,7 +178,9 @@ struct LogRetentionTests {
         }
     }
 
-    @Test("a crash at any step of compaction leaves a log that verifies and replays to the same state", arguments: CompactionStep.allCases)
+    @Test(
+        "a crash at any step of compaction leaves a log that verifies and replays to the same state",
+        arguments: CompactionStep.allCases)
     func crashAtEveryStep(step: CompactionStep) async throws {
         try await onThread {
             struct Crash: Error {}
@@ -191,7 +199,10 @@ struct LogRetentionTests {
             #expect(resumed.eventsStripped > 0)
             #expect(try Self.state(directory.path) == state)
             #expect(Self.verify(directory.path).code == 0)
-            #expect(!(try FileManager.default.contentsOfDirectory(atPath: directory.path)).contains { $0.hasSuffix(".compacting") })
+            #expect(
+                !(try FileManager.default.contentsOfDirectory(atPath: directory.path)).contains {
+                    $0.hasSuffix(".compacting")
+                })
         }
     }
 
@@ -240,13 +251,17 @@ struct LogRetentionTests {
     func compactCommand() async throws {
         let directory = try Self.oldLog(now: WallClock.system.now())
         var lines: [String] = []
-        let code = LogTools.run(["compact", "--data-dir", directory.path, "--retain-payloads", "30d"], environment: [:]) {
+        let code = LogTools.run(
+            ["compact", "--data-dir", directory.path, "--retain-payloads", "30d"], environment: [:]
+        ) {
             lines.append($0)
         }
         #expect(code == 0)
         let report = try JSONValue.parse(Array((lines.last ?? "").utf8))
         #expect((report["eventsStripped"]?.intValue ?? 0) > 0)
-        let bad = LogTools.run(["compact", "--data-dir", directory.path, "--retain-payloads", "30 days"], environment: [:]) { _ in }
+        let bad = LogTools.run(
+            ["compact", "--data-dir", directory.path, "--retain-payloads", "30 days"], environment: [:]
+        ) { _ in }
         #expect(bad == 2)
         let service = try InProcessWeatherd(directory: directory)
         var refused: [String] = []

@@ -129,7 +129,8 @@ public enum SegmentCompactor {
             guard let rule = rule(for: envelope, in: rules) else { return true }
             let wanted = Set(rule.entryMembers).union(["compacted"])
             let members = try envelope.data.withUnsafeBytes { try JSONValue.parseMembers($0, keeping: wanted) }
-            let entry = rule.type + "|" + rule.entryMembers.map { (members[$0] ?? .null).jsonString }.joined(separator: "|")
+            let entry =
+                rule.type + "|" + rule.entryMembers.map { (members[$0] ?? .null).jsonString }.joined(separator: "|")
             latest[entry] = envelope.seq
             if sealed.contains(place.file), place.line > 1, members["compacted"] == nil, envelope.ts < cutoff {
                 candidates.append((envelope.seq, place.file, entry))
@@ -180,7 +181,8 @@ public enum SegmentCompactor {
                 do throws(LineProblem) {
                     envelope = try EnvelopeCodec.decode(line, previousChain: chain, allowStripped: compacted != nil)
                 } catch {
-                    throw LogDamage(path: path, line: lineNumber, seq: lastSeq + 1, offset: Int64(start), problem: error)
+                    throw LogDamage(
+                        path: path, line: lineNumber, seq: lastSeq + 1, offset: Int64(start), problem: error)
                 }
                 if strip.contains(envelope.seq), let rule = rule(for: envelope, in: rules) {
                     _ = EnvelopeCodec.encodeStripped(

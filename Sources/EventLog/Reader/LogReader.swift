@@ -137,7 +137,8 @@ public enum LogReader {
                 path: (directory.map { $0 + "/" } ?? "") + LogFiles.segmentName(start.file), line: 1,
                 seq: start.nextSeq, offset: 0,
                 problem: LineProblem(
-                    .badSeq, "the segment holding seq \(start.nextSeq) is missing (the log's segments begin at "
+                    .badSeq,
+                    "the segment holding seq \(start.nextSeq) is missing (the log's segments begin at "
                         + "seq \(sealed.first ?? start.file))"), kind: .segmentMissing)
         }
         var skipBefore: Int64 = 0
@@ -171,7 +172,8 @@ public enum LogReader {
                     throw LogDamage(
                         path: source.path, line: 1, seq: scanner.position.nextSeq, offset: 0,
                         problem: LineProblem(
-                            .badChain, "the manifest links this compacted segment to a chain the file before it "
+                            .badChain,
+                            "the manifest links this compacted segment to a chain the file before it "
                                 + "does not end in"), kind: .manifest)
                 }
                 scanner.enter(file: fileSeq, path: source.path, compacted: source.compacted)
@@ -188,7 +190,8 @@ public enum LogReader {
                     path: source.path, line: scanner.lineNumber, seq: scanner.position.nextSeq - 1,
                     offset: scanner.offset,
                     problem: LineProblem(
-                        .badChain, "the compacted segment ends at seq \(scanner.position.nextSeq - 1), not where the "
+                        .badChain,
+                        "the compacted segment ends at seq \(scanner.position.nextSeq - 1), not where the "
                             + "manifest says (seq \(compaction.lastSeq) with its chain)"), kind: .manifest)
             }
             if fileOutcome.stopped || capped != nil { break }
@@ -262,8 +265,10 @@ public enum LogReader {
             }
             if !pending.isEmpty {
                 throw scanner.damage(
-                    (scanner.lineNumber + 1, scanner.position.nextSeq, scanner.offset,
-                     LineProblem(.noNewline, "a sealed segment ends in \(pending.count) bytes without a newline")),
+                    (
+                        scanner.lineNumber + 1, scanner.position.nextSeq, scanner.offset,
+                        LineProblem(.noNewline, "a sealed segment ends in \(pending.count) bytes without a newline")
+                    ),
                     .sealedSegmentTorn)
             }
             if scanner.linesInFile == 0, scanner.offset == 0 {
@@ -367,7 +372,8 @@ public enum LogReader {
         }
 
         mutating func accept(
-            _ envelope: EventEnvelope, at lineOffset: Int64, end: Int64, _ body: (EventEnvelope, LinePlace) throws -> Bool
+            _ envelope: EventEnvelope, at lineOffset: Int64, end: Int64,
+            _ body: (EventEnvelope, LinePlace) throws -> Bool
         ) throws {
             if envelope.seq >= skipBefore {
                 let place = LinePlace(path: path, file: position.file, offset: lineOffset, line: lineNumber)

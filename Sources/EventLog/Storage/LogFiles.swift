@@ -74,12 +74,14 @@ public struct LogFiles: Sendable, Equatable {
                 throw LogDamage(
                     path: directory + "/" + name, line: 1, seq: 0, offset: 0,
                     problem: LineProblem(
-                        .badSeq, "the file is named like a log segment, but a segment's name is events-<first seq "
+                        .badSeq,
+                        "the file is named like a log segment, but a segment's name is events-<first seq "
                             + "in 20 digits>.jsonl"), kind: .segmentMissing)
             }
             segments.append(seq)
         }
-        return LogFiles(directory: directory, segments: segments.sorted(), manifest: try LogManifest.read(directory: directory))
+        return LogFiles(
+            directory: directory, segments: segments.sorted(), manifest: try LogManifest.read(directory: directory))
     }
 
     /// The total size of the log's files (sealed and active), for `service/status` and `log stats`.

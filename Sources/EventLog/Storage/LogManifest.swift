@@ -84,7 +84,9 @@ public struct LogManifest: Sendable, Equatable {
     /// The manifest's path in `directory`.
     public static func path(in directory: String) -> String { directory + "/" + fileName }
 
-    private static func hex(_ value: UInt32) -> JSONValue { .string(String(decoding: CRC32C.hex(value), as: UTF8.self)) }
+    private static func hex(_ value: UInt32) -> JSONValue {
+        .string(String(decoding: CRC32C.hex(value), as: UTF8.self))
+    }
 
     private static func chain(_ value: JSONValue?, _ path: String) throws(FieldError) -> UInt32 {
         guard let text = value?.stringValue, text.utf8.count == 8,
@@ -147,16 +149,19 @@ public struct LogManifest: Sendable, Equatable {
             throw FieldError(path: "manifest", problem: "is not a version \(Self.version) \(Self.format)")
         }
         var compacted: [Int64: Compaction] = [:]
-        for item in try reader.elements("compacted", { item, path throws(FieldError) in
-            let fields = try FieldReader(item, path: path)
-            return Compaction(
-                firstSeq: try fields.int("firstSeq"), lastSeq: try fields.int("lastSeq"),
-                previousChain: try Self.chain(fields.members["previousChain"], path + ".previousChain"),
-                lastChain: try Self.chain(fields.members["lastChain"], path + ".lastChain"),
-                bytes: try fields.int("bytes"), crc: try Self.chain(fields.members["crc"], path + ".crc"),
-                originalBytes: try fields.int("originalBytes"), strippedEvents: try fields.int("strippedEvents"),
-                compactedAt: try fields.timestamp("compactedAt"))
-        }) {
+        for item in try reader.elements(
+            "compacted",
+            { item, path throws(FieldError) in
+                let fields = try FieldReader(item, path: path)
+                return Compaction(
+                    firstSeq: try fields.int("firstSeq"), lastSeq: try fields.int("lastSeq"),
+                    previousChain: try Self.chain(fields.members["previousChain"], path + ".previousChain"),
+                    lastChain: try Self.chain(fields.members["lastChain"], path + ".lastChain"),
+                    bytes: try fields.int("bytes"), crc: try Self.chain(fields.members["crc"], path + ".crc"),
+                    originalBytes: try fields.int("originalBytes"), strippedEvents: try fields.int("strippedEvents"),
+                    compactedAt: try fields.timestamp("compactedAt"))
+            })
+        {
             compacted[item.firstSeq] = item
         }
         self.compacted = compacted

@@ -35,7 +35,9 @@ public final class LogHealth: Sendable {
         if let tail = outcome.tail {
             throw report(
                 LogDamage(
-                    path: directory + "/" + LogFiles.activeName, line: outcome.position.nextSeq - outcome.position.file + 1, seq: outcome.position.nextSeq, offset: tail.offset,
+                    path: directory + "/" + LogFiles.activeName,
+                    line: outcome.position.nextSeq - outcome.position.file + 1, seq: outcome.position.nextSeq,
+                    offset: tail.offset,
                     problem: LineProblem(tail.reason, "a committed line is damaged"), kind: .damagedLine))
         }
         return outcome

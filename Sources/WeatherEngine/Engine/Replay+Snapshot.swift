@@ -24,7 +24,8 @@ extension Replay {
         for entry in entries {
             do {
                 let base = try load(entry, snapshots: snapshots, commandWindow: commandWindow)
-                return try run(directory: directory, commandWindow: commandWindow, from: base, catalog: catalog, logger: logger)
+                return try run(
+                    directory: directory, commandWindow: commandWindow, from: base, catalog: catalog, logger: logger)
             } catch  where error is SnapshotError || error is StorageError {
                 discard(entry, snapshots: snapshots, because: "\(error)", entries: entries, logger: logger)
             }

@@ -81,7 +81,8 @@ public enum LogTools {
         do {
             files = try LogFiles.list(directory: directory)
         } catch {
-            print(JSONValue.object(["ok": false, "dataDir": .string(directory), "error": .string("\(error)")]).jsonString)
+            print(
+                JSONValue.object(["ok": false, "dataDir": .string(directory), "error": .string("\(error)")]).jsonString)
             return 1
         }
         guard files.segments.count > 0 || FileManager.default.fileExists(atPath: files.activePath) else {
@@ -188,7 +189,8 @@ public enum LogTools {
         do {
             lock = try DataDirectory(path: directory).lock()
         } catch {
-            print(JSONValue.object(["ok": false, "dataDir": .string(directory), "error": .string("\(error)")]).jsonString)
+            print(
+                JSONValue.object(["ok": false, "dataDir": .string(directory), "error": .string("\(error)")]).jsonString)
             return 1
         }
         defer { lock.release() }
@@ -201,7 +203,8 @@ public enum LogTools {
             print(JSONValue.object(result).jsonString)
             return 0
         } catch {
-            print(JSONValue.object(["ok": false, "dataDir": .string(directory), "error": .string("\(error)")]).jsonString)
+            print(
+                JSONValue.object(["ok": false, "dataDir": .string(directory), "error": .string("\(error)")]).jsonString)
             return 1
         }
     }
