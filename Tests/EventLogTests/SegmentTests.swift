@@ -29,6 +29,13 @@ struct SegmentTests {
         ) { _ in }
     }
 
+    /// The independent checker's verdict on a data dir's whole log.
+    @discardableResult
+    static func checkIndependently(_ directory: String) throws -> LogCheck.Summary {
+        try LogCheck(schemasDirectory: LogCheckTests.root.appendingPathComponent("Events/schemas").path).check(
+            dataDirectory: directory)
+    }
+
     static func size(_ path: String) -> Int {
         var status = stat()
         return lstat(path, &status) == 0 ? Int(status.st_size) : -1
@@ -63,8 +70,7 @@ struct SegmentTests {
         writer.finish()
         await running.value
         #expect(try Self.seqs(directory.path) == Array(1...4))
-        try LogCheck(schemasDirectory: LogCheckTests.root.appendingPathComponent("Events/schemas").path).check(
-            dataDirectory: directory.path)
+        try Self.checkIndependently(directory.path)
     }
 
     @Test("appends queued together are cut at the segment boundary: no segment passes the limit")
@@ -81,11 +87,10 @@ struct SegmentTests {
         #expect(Self.size(directory.path + "/events-00000000000000000004.jsonl") == 3 * length)
         #expect(Self.size(directory.logPath) == length)
         #expect(try Self.seqs(directory.path) == Array(1...7))
-        // The index names each line's file: reading from seq 5 starts in the second segment.
+        // The index is sparse (every 1024th seq): its one entry, seq 1, names the first segment as its file.
         let start = writer.index.start(after: 0)
         #expect(start.file == 1)
-        try LogCheck(schemasDirectory: LogCheckTests.root.appendingPathComponent("Events/schemas").path).check(
-            dataDirectory: directory.path)
+        try Self.checkIndependently(directory.path)
     }
 
     @Test("one append larger than a segment goes alone into one; the next append starts a new one")
@@ -124,8 +129,7 @@ struct SegmentTests {
         let start = index.start(after: 1100)
         #expect(files.segments.contains(start.file), "seq 1025 is in a sealed segment")
         #expect(try Self.seqs(directory.path, start: start) == Array(start.nextSeq...1500))
-        let summary = try LogCheck(schemasDirectory: LogCheckTests.root.appendingPathComponent("Events/schemas").path)
-            .check(dataDirectory: directory.path)
+        let summary = try Self.checkIndependently(directory.path)
         #expect(summary.lastSeq == 1500)
     }
 

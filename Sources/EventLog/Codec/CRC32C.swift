@@ -124,6 +124,15 @@ public enum CRC32C {
         return value
     }
 
+    /// Parses a checksum written as a string of 8 lowercase hex digits (in a JSON member); nil when it is not.
+    public static func parseHex(_ text: String) -> UInt32? {
+        let digits = Array(text.utf8)
+        return digits.count == 8 ? digits.withUnsafeBytes { parseHex($0, at: 0) } : nil
+    }
+
+    /// A checksum as a string of the log's 8 lowercase hex digits (for a JSON member).
+    public static func hexString(_ value: UInt32) -> String { String(decoding: hex(value), as: UTF8.self) }
+
     /// Returns the checksum of a byte collection, continuing from `crc`.
     public static func checksum(_ bytes: some Collection<UInt8>, continuing crc: UInt32 = 0) -> UInt32 {
         if let result = bytes.withContiguousStorageIfAvailable({ checksum(UnsafeRawBufferPointer($0), continuing: crc) }

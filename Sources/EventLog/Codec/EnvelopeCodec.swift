@@ -29,61 +29,56 @@ public enum EnvelopeCodec {
         seq: Int64, tsBytes: [UInt8], event: NewEvent, previousChain: UInt32, into buffer: inout [UInt8]
     ) -> (chain: UInt32, crc: UInt32) {
         let start = buffer.count
-        buffer.append(contentsOf: #"{"seq":"#.utf8)
-        buffer.append(contentsOf: String(seq).utf8)
-        buffer.append(contentsOf: #","ts":""#.utf8)
-        buffer.append(contentsOf: tsBytes)
-        buffer.append(contentsOf: #"","type":"#.utf8)
-        appendJSONString(event.type, to: &buffer)
-        buffer.append(contentsOf: #","v":"#.utf8)
-        buffer.append(contentsOf: String(event.v).utf8)
-        buffer.append(contentsOf: #","cause":"#.utf8)
-        appendJSONString(event.cause, to: &buffer)
-        if let corr = event.corr {
-            buffer.append(contentsOf: #","corr":"#.utf8)
-            appendJSONString(corr, to: &buffer)
-        }
-        buffer.append(contentsOf: #","data":"#.utf8)
-        buffer.append(contentsOf: event.data)
+        appendHead(
+            seq: seq, tsBytes: tsBytes, type: event.type, v: event.v, cause: event.cause, corr: event.corr,
+            data: event.data, to: &buffer)
         let chain = buffer.withUnsafeBytes { all in
             CRC32C.checksum(
                 UnsafeRawBufferPointer(rebasing: all[start...]),
                 continuing: CRC32C.checksumOfHex(previousChain))
         }
-        buffer.append(contentsOf: #","chain":""#.utf8)
-        CRC32C.appendHex(chain, to: &buffer)
-        buffer.append(UInt8(ascii: "\""))
-        let crc = buffer.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[start...])) }
-        buffer.append(contentsOf: #","crc":""#.utf8)
-        CRC32C.appendHex(crc, to: &buffer)
-        buffer.append(contentsOf: "\"}\n".utf8)
-        return (chain, crc)
+        return (chain, appendTrailer(chain: chain, lineStart: start, to: &buffer))
     }
 
     /// Appends the line of `envelope` with its `data` replaced by `data` (its payload stripped by compaction),
     /// keeping its stated `chain` and computing a new `crc` over the new bytes; returns the crc.
     public static func encodeStripped(_ envelope: EventEnvelope, data: [UInt8], into buffer: inout [UInt8]) -> UInt32 {
         let start = buffer.count
+        appendHead(
+            seq: envelope.seq, tsBytes: envelope.ts.rfc3339Bytes, type: envelope.type, v: envelope.v,
+            cause: envelope.cause, corr: envelope.corr, data: data, to: &buffer)
+        return appendTrailer(chain: envelope.chain, lineStart: start, to: &buffer)
+    }
+
+    /// Appends B, the part of a line the chain covers: every field up to and including `data`.
+    private static func appendHead(
+        seq: Int64, tsBytes: [UInt8], type: String, v: Int, cause: String, corr: String?, data: [UInt8],
+        to buffer: inout [UInt8]
+    ) {
         buffer.append(contentsOf: #"{"seq":"#.utf8)
-        buffer.append(contentsOf: String(envelope.seq).utf8)
+        buffer.append(contentsOf: String(seq).utf8)
         buffer.append(contentsOf: #","ts":""#.utf8)
-        buffer.append(contentsOf: envelope.ts.rfc3339Bytes)
+        buffer.append(contentsOf: tsBytes)
         buffer.append(contentsOf: #"","type":"#.utf8)
-        appendJSONString(envelope.type, to: &buffer)
+        appendJSONString(type, to: &buffer)
         buffer.append(contentsOf: #","v":"#.utf8)
-        buffer.append(contentsOf: String(envelope.v).utf8)
+        buffer.append(contentsOf: String(v).utf8)
         buffer.append(contentsOf: #","cause":"#.utf8)
-        appendJSONString(envelope.cause, to: &buffer)
-        if let corr = envelope.corr {
+        appendJSONString(cause, to: &buffer)
+        if let corr {
             buffer.append(contentsOf: #","corr":"#.utf8)
             appendJSONString(corr, to: &buffer)
         }
         buffer.append(contentsOf: #","data":"#.utf8)
         buffer.append(contentsOf: data)
+    }
+
+    /// Appends `,"chain":"…","crc":"…"}` and the newline to the line that began at `lineStart`; returns the crc.
+    private static func appendTrailer(chain: UInt32, lineStart: Int, to buffer: inout [UInt8]) -> UInt32 {
         buffer.append(contentsOf: #","chain":""#.utf8)
-        CRC32C.appendHex(envelope.chain, to: &buffer)
+        CRC32C.appendHex(chain, to: &buffer)
         buffer.append(UInt8(ascii: "\""))
-        let crc = buffer.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+        let crc = buffer.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[lineStart...])) }
         buffer.append(contentsOf: #","crc":""#.utf8)
         CRC32C.appendHex(crc, to: &buffer)
         buffer.append(contentsOf: "\"}\n".utf8)

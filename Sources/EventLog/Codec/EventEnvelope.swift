@@ -58,8 +58,8 @@ public struct EventEnvelope: Sendable, Equatable {
         var object: [String: JSONValue] = [
             "seq": .int(seq), "ts": .string(ts.description), "type": .string(type), "v": .int(Int64(v)),
             "cause": .string(cause), "data": try decodedData(),
-            "chain": .string(String(decoding: CRC32C.hex(chain), as: UTF8.self)),
-            "crc": .string(String(decoding: CRC32C.hex(crc), as: UTF8.self)),
+            "chain": .string(CRC32C.hexString(chain)),
+            "crc": .string(CRC32C.hexString(crc)),
         ]
         if let corr { object["corr"] = .string(corr) }
         return .object(object)

@@ -202,15 +202,7 @@ public enum SegmentCompactor {
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw StorageError(operation: "open", path: temporary, errno: errno) }
         defer { close(fd) }
-        var offset = 0
-        while offset < output.count {
-            let written = output.withUnsafeBytes { write(fd, $0.baseAddress! + offset, output.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw StorageError(operation: "write", path: temporary, errno: errno)
-            }
-            offset += written
-        }
+        try PosixLogFile.writeAll(fd, output, path: temporary)
         try beforeStep(.syncCompacted, path)
         var status = stat()
         if lstat(path, &status) == 0 {

@@ -33,6 +33,11 @@ public enum LogReader {
         public var stopped: Bool
         /// Whether the last valid line lacks its newline (`position.length` ends before the missing newline).
         public var missingNewline = false
+
+        /// The outcome of a read that found no line at or after `position`.
+        static func nothingRead(at position: LogWriter.Position) -> Outcome {
+            Outcome(position: position, tail: nil, index: SeqIndex(), lines: 0, stopped: false)
+        }
     }
 
     /// Reads the log of the data dir at `directory` across its files (sealed segments in seq order, then the
@@ -86,7 +91,7 @@ public enum LogReader {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         if fd < 0 {
             if errno == ENOENT {
-                return Outcome(position: start, tail: nil, index: SeqIndex(), lines: 0, stopped: false)
+                return Outcome.nothingRead(at: start)
             }
             throw StorageError(operation: "open", path: path, errno: errno)
         }
@@ -128,7 +133,7 @@ public enum LogReader {
             first = index
         } else if start.file > (sealed.last ?? 0) {
             guard sources.last?.firstSeq == nil else {
-                return Outcome(position: start, tail: nil, index: SeqIndex(), lines: 0, stopped: false)
+                return Outcome.nothingRead(at: start)
             }
             first = sources.count - 1
         } else {
@@ -147,10 +152,11 @@ public enum LogReader {
             start = LogWriter.Position(
                 nextSeq: compaction.firstSeq, lastChain: compaction.previousChain, length: 0, file: compaction.firstSeq)
         }
-        var scanner = Scanner(start: start, maxTornBytes: maxTornBytes, skipBefore: skipBefore)
-        scanner.index = index ?? SeqIndex()
-        scanner.indexing =
-            index != nil || (first == 0 && start.length == 0 && start.nextSeq == (truncated?.throughSeq ?? 0) + 1)
+        // Lines are indexed onto `index`, or from the log's first line; a read from elsewhere indexes nothing.
+        let fromFirstLine = first == 0 && start.length == 0 && start.nextSeq == (truncated?.throughSeq ?? 0) + 1
+        var scanner = Scanner(
+            start: start, maxTornBytes: maxTornBytes, skipBefore: skipBefore, index: index,
+            indexing: index != nil || fromFirstLine)
         var outcome: Outcome?
         for (number, source) in sources[first...].enumerated() {
             let isLast = first + number == sources.count - 1
@@ -196,7 +202,7 @@ public enum LogReader {
             }
             if fileOutcome.stopped || capped != nil { break }
         }
-        return outcome ?? Outcome(position: start, tail: nil, index: SeqIndex(), lines: 0, stopped: false)
+        return outcome ?? Outcome.nothingRead(at: start)
     }
 
     /// Reads one file from the scanner's offset; a sealed file (`sealed`) may not end in a torn tail.
@@ -259,9 +265,7 @@ public enum LogReader {
         }
         if sealed, !scanner.stopped {
             if let bad = scanner.firstBad {
-                throw scanner.damage(
-                    (bad.line, bad.seq, bad.offset, LineProblem(bad.problem.reason, bad.problem.detail)),
-                    .sealedSegmentTorn)
+                throw scanner.damage(bad, .sealedSegmentTorn)
             }
             if !pending.isEmpty {
                 throw scanner.damage(
@@ -305,13 +309,15 @@ public enum LogReader {
         /// The manifest's entry when the current file is a compacted segment.
         var compacted: LogManifest.Compaction?
         /// Whether lines are recorded in `index`.
-        var indexing = true
+        let indexing: Bool
 
-        init(start: LogWriter.Position, maxTornBytes: Int64, skipBefore: Int64) {
+        init(start: LogWriter.Position, maxTornBytes: Int64, skipBefore: Int64, index: SeqIndex?, indexing: Bool) {
             self.maxTornBytes = maxTornBytes
             self.position = start
             self.offset = start.length
             self.skipBefore = skipBefore
+            self.index = index ?? SeqIndex()
+            self.indexing = indexing
         }
 
         /// Moves on to the file whose first seq is `file`, at `offset`.

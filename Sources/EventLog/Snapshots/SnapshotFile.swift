@@ -58,7 +58,7 @@ public struct SnapshotFile: Sendable, Equatable {
         JSONValue.array(
             index.entries.map {
                 .array([
-                    .int($0.offset), .string(String(decoding: CRC32C.hex($0.previousChain), as: UTF8.self)),
+                    .int($0.offset), .string(CRC32C.hexString($0.previousChain)),
                     .int($0.file),
                 ])
             }
@@ -100,12 +100,12 @@ public struct SnapshotFile: Sendable, Equatable {
             let entries = try reader.elements("index") { item, path throws(FieldError) -> SeqIndex.Entry in
                 // Snapshots written before segments hold [offset, chain]: offsets into the one file, whose first seq is 1.
                 guard case .array(let pair) = item, pair.count == 2 || pair.count == 3, let offset = pair[0].intValue,
-                    let chain = pair[1].stringValue.flatMap({ Self.hex(Array($0.utf8)[...]) }),
+                    let chain = pair[1].stringValue.flatMap(CRC32C.parseHex),
                     let file = pair.count == 3 ? pair[2].intValue : 1, file >= 1
                 else { throw FieldError(path: path, problem: "must be [offset, \"previousChain\", file]") }
                 return SeqIndex.Entry(offset: offset, previousChain: chain, file: file)
             }
-            guard let chain = Self.hex(Array(try reader.string("chain").utf8)[...]) else {
+            guard let chain = CRC32C.parseHex(try reader.string("chain")) else {
                 throw FieldError(path: "snapshot.chain", problem: "must be 8 hex digits")
             }
             self.init(

@@ -66,6 +66,24 @@ public final class PosixLogFile: LogFile {
     }
 
     public func append(_ bytes: UnsafeRawBufferPointer) throws(StorageError) {
+        try Self.writeAll(fd, bytes, path: path)
+    }
+
+    /// Writes all of `bytes` to `fd`, retrying partial and interrupted writes.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(StorageError) {
+        let failure = bytes.withUnsafeBytes { bytes -> StorageError? in
+            do throws(StorageError) {
+                try writeAll(fd, bytes, path: path)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Writes all of `bytes` to `fd`, retrying partial and interrupted writes.
+    static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(StorageError) {
         var offset = 0
         while offset < bytes.count {
             let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)

@@ -48,12 +48,6 @@ public struct LogFiles: Sendable, Equatable {
     /// A sealed segment's path.
     public func path(ofSegment firstSeq: Int64) -> String { directory + "/" + Self.segmentName(firstSeq) }
 
-    /// The path of the file whose first seq is `file`: a sealed segment when one has that first seq, else the
-    /// active file.
-    public func path(ofFile file: Int64) -> String {
-        segments.contains(file) ? path(ofSegment: file) : activePath
-    }
-
     /// Lists the log's files in `directory` (none when it does not exist) and reads its manifest.
     ///
     /// - Throws: `LogDamage` for a file named like a segment whose name is not one (`events-12.jsonl`) or a
@@ -151,15 +145,7 @@ public struct LogFiles: Sendable, Equatable {
         guard fd >= 0 else { throw StorageError(operation: "open", path: temporary, errno: errno) }
         var closed = false
         defer { if !closed { close(fd) } }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, bytes.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw StorageError(operation: "write", path: temporary, errno: errno)
-            }
-            offset += written
-        }
+        try PosixLogFile.writeAll(fd, bytes, path: temporary)
         guard fsync(fd) == 0 else { throw StorageError(operation: "fsync", path: temporary, errno: errno) }
         close(fd)
         closed = true

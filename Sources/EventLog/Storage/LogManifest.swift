@@ -84,14 +84,12 @@ public struct LogManifest: Sendable, Equatable {
     /// The manifest's path in `directory`.
     public static func path(in directory: String) -> String { directory + "/" + fileName }
 
-    private static func hex(_ value: UInt32) -> JSONValue {
-        .string(String(decoding: CRC32C.hex(value), as: UTF8.self))
-    }
+    private static func hex(_ value: UInt32) -> JSONValue { .string(CRC32C.hexString(value)) }
 
     private static func chain(_ value: JSONValue?, _ path: String) throws(FieldError) -> UInt32 {
-        guard let text = value?.stringValue, text.utf8.count == 8,
-            let parsed = Array(text.utf8).withUnsafeBytes({ CRC32C.parseHex($0, at: 0) })
-        else { throw FieldError(path: path, problem: "must be 8 lowercase hex digits") }
+        guard let parsed = value?.stringValue.flatMap(CRC32C.parseHex) else {
+            throw FieldError(path: path, problem: "must be 8 lowercase hex digits")
+        }
         return parsed
     }
 

@@ -22,15 +22,6 @@ public enum LogMaintenance {
         return try SegmentCompactor.compact(
             directory: directory, rules: rules, cutoff: cutoff, now: now, beforeStep: beforeStep)
     }
-
-    /// Runs `work` on a thread of its own, off the cooperative pool (compaction reads and writes whole files).
-    static func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: work()) }
-            thread.name = "weatherd-compactor"
-            thread.start()
-        }
-    }
 }
 
 /// Compacts sealed segments in the background: a first run `delay` after start (so start-up is not slowed),
@@ -61,7 +52,8 @@ struct CompactionService: Service {
 
     private func compactOnce() async {
         let (directory, retain, now, logger) = (directory, retainPayloads, clock.now(), logger)
-        let outcome = await LogMaintenance.offPool { () -> Result<SegmentCompactor.Report, any Error> in
+        let outcome = await onOwnThread(named: "weatherd-compactor") {
+            () -> Result<SegmentCompactor.Report, any Error> in
             Result { try LogMaintenance.compact(directory: directory, retainPayloads: retain, now: now) }
         }
         switch outcome {

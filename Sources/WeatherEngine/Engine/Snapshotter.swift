@@ -104,14 +104,7 @@ public final class Snapshotter: Sendable {
     ///
     /// - Parameter writer: the log's writer, whose seq → offset index each snapshot stores.
     public func run(writer: LogWriter) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let thread = Thread { [self] in
-                loop(writer: writer)
-                continuation.resume()
-            }
-            thread.name = "weatherd-snapshotter"
-            thread.start()
-        }
+        await onOwnThread(named: "weatherd-snapshotter") { [self] in loop(writer: writer) }
     }
 
     private func loop(writer: LogWriter) {
