@@ -92,16 +92,19 @@ struct BackpressureEndToEndTests {
     func largeRequests() async throws {
         let server = try LocalHTTPServer()
         server.route(
-            "/v1/forecast", query: "current=", .init(body: OpenMeteoBodies.current(temperature: 4), delay: .seconds(20))
+            "/v1/forecast", query: "current=", .init(body: OpenMeteoBodies.current(temperature: 4), delay: .seconds(40))
         )
         let directory = TemporaryDataDirectory()
-        let weatherd = try startWeatherd(directory, ["--open-meteo-base-url", server.baseURL])
+        // The upstream holds its answer 40 s (within a 60 s deadline), far past the 18 s sampled below, so a start
+        // slowed by a loaded machine cannot let the answers free the budget before the lines read are counted.
+        let weatherd = try startWeatherd(
+            directory, ["--open-meteo-base-url", server.baseURL, "--upstream-timeout", "60"])
         let pad = String(repeating: "p", count: 1_000_000)
         let lines = (0..<250).map { index in
             #"{"jsonrpc":"2.0","id":\#(index),"method":"weather/current","params":{"lat":1,"lon":1,"_meta":{"pad":"\#(pad)"}}}"#
         }
         let writer = BlockingWriter(weatherd, lines: lines)
-        // Within the upstream's 20 s every request read is held; only the budget limits how many are read.
+        // While the upstream holds its answer every request read is held; only the budget limits how many are read.
         let peak = try await settledPeak(weatherd, limit: .seconds(18))
         // The input budget holds 16 MiB of lines: 16 of these. One more is read whole and waits for its share;
         // the pipe and the reader's 64 KiB buffer hold less than another. A reader bounded by line count only
