@@ -128,7 +128,7 @@ public enum CLI {
                    weatherd --standalone [options]  JSON-RPC on stdin/stdout in this process alone
                    weatherd serve [options]         the shared daemon itself
                    weatherd COMMAND [--help] …      a command for people and scripts (below)
-                   weatherd log verify|dump|stats   read the log offline
+                   weatherd log verify|dump|stats|compact  read or compact the log offline
                    weatherd --version
 
             commands:
@@ -140,7 +140,8 @@ public enum CLI {
                 "  " + command.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + command.summary + "\n"
         }
         text += """
-              log verify|dump|stats  check the log, print its events, or count them (offline, JSON lines)
+              log verify|dump|stats|compact  check the log, print its events, count them, or strip replaced
+                                    payloads from its sealed segments (offline, JSON lines)
 
             Every command talks to the data dir's daemon (starting it when none runs), or, with --standalone, to
             weatherd in its own process. It takes weatherd's options (--data-dir, --socket, the provider's URLs…;

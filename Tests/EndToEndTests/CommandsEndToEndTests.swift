@@ -307,7 +307,8 @@ struct CommandsEndToEndTests {
         let overview = try await runCommand(["--help"])
         #expect(overview.status == 0)
         for command in [
-            "now", "forecast", "chart", "bar", "status", "favorites", "alerts", "events", "log verify|dump|stats",
+            "now", "forecast", "chart", "bar", "status", "favorites", "alerts", "events",
+            "log verify|dump|stats|compact",
             "serve",
         ] {
             #expect(overview.output.contains(command), "lists \(command)")

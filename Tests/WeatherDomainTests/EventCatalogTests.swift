@@ -12,6 +12,14 @@ struct EventCatalogTests {
         .serviceStopped(ServiceStopped(reason: "eof", uptimeMs: 1234)),
         .logRecovered(
             LogRecovered(file: "events.jsonl", offset: 10, droppedBytes: 5, brokenCopy: "x", reason: "bad_crc")),
+        .logTruncated(
+            LogTruncated(
+                fromSeq: 1, throughSeq: 480, lastChain: "9c1e02ab",
+                segments: [
+                    LogTruncated.Segment(
+                        file: "events-00000000000000000001.jsonl", firstSeq: 1, lastSeq: 480, bytes: 65_000,
+                        lastAt: t0)
+                ], cutoff: t0, retainAudit: "365d", baseSeq: 500)),
         .favoriteAdded(favorite),
         .favoriteRemoved(favorite),
         .favoriteUpdated(FavoriteUpdate(favorite: favorite, changed: ["name", "notify"])),

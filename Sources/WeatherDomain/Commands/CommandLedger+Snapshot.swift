@@ -2,11 +2,13 @@ extension CommandLedger {
     /// Rebuilds the ledger from its canonical `json` (`[[commandId, result], …]`, oldest first) and its
     /// `methodsJSON` (`[method, …]`, in the same order), exactly.
     ///
-    /// - Parameter window: the command window the ledger was built with; a ledger is only equal to a
-    ///   replay made with the same window, so a snapshot taken with another one is not used.
+    /// - Parameters:
+    ///   - window: the command window the ledger was built with; a ledger is only equal to a replay made with
+    ///     the same window, so a snapshot taken with another one is not used.
+    ///   - keepingNewest: keep only the newest `window` commands of a larger ledger instead of refusing it.
     /// - Throws: `FieldError` naming the element that does not match the canonical form.
     public init(
-        json: JSONValue, methods: JSONValue, window: Int, path: String = "commands",
+        json: JSONValue, methods: JSONValue, window: Int, keepingNewest: Bool = false, path: String = "commands",
         methodsPath: String = "commandMethods"
     ) throws(FieldError) {
         self.init(window: window)
@@ -14,12 +16,13 @@ extension CommandLedger {
         guard case .array(let methodNames) = methods, methodNames.count == pairs.count else {
             throw FieldError(path: methodsPath, problem: "must be an array of one method per command")
         }
-        guard pairs.count <= self.window else {
+        guard pairs.count <= self.window || keepingNewest else {
             throw FieldError(path: path, problem: "holds more than the window of \(self.window) commands")
         }
-        order.reserveCapacity(pairs.count)
-        results.reserveCapacity(pairs.count)
-        for (index, pair) in pairs.enumerated() {
+        let first = max(0, pairs.count - self.window)
+        order.reserveCapacity(pairs.count - first)
+        results.reserveCapacity(pairs.count - first)
+        for (index, pair) in pairs.enumerated() where index >= first {
             guard case .string(let name) = methodNames[index], let method = CommandMethod(rawValue: name) else {
                 throw FieldError(path: "\(methodsPath)[\(index)]", problem: "must be a method that the ledger knows")
             }

@@ -6,6 +6,7 @@ public enum DomainEvent: Sendable, Equatable {
     case serviceStarted(ServiceStarted)
     case serviceStopped(ServiceStopped)
     case logRecovered(LogRecovered)
+    case logTruncated(LogTruncated)
     case favoriteAdded(Favorite)
     case favoriteRemoved(Favorite)
     case favoriteUpdated(FavoriteUpdate)
@@ -29,6 +30,7 @@ public enum DomainEvent: Sendable, Equatable {
         case .serviceStarted: EventKind("service.started", 1)
         case .serviceStopped: EventKind("service.stopped", 1)
         case .logRecovered: EventKind("log.recovered", 1)
+        case .logTruncated: EventKind("log.truncated", 1)
         case .favoriteAdded: EventKind("favorite.added", 1)
         case .favoriteRemoved: EventKind("favorite.removed", 1)
         case .favoriteUpdated: EventKind("favorite.updated", 1)
@@ -51,6 +53,7 @@ public enum DomainEvent: Sendable, Equatable {
         case .serviceStarted(let payload): payload.json
         case .serviceStopped(let payload): payload.json
         case .logRecovered(let payload): payload.json
+        case .logTruncated(let payload): payload.json
         case .favoriteAdded(let favorite), .favoriteRemoved(let favorite): favorite.json
         case .favoriteUpdated(let update): update.json
         case .historyRecorded(let entry): entry.json
@@ -71,6 +74,7 @@ public enum DomainEvent: Sendable, Equatable {
         case ("service.started", 1): return .serviceStarted(try ServiceStarted(json: data))
         case ("service.stopped", 1): return .serviceStopped(try ServiceStopped(json: data))
         case ("log.recovered", 1): return .logRecovered(try LogRecovered(json: data))
+        case ("log.truncated", 1): return .logTruncated(try LogTruncated(json: data))
         case ("favorite.added", 1): return .favoriteAdded(try Favorite(json: data))
         case ("favorite.removed", 1): return .favoriteRemoved(try Favorite(json: data))
         case ("favorite.updated", 1): return .favoriteUpdated(try FavoriteUpdate(json: data))

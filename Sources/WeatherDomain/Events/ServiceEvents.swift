@@ -77,3 +77,84 @@ public struct LogRecovered: Sendable, Equatable {
             reason: try reader.string("reason"))
     }
 }
+
+/// Payload of `log.truncated`: audit retention (`--retain-audit`) dropped whole sealed segments, the oldest
+/// part of the log. The gap it leaves is deliberate: the log now begins at seq `throughSeq + 1`, its first line
+/// chaining from `lastChain`, and the state those events built is kept in the data dir's `log-base.json`.
+public struct LogTruncated: Sendable, Equatable {
+    /// One dropped segment file.
+    public struct Segment: Sendable, Equatable {
+        /// Its name in the data dir (`events-<first seq, 20 digits>.jsonl`).
+        public var file: String
+        public var firstSeq: Int64
+        public var lastSeq: Int64
+        public var bytes: Int64
+        /// The time of its newest event.
+        public var lastAt: Timestamp
+
+        public init(file: String, firstSeq: Int64, lastSeq: Int64, bytes: Int64, lastAt: Timestamp) {
+            self.file = file
+            self.firstSeq = firstSeq
+            self.lastSeq = lastSeq
+            self.bytes = bytes
+            self.lastAt = lastAt
+        }
+    }
+
+    /// The first seq dropped (the log's first seq before this truncation).
+    public var fromSeq: Int64
+    /// The last seq dropped.
+    public var throughSeq: Int64
+    /// The `chain` of the line `throughSeq`: the first line kept chains from it.
+    public var lastChain: String
+    /// The files dropped, oldest first.
+    public var segments: [Segment]
+    /// Every dropped event was written before this time (the time of the run minus `retainAudit`).
+    public var cutoff: Timestamp
+    /// The retention in force, as configured (`365d`).
+    public var retainAudit: String
+    /// The seq of the state stored in `log-base.json`, from which replay continues.
+    public var baseSeq: Int64
+
+    public init(
+        fromSeq: Int64, throughSeq: Int64, lastChain: String, segments: [Segment], cutoff: Timestamp,
+        retainAudit: String, baseSeq: Int64
+    ) {
+        self.fromSeq = fromSeq
+        self.throughSeq = throughSeq
+        self.lastChain = lastChain
+        self.segments = segments
+        self.cutoff = cutoff
+        self.retainAudit = retainAudit
+        self.baseSeq = baseSeq
+    }
+
+    public var json: JSONValue {
+        .object([
+            "fromSeq": .int(fromSeq), "throughSeq": .int(throughSeq), "lastChain": .string(lastChain),
+            "segments": .array(
+                segments.map {
+                    .object([
+                        "file": .string($0.file), "firstSeq": .int($0.firstSeq), "lastSeq": .int($0.lastSeq),
+                        "bytes": .int($0.bytes), "lastAt": .string($0.lastAt.description),
+                    ])
+                }),
+            "cutoff": .string(cutoff.description), "retainAudit": .string(retainAudit), "baseSeq": .int(baseSeq),
+        ])
+    }
+
+    public init(json: JSONValue) throws(FieldError) {
+        let reader = try FieldReader(json, path: "data")
+        let segments = try reader.elements("segments") { item, path throws(FieldError) -> Segment in
+            let segment = try FieldReader(item, path: path)
+            return Segment(
+                file: try segment.string("file"), firstSeq: try segment.int("firstSeq"),
+                lastSeq: try segment.int("lastSeq"), bytes: try segment.int("bytes"),
+                lastAt: try segment.timestamp("lastAt"))
+        }
+        self.init(
+            fromSeq: try reader.int("fromSeq"), throughSeq: try reader.int("throughSeq"),
+            lastChain: try reader.string("lastChain"), segments: segments, cutoff: try reader.timestamp("cutoff"),
+            retainAudit: try reader.string("retainAudit"), baseSeq: try reader.int("baseSeq"))
+    }
+}

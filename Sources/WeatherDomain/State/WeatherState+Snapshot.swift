@@ -3,10 +3,10 @@ extension WeatherState {
     /// in and the counts of skipped events.
     ///
     /// `{"lastSeq": S, "skippedEvents": [{"type": T, "v": V, "count": N}, …], "slices": {…}}`, where
-    /// `slices` is exactly `json`.
+    /// `slices` is exactly `json`, and `lastTruncation` (the last `log.truncated` payload) once there was one.
     public var snapshotJSON: JSONValue {
         let skipped = skippedEvents.sorted { ($0.key.type, $0.key.version) < ($1.key.type, $1.key.version) }
-        return .object([
+        var object: [String: JSONValue] = [
             "lastSeq": .int(lastSeq), "slices": json,
             "skippedEvents": .array(
                 skipped.map {
@@ -14,14 +14,19 @@ extension WeatherState {
                         "type": .string($0.key.type), "v": .int(Int64($0.key.version)), "count": .int(Int64($0.value)),
                     ])
                 }),
-        ])
+        ]
+        if let lastTruncation { object["lastTruncation"] = lastTruncation.json }
+        return .object(object)
     }
 
     /// Rebuilds the state from `snapshotJSON`, exactly: `WeatherState(snapshot: s.snapshotJSON, …) == s`.
     ///
-    /// - Parameter commandWindow: the window the snapshot's command ledger was built with.
+    /// - Parameters:
+    ///   - commandWindow: the window the snapshot's command ledger was built with.
+    ///   - keepingNewestCommands: forget the oldest commands beyond `commandWindow` rather than refuse a
+    ///     ledger built with a larger window (for `log-base.json`, which no replay can rebuild).
     /// - Throws: `FieldError` naming the member that does not match the snapshot form.
-    public init(snapshot: JSONValue, commandWindow: Int) throws(FieldError) {
+    public init(snapshot: JSONValue, commandWindow: Int, keepingNewestCommands: Bool = false) throws(FieldError) {
         let reader = try FieldReader(snapshot, path: "state")
         let slices = try FieldReader(reader.members["slices"], path: "state.slices")
         self.init(commandWindow: commandWindow)
@@ -33,8 +38,10 @@ extension WeatherState {
         alerts = try AlertState(json: slices.members["alerts"] ?? .null, path: "state.slices.alerts")
         commands = try CommandLedger(
             json: slices.members["commands"] ?? .null, methods: slices.members["commandMethods"] ?? .null,
-            window: commandWindow, path: "state.slices.commands", methodsPath: "state.slices.commandMethods")
+            window: commandWindow, keepingNewest: keepingNewestCommands, path: "state.slices.commands",
+            methodsPath: "state.slices.commandMethods")
         lastSeq = try reader.int("lastSeq")
+        if let truncation = reader.members["lastTruncation"] { lastTruncation = try LogTruncated(json: truncation) }
         let skipped = try reader.elements("skippedEvents") { item, itemPath throws(FieldError) in
             let entry = try FieldReader(item, path: itemPath)
             return (EventKind(try entry.string("type"), Int(try entry.int("v"))), Int(try entry.int("count")))

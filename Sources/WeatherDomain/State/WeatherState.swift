@@ -10,6 +10,8 @@ public struct WeatherState: Sendable, Equatable {
     public var cache = WeatherCache()
     public var alerts = AlertState()
     public var commands: CommandLedger
+    /// The last `log.truncated`: the oldest part of the log that audit retention dropped (nil when none).
+    public internal(set) var lastTruncation: LogTruncated?
     /// The seq of the last event folded in.
     public internal(set) var lastSeq: Int64 = 0
     /// Events of a type or version this build does not know, kept in the log and skipped here.
@@ -26,6 +28,7 @@ public struct WeatherState: Sendable, Equatable {
         cache.apply(event)
         alerts.apply(event)
         commands.apply(event, corr: corr)
+        if case .logTruncated(let truncation) = event { lastTruncation = truncation }
         lastSeq = seq
     }
 

@@ -26,6 +26,9 @@ public struct Configuration: Sendable, Equatable {
     /// How long replaced weather payloads stay in sealed segments before compaction strips them
     /// (`--retain-payloads`).
     public var retainPayloads: Duration = .seconds(30 * 86_400)
+    /// How long whole sealed segments are kept before audit retention drops them, recording `log.truncated`
+    /// (`--retain-audit`); nil keeps the whole log forever.
+    public var retainAudit: Duration?
     /// The most favorites kept (`--max-favorites`); adding past it is refused with `too_many_favorites`.
     public var maxFavorites = FavoritesDecisions.defaultMaxCount
     /// The fetch limits (`--cache-ttl`, `--upstream-timeout`, `--rate-limit`).
@@ -52,7 +55,7 @@ public struct Configuration: Sendable, Equatable {
                                                 (started when none runs; it stops after 300 s without clients)
                weatherd --standalone [options]  JSON-RPC on stdin/stdout in this process alone (no socket)
                weatherd serve [options]         the shared daemon: serve the data dir on a Unix socket
-               weatherd log verify|dump [--data-dir DIR] …  read the log offline
+               weatherd log verify|dump|stats|compact [--data-dir DIR] …  check, read or compact the log offline
                weatherd --help | --version
 
         options:
@@ -76,6 +79,8 @@ public struct Configuration: Sendable, Equatable {
           --retain-payloads DURATION  strip replaced weather payloads older than this from sealed segments,
                                   keeping every audit fact (default 30d; 0 = as soon as replaced and sealed;
                                   durations are written 90s, 12h, 30d or 0)
+          --retain-audit DURATION  drop whole sealed segments whose every event is older than this, recording
+                                  log.truncated and keeping their state in log-base.json (default forever)
           --max-favorites N       the most favorites kept (default 100000)
           --socket PATH           the daemon's socket (default $XDG_RUNTIME_DIR/weatherd/<name>.sock, named
                                   after the data dir, else DIR/weatherd.sock)
@@ -171,6 +176,12 @@ public struct Configuration: Sendable, Equatable {
                     throw ConfigurationError("--retain-payloads must be a duration: 90s, 12h, 30d or 0")
                 }
                 config.retainPayloads = duration
+            case "--retain-audit":
+                let text = try value()
+                guard text == "forever" || Self.duration(text) != nil else {
+                    throw ConfigurationError("--retain-audit must be a duration: 90s, 12h, 30d, 0 or forever")
+                }
+                config.retainAudit = Self.duration(text)
             case "--refresh-interval":
                 let seconds = try number(0...(30 * 86_400))
                 config.refreshInterval = seconds == 0 ? nil : .seconds(seconds)
@@ -208,6 +219,16 @@ public struct Configuration: Sendable, Equatable {
         case "d": return .seconds(count * 86_400)
         default: return nil
         }
+    }
+
+    /// A duration as `duration(_:)` reads it, in the largest unit that writes it whole (`30d`, `90s`, `0`).
+    public static func durationText(_ duration: Duration) -> String {
+        let seconds = duration.components.seconds
+        guard seconds > 0 else { return "0" }
+        for (unit, size) in [("d", Int64(86_400)), ("h", 3600), ("m", 60)] where seconds % size == 0 {
+            return "\(seconds / size)\(unit)"
+        }
+        return "\(seconds)s"
     }
 
     /// `$WEATHERD_DATA_DIR`, else `$XDG_DATA_HOME/weatherd`, else `~/.local/share/weatherd`.

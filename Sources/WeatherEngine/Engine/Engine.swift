@@ -112,8 +112,11 @@ public final class Engine: Sendable {
         var services: [any Service] = [
             AlertService(actor: alertActor),
             CompactionService(
-                directory: dataDirectory.path, retainPayloads: configuration.retainPayloads, clock: clock,
-                timer: schedulerClock, delay: .seconds(60), interval: .seconds(6 * 3600), logger: logger),
+                directory: dataDirectory.path, retainPayloads: configuration.retainPayloads,
+                retainAudit: configuration.retainAudit, writer: writer,
+                snapshots: SnapshotStore(directory: opened.directory),
+                lastTruncation: opened.replay.state.lastTruncation, clock: clock, timer: schedulerClock,
+                delay: .seconds(60), interval: .seconds(6 * 3600), logger: logger),
         ]
         if let interval = configuration.refreshInterval {
             services.append(

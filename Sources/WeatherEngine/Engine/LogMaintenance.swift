@@ -22,14 +22,73 @@ public enum LogMaintenance {
         return try SegmentCompactor.compact(
             directory: directory, rules: rules, cutoff: cutoff, now: now, beforeStep: beforeStep)
     }
+
+    /// A truncation ready to record: the segments to drop and the snapshot that becomes `log-base.json`.
+    struct PlannedTruncation: Sendable {
+        var plan: LogTruncation.Plan
+        var base: SnapshotFile
+        var baseBytes: [UInt8]
+    }
+
+    /// The oldest sealed segments whose every event was written more than `retainAudit` before `now`, with the
+    /// newest snapshot of this build past them as their base; nil when nothing is due, or no such snapshot exists
+    /// yet (the next run tries again: snapshots are written every `--snapshot-every` events and at shutdown).
+    static func planTruncation(
+        directory: String, retainAudit: Duration, now: Timestamp, snapshots: SnapshotStore, logger: Logger
+    ) throws -> PlannedTruncation? {
+        let cutoff = Timestamp(milliseconds: now.milliseconds - retainAudit.components.seconds * 1000)
+        guard let plan = try LogTruncation.plan(directory: directory, cutoff: cutoff) else { return nil }
+        guard let (base, bytes) = try newestSnapshot(after: plan.throughSeq, in: snapshots) else {
+            logger.info("audit retention waits for a snapshot past seq \(plan.throughSeq) to keep as the log's base")
+            return nil
+        }
+        return PlannedTruncation(plan: plan, base: base, baseBytes: bytes)
+    }
+
+    /// Completes a truncation the log records (`state.lastTruncation`) but the files may not show yet: a crash
+    /// came between the event and the removal of the segments. Does nothing when it is complete.
+    static func finishTruncation(
+        _ truncation: LogTruncated, directory: String, now: Timestamp, snapshots: SnapshotStore
+    ) throws {
+        let files = try LogFiles.list(directory: directory)
+        let recorded = files.manifest.truncated?.throughSeq ?? 0
+        guard recorded < truncation.throughSeq || files.segments.contains(where: { $0 <= recorded }) else { return }
+        guard let chain = CRC32C.parseHex(truncation.lastChain) else { return }
+        var bytes: [UInt8] = []
+        if recorded < truncation.throughSeq {
+            guard let (_, newest) = try newestSnapshot(after: truncation.throughSeq, in: snapshots) else { return }
+            bytes = newest
+        }
+        try LogTruncation.drop(
+            directory: directory, throughSeq: truncation.throughSeq, lastChain: chain, base: bytes, now: now)
+    }
+
+    private static func newestSnapshot(
+        after seq: Int64, in snapshots: SnapshotStore
+    ) throws -> (SnapshotFile, [UInt8])? {
+        for entry in try snapshots.list() where entry.seq > seq {
+            let bytes = try snapshots.read(entry.path)
+            guard let file = try? SnapshotFile(bytes: bytes), file.seq == entry.seq, file.build == Engine.version
+            else { continue }
+            return (file, bytes)
+        }
+        return nil
+    }
 }
 
-/// Compacts sealed segments in the background: a first run `delay` after start (so start-up is not slowed),
-/// then every `interval`; each run rewrites the segments that have something to strip, one at a time, on a
-/// thread of its own, off the log writer's path. It stops between segments at shutdown.
+/// Keeps the log's sealed segments in bounds in the background: a first run `delay` after start (so start-up
+/// is not slowed), then every `interval`. Each run first drops the segments audit retention no longer keeps
+/// (recording `log.truncated` through the writer before any file is touched), then rewrites the segments that
+/// have payloads to strip, one at a time. The file work runs on a thread of its own, off the log writer's
+/// path; a run stops between segments at shutdown.
 struct CompactionService: Service {
     let directory: String
     let retainPayloads: Duration
+    let retainAudit: Duration?
+    let writer: LogWriter
+    let snapshots: SnapshotStore
+    /// The last `log.truncated` start-up replayed.
+    let lastTruncation: LogTruncated?
     let clock: WallClock
     let timer: any Clock<Duration>
     let delay: Duration
@@ -39,15 +98,77 @@ struct CompactionService: Service {
     func run(shutdown: Latch) async {
         let task = Task {
             var wait = delay
+            var lastTruncation = lastTruncation
             while !Task.isCancelled {
                 do { try await timer.sleep(for: wait) } catch { return }
                 wait = interval
+                if let retainAudit {
+                    lastTruncation = await truncateOnce(retainAudit: retainAudit, after: lastTruncation)
+                }
                 await compactOnce()
             }
         }
         await shutdown.wait()
         task.cancel()
         await task.value
+    }
+
+    /// One run of audit retention: finish an interrupted truncation, then record and perform a new one.
+    ///
+    /// - Parameter pending: the last `log.truncated` recorded (finished first, should a crash have cut it short).
+    /// - Returns: the last `log.truncated` recorded after the run.
+    func truncateOnce(retainAudit: Duration, after pending: LogTruncated?) async -> LogTruncated? {
+        let (directory, snapshots, now, logger) = (directory, snapshots, clock.now(), logger)
+        let planned = await onOwnThread(named: "weatherd-compactor") {
+            () -> Result<LogMaintenance.PlannedTruncation?, any Error> in
+            Result {
+                if let pending {
+                    try LogMaintenance.finishTruncation(pending, directory: directory, now: now, snapshots: snapshots)
+                }
+                return try LogMaintenance.planTruncation(
+                    directory: directory, retainAudit: retainAudit, now: now, snapshots: snapshots, logger: logger)
+            }
+        }
+        let truncation: LogMaintenance.PlannedTruncation
+        switch planned {
+        case .success(let due?): truncation = due
+        case .success(nil): return pending
+        case .failure(let error):
+            logger.warning("audit retention did not run: \(error)")
+            return pending
+        }
+        let plan = truncation.plan
+        let event = LogTruncated(
+            fromSeq: plan.fromSeq, throughSeq: plan.throughSeq, lastChain: CRC32C.hexString(plan.lastChain),
+            segments: plan.segments.map {
+                LogTruncated.Segment(
+                    file: $0.name, firstSeq: $0.firstSeq, lastSeq: $0.lastSeq, bytes: $0.bytes, lastAt: $0.lastAt)
+            },
+            cutoff: Timestamp(milliseconds: now.milliseconds - retainAudit.components.seconds * 1000),
+            retainAudit: Configuration.durationText(retainAudit), baseSeq: truncation.base.seq)
+        do {
+            let ticket = try writer.append([NewEvent(.logTruncated(event), cause: "retention", corr: nil)])
+            _ = try await ticket.committed()
+        } catch {
+            logger.warning("audit retention could not record log.truncated, so nothing was dropped: \(error)")
+            return pending
+        }
+        let (base, bytes) = (truncation.baseBytes, plan.segments.reduce(0) { $0 + $1.bytes })
+        let dropped = await onOwnThread(named: "weatherd-compactor") { () -> Result<Void, any Error> in
+            Result {
+                try LogTruncation.drop(
+                    directory: directory, throughSeq: plan.throughSeq, lastChain: plan.lastChain, base: base, now: now)
+            }
+        }
+        switch dropped {
+        case .success:
+            logger.info(
+                "audit retention dropped seqs \(plan.fromSeq)…\(plan.throughSeq) (\(plan.segments.count) segment(s), "
+                    + "\(bytes) bytes); their state is kept in \(LogTruncation.baseName)")
+        case .failure(let error):
+            logger.warning("audit retention recorded log.truncated but could not drop the files yet: \(error)")
+        }
+        return event
     }
 
     private func compactOnce() async {

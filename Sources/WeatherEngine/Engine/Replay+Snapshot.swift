@@ -21,7 +21,15 @@ extension Replay {
             logger.warning("cannot list the snapshots (\(error)); replaying the whole log")
             entries = []
         }
+        let truncated = (try? LogManifest.read(directory: directory))?.truncated
         for entry in entries {
+            if let truncated, entry.seq <= truncated.throughSeq {
+                discard(
+                    entry, snapshots: snapshots,
+                    because: "it predates the log's first seq \(truncated.throughSeq + 1) (older seqs were dropped)",
+                    entries: entries, logger: logger)
+                continue
+            }
             do {
                 let base = try load(entry, snapshots: snapshots, commandWindow: commandWindow)
                 return try run(
@@ -68,9 +76,14 @@ extension Replay {
             throw SnapshotError.mismatch(
                 "it was taken with --command-window \(file.commandWindow), not \(commandWindow)")
         }
+        return try base(of: file, commandWindow: commandWindow)
+    }
+
+    private static func base(of file: SnapshotFile, commandWindow: Int, anyWindow: Bool = false) throws -> Base {
         let state: WeatherState
         do {
-            state = try WeatherState(snapshot: file.state, commandWindow: commandWindow)
+            state = try WeatherState(
+                snapshot: file.state, commandWindow: commandWindow, keepingNewestCommands: anyWindow)
         } catch {
             throw SnapshotError.malformed(error.description)
         }
@@ -78,5 +91,41 @@ extension Replay {
             throw SnapshotError.malformed("its state ends at seq \(state.lastSeq), not \(file.seq)")
         }
         return Base(state: state, chain: file.chain, index: file.index.prefix(through: file.seq))
+    }
+
+    /// The state a truncated log continues from: `log-base.json`, or nil when the log was never truncated.
+    ///
+    /// Unlike a snapshot, the base is the only record of the dropped events' state, so it is used whatever
+    /// build wrote it (its format version must still be this one's) and whatever the command window (a
+    /// smaller window forgets the oldest commands).
+    ///
+    /// - Throws: `LogDamage` (`manifest`) when the base is missing, unreadable, or not past the dropped seqs.
+    static func truncationBase(directory: String, commandWindow: Int) throws -> Base? {
+        guard let truncated = try LogManifest.read(directory: directory).truncated else { return nil }
+        let path = LogTruncation.basePath(in: directory)
+        func damage(_ detail: String) -> LogDamage {
+            LogDamage(
+                path: path, line: 1, seq: truncated.throughSeq + 1, offset: 0,
+                problem: LineProblem(
+                    .badSeq,
+                    "the log's seqs 1…\(truncated.throughSeq) were dropped by --retain-audit, and the state they "
+                        + "built, kept in \(LogTruncation.baseName), \(detail)"), kind: .manifest)
+        }
+        let bytes: [UInt8]
+        do {
+            guard let read = try LogTruncation.readBase(directory: directory) else { throw damage("is missing") }
+            bytes = read
+        } catch let error as StorageError {
+            throw damage("cannot be read: \(error)")
+        }
+        do {
+            let file = try SnapshotFile(bytes: bytes)
+            guard file.seq > truncated.throughSeq else {
+                throw SnapshotError.mismatch("covers seq \(file.seq), not a seq after the dropped ones")
+            }
+            return try base(of: file, commandWindow: commandWindow, anyWindow: true)
+        } catch let error as SnapshotError {
+            throw damage("is not usable: \(error)")
+        }
     }
 }

@@ -49,7 +49,8 @@ public enum Replay {
     }
 
     /// Folds the log of the data dir at `directory` into a fresh state, or into `base` from the line after its
-    /// seq.
+    /// seq. A log whose oldest segments audit retention dropped has no fresh start: without `base`, it is
+    /// folded into the state stored in `log-base.json` when the segments were dropped.
     ///
     /// With a base, reading starts at the indexed line at or before the base's seq, and the line holding
     /// that seq must have the base's chain: that one comparison proves the log is the one the snapshot
@@ -63,13 +64,15 @@ public enum Replay {
     ///   seq, has another chain there, or is damaged before it); `LogDamage` for damage other than a torn
     ///   tail; `ReplayError` for an intact line whose `data` is not JSON or, for a known type and version,
     ///   does not match its schema (start-up refuses rather than drop an event it cannot read);
-    ///   `StorageError` when the file cannot be read.
+    ///   `StorageError` when the file cannot be read; `LogDamage` (`manifest`) for a truncated log whose
+    ///   `log-base.json` is missing or does not fit it.
     public static func run(
         directory: String, commandWindow: Int, through: Int64? = nil, limit: LogEnd? = nil, from base: Base? = nil,
         catalog: EventCatalog = .standard, logger: Logger? = nil
     ) throws -> Result {
-        try run(
-            commandWindow: commandWindow, through: through, from: base, catalog: catalog, logger: logger
+        let origin = try base ?? truncationBase(directory: directory, commandWindow: commandWindow)
+        return try run(
+            commandWindow: commandWindow, through: through, from: origin, catalog: catalog, logger: logger
         ) { start, index, body in
             try LogReader.read(directory: directory, start: start, limit: limit, index: index, body)
         }

@@ -21,7 +21,8 @@ public enum LogTools {
                weatherd log compact --data-dir DIR [--retain-payloads DURATION]   (on a stopped data dir)
         Each prints JSON lines; verify exits 1 at the first problem, naming file, line, seq and offset.
         compact strips replaced weather payloads older than DURATION (default 30d; 90s, 12h, 30d or 0) from
-        the sealed segments, keeping every audit fact.
+        the sealed segments, keeping every audit fact. Whole segments are dropped (--retain-audit) only by the
+        running service, which records log.truncated through its writer.
         """
 
     /// Runs a `log` subcommand and returns the exit code; output goes to `print`.
@@ -124,8 +125,22 @@ public enum LogTools {
         var unknown: (place: LinePlace, seq: Int64, kind: EventKind)?
         var first: Int64?
         do {
+            // A truncated log begins past the dropped seqs: its base state must be there, and fit the log.
+            let base = try Replay.truncationBase(directory: files.directory, commandWindow: .max)
+            var baseConfirmed = base == nil
             let outcome = try LogReader.read(directory: files.directory) { envelope, place in
                 if first == nil { first = envelope.seq }
+                if let base, envelope.seq == base.state.lastSeq {
+                    guard envelope.chain == base.chain else {
+                        throw LogDamage(
+                            path: LogTruncation.basePath(in: files.directory), line: 1, seq: envelope.seq, offset: 0,
+                            problem: LineProblem(
+                                .badChain,
+                                "\(LogTruncation.baseName) holds the state of seq \(envelope.seq) with another chain "
+                                    + "than the log's line"), kind: .manifest)
+                    }
+                    baseConfirmed = true
+                }
                 let kind: EventCatalog.Outcome
                 do {
                     kind = try envelope.decodedEvent()
@@ -157,6 +172,14 @@ public enum LogTools {
                     ]).jsonString)
                 return 1
             }
+            if let base, !baseConfirmed {
+                throw LogDamage(
+                    path: LogTruncation.basePath(in: files.directory), line: 1, seq: base.state.lastSeq, offset: 0,
+                    problem: LineProblem(
+                        .badSeq,
+                        "\(LogTruncation.baseName) holds the state of seq \(base.state.lastSeq), which the log does "
+                            + "not reach"), kind: .manifest)
+            }
             let notes = try SegmentCompactor.checkManifest(files)
             var result: [String: JSONValue] = [
                 "ok": true, "dataDir": .string(files.directory), "events": .int(outcome.lines),
@@ -164,7 +187,10 @@ public enum LogTools {
                 "bytes": .int(files.bytes), "segments": .int(Int64(files.segments.count)),
                 "compactedSegments": .int(Int64(files.manifest.compacted.count)),
             ]
-            if let truncated = files.manifest.truncated { result["truncatedThroughSeq"] = .int(truncated.throughSeq) }
+            if let truncated = files.manifest.truncated {
+                result["truncatedThroughSeq"] = .int(truncated.throughSeq)
+                result["baseSeq"] = base.map { .int($0.state.lastSeq) } ?? .null
+            }
             if !notes.isEmpty { result["notes"] = .array(notes.map { .string($0) }) }
             print(JSONValue.object(result).jsonString)
             return 0
