@@ -6,10 +6,13 @@ public struct ProviderRequest: Sendable, Equatable {
     public var url: String
     /// The same URL with the API key removed: what the audit log, stdout and stderr may show.
     public var auditURL: String
+    /// Request headers the provider needs (NWS refuses requests without a `User-Agent`); never an API key.
+    public var headers: [String: String]
 
-    public init(url: String, auditURL: String) {
+    public init(url: String, auditURL: String, headers: [String: String] = [:]) {
         self.url = url
         self.auditURL = auditURL
+        self.headers = headers
     }
 }
 

@@ -1,0 +1,137 @@
+import WeatherDomain
+
+/// Open-Meteo's air-quality API (CAMS models), which needs no API key.
+///
+/// Gases and particles come in μg/m³, weatherd's canonical unit, and the unit labels are checked
+/// rather than trusted; pollen comes in grains/m³ and is `null` outside Europe, which is read as
+/// absent. Local ISO times (the default) and unix times are both read.
+public struct OpenMeteoAirQualityProvider: AirQualityProvider {
+    /// The API's base URL, without trailing slashes.
+    public let baseURL: String
+
+    /// Creates a provider; the base URL may carry a path prefix (a proxy) and a trailing slash.
+    public init(baseURL: String = "https://air-quality-api.open-meteo.com") {
+        self.baseURL = RequestURL.base(baseURL)
+    }
+
+    /// `open-meteo`, as recorded in events.
+    public var name: String { "open-meteo" }
+
+    /// What one Open-Meteo variable measures, which decides the unit labels it may carry.
+    enum Kind {
+        case index, concentration, pollen
+    }
+
+    /// The variables asked for, with the entry member each fills.
+    static let variables: [(name: String, kind: Kind, member: AirQualityEntry.Member)] = [
+        ("european_aqi", .index, \.europeanAqi), ("us_aqi", .index, \.usAqi), ("pm2_5", .concentration, \.pm25),
+        ("pm10", .concentration, \.pm10), ("ozone", .concentration, \.ozone),
+        ("nitrogen_dioxide", .concentration, \.nitrogenDioxide),
+        ("sulphur_dioxide", .concentration, \.sulphurDioxide), ("carbon_monoxide", .concentration, \.carbonMonoxide),
+        ("uv_index", .index, \.uvIndex), ("alder_pollen", .pollen, \.alderPollen),
+        ("birch_pollen", .pollen, \.birchPollen), ("grass_pollen", .pollen, \.grassPollen),
+        ("mugwort_pollen", .pollen, \.mugwortPollen), ("olive_pollen", .pollen, \.olivePollen),
+        ("ragweed_pollen", .pollen, \.ragweedPollen),
+    ]
+
+    /// `/v1/air-quality` with the values now and two days of hours, so 24 from any hour of today fit.
+    public func airQualityRequest(lat: Double, lon: Double) -> ProviderRequest {
+        let names = Self.variables.map(\.name).joined(separator: ",")
+        let url = RequestURL.make(
+            baseURL, "/v1/air-quality",
+            [
+                ("latitude", RequestURL.coordinate(lat)), ("longitude", RequestURL.coordinate(lon)), ("current", names),
+                ("hourly", names), ("timezone", "auto"), ("forecast_days", "2"),
+            ])
+        return ProviderRequest(url: url, auditURL: url)
+    }
+
+    /// Nil: the one request gives the hours too.
+    public func airQualityForecastRequest(lat: Double, lon: Double) -> ProviderRequest? { nil }
+
+    /// Reads `current` and the next 24 values of `hourly`; `forecast` is not used.
+    public func decodeAirQuality(_ body: [UInt8], forecast: [UInt8]?, place: Place, now: Timestamp)
+        throws(ProviderError) -> AirQualityReport
+    {
+        let root = try ResponseBody.parse(body, provider: name)
+        if root["error"]?.boolValue == true {
+            throw .badBody(name, "error: \(root["reason"]?.stringValue ?? "no reason given")")
+        }
+        do throws(FieldError) {
+            return try Self.report(root, place: place, now: now)
+        } catch {
+            throw .badBody(name, error.description)
+        }
+    }
+
+    static func report(_ root: JSONValue, place: Place, now: Timestamp) throws(FieldError) -> AirQualityReport {
+        let top = try FieldReader(root, path: "$")
+        guard top.has("current") || top.has("hourly") else {
+            throw FieldError(path: "$.current", problem: "is required when there is no $.hourly")
+        }
+        let offset = try top.optionalInt("utc_offset_seconds") ?? 0
+        var current: AirQualityEntry?
+        if top.has("current") {
+            current = try currentEntry(top, utcOffsetSeconds: offset)
+        }
+        let hourly = top.has("hourly") ? try hourlyEntries(top, utcOffsetSeconds: offset) : []
+        return AirQualityReport(
+            place: place, current: current, hourly: AirQualityReport.nextHours(hourly, now: now))
+    }
+
+    private static func currentEntry(_ top: FieldReader, utcOffsetSeconds: Int64) throws(FieldError)
+        -> AirQualityEntry
+    {
+        let current = try FieldReader(top.members["current"], path: "$.current")
+        let units = try FieldReader(top.members["current_units"], path: "$.current_units", allowAbsent: true)
+        var entry = AirQualityEntry(
+            time: try ResponseBody.time(
+                current.members["time"], path: "$.current.time", utcOffsetSeconds: utcOffsetSeconds))
+        for variable in variables {
+            try checkUnit(units, variable.name, kind: variable.kind)
+            entry[keyPath: variable.member] = try current.optionalDouble(variable.name)
+        }
+        return entry
+    }
+
+    private static func hourlyEntries(_ top: FieldReader, utcOffsetSeconds: Int64) throws(FieldError)
+        -> [AirQualityEntry]
+    {
+        let hourly = try FieldReader(top.members["hourly"], path: "$.hourly")
+        let units = try FieldReader(top.members["hourly_units"], path: "$.hourly_units", allowAbsent: true)
+        var entries: [AirQualityEntry] = []
+        for (index, value) in try ResponseBody.array(hourly, "time").enumerated() {
+            entries.append(
+                AirQualityEntry(
+                    time: try ResponseBody.time(
+                        value, path: "$.hourly.time[\(index)]", utcOffsetSeconds: utcOffsetSeconds)))
+        }
+        for variable in variables {
+            try checkUnit(units, variable.name, kind: variable.kind)
+            guard let column = try ResponseBody.numbers(hourly, variable.name, count: entries.count) else { continue }
+            for index in entries.indices { entries[index][keyPath: variable.member] = column[index] }
+        }
+        return entries
+    }
+
+    /// Throws when a variable's unit label is not the one weatherd reads it in.
+    ///
+    /// A missing label means what weatherd asked for. μg/m³ is accepted with either micro sign
+    /// (Open-Meteo sends U+03BC GREEK SMALL LETTER MU; U+00B5 MICRO SIGN is the same unit).
+    /// The indices' labels (`EAQI`, `USAQI`, `""`) are not units and are not checked.
+    private static func checkUnit(_ units: FieldReader, _ key: String, kind: Kind) throws(FieldError) {
+        guard let label = try units.optionalString(key) else { return }
+        switch kind {
+        case .index:
+            return
+        case .concentration:
+            guard ["\u{3BC}g/m\u{B3}", "\u{B5}g/m\u{B3}", "ug/m3"].contains(label) else {
+                throw FieldError(path: "\(units.path).\(key)", problem: "is an unknown concentration unit \"\(label)\"")
+            }
+        case .pollen:
+            guard ["grains/m\u{B3}", "grains/m3"].contains(label) else {
+                throw FieldError(path: "\(units.path).\(key)", problem: "is an unknown pollen unit \"\(label)\"")
+            }
+        }
+    }
+}
