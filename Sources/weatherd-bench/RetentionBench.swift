@@ -11,8 +11,8 @@ import WeatherTesting
 /// 64 MiB segments, two months in the past, and compacted with `--retain-payloads 0` (everything replaced);
 /// the year's figures are that day's measured bytes: 365 full days without retention, and with the default
 /// 30 days, 30 full days plus 335 compacted ones (compaction keeps a place's last fetch, and a segment's
-/// first line, so a compacted day is measured, not assumed). Replay time is measured on the day's log before
-/// and after compaction.
+/// first line, so a compacted day is measured, not assumed); with `--retain-audit 90d` as well, the disk holds
+/// at most 30 full and 60 compacted days. Replay time is measured on the day's log before and after compaction.
 func retention(dir: String) throws -> JSONValue {
     let dataDir = dir + "/retention"
     try? FileManager.default.removeItem(atPath: dataDir)
@@ -45,6 +45,7 @@ func retention(dir: String) throws -> JSONValue {
         "bench": "retention", "dashboardDayEvents": .int(Int64(perDay)), "dayBytes": .int(rawBytes),
         "dayBytesCompacted": .int(compactedBytes), "strippedEvents": .int(report.eventsStripped),
         "yearGBWithoutRetention": .double(gb(yearRaw)), "yearGBWithRetention30d": .double(gb(yearRetained)),
+        "boundGBWithAuditRetention90d": .double(gb(Double(rawBytes) * 30 + Double(compactedBytes) * 60)),
         "compactionMBPerSecond": .double(
             Rounding.round(Double(report.bytesBefore) / 1e6 / compactSeconds, decimals: 0)),
         "replayDayMs": .double(Rounding.round(replayBefore * 1000, decimals: 0)),
