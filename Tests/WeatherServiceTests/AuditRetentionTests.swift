@@ -32,6 +32,15 @@ struct AuditRetentionTests {
             logger: Logger(level: .error))
     }
 
+    /// Adds `count` favorites a second apart: at 2 KiB a segment, several sealed segments.
+    static func addFavorites(_ count: Int, to weatherd: InProcessWeatherd, clock: ManualClock) async throws {
+        for index in 0..<count {
+            _ = try await weatherd.result(
+                "favorites/add", ["name": .string("Place \(index)"), "lat": .int(Int64(index)), "lon": 1])
+            clock.advance(milliseconds: 1000)
+        }
+    }
+
     @Test("the plan takes the oldest sealed segments whose every event is older than the cutoff, and stops there")
     func planIsAPrefix() async throws {
         try await onThread {
@@ -122,11 +131,7 @@ struct AuditRetentionTests {
         let directory = TemporaryDataDirectory()
         let clock = ManualClock(start: Self.now)
         let weatherd = try InProcessWeatherd(directory: directory, clock: clock, snapshotEvery: 10, segmentBytes: 2048)
-        for index in 0..<60 {
-            _ = try await weatherd.result(
-                "favorites/add", ["name": .string("Place \(index)"), "lat": .int(Int64(index)), "lon": 1])
-            clock.advance(milliseconds: 1000)
-        }
+        try await Self.addFavorites(60, to: weatherd, clock: clock)
         let sealed = try Self.segmentFiles(directory.path)
         #expect(sealed.count >= 4)
         let retention = Self.service(weatherd.engine, clock: clock, directory: directory)
@@ -169,11 +174,7 @@ struct AuditRetentionTests {
         let directory = TemporaryDataDirectory()
         let clock = ManualClock(start: Self.now)
         let weatherd = try InProcessWeatherd(directory: directory, clock: clock, snapshotEvery: 10, segmentBytes: 2048)
-        for index in 0..<40 {
-            _ = try await weatherd.result(
-                "favorites/add", ["name": .string("Place \(index)"), "lat": .int(Int64(index)), "lon": 2])
-            clock.advance(milliseconds: 1000)
-        }
+        try await Self.addFavorites(40, to: weatherd, clock: clock)
         // The event is durable, then the process "dies" before any file is touched.
         let plan = try #require(try LogTruncation.plan(directory: directory.path, cutoff: clock.now))
         let event = LogTruncated(

@@ -55,12 +55,7 @@ public struct OpenWeatherMapAirQualityProvider: AirQualityProvider {
 
     /// Reads every entry of a body's `list`, in its order (current and forecast bodies alike).
     public func decodeEntries(_ body: [UInt8]) throws(ProviderError) -> [AirQualityEntry] {
-        let root = try ResponseBody.parse(body, provider: name)
-        do throws(FieldError) {
-            return try Self.entries(root)
-        } catch {
-            throw .badBody(name, error.description)
-        }
+        try ResponseBody.decode(body, provider: name) { (root) throws(FieldError) in try Self.entries(root) }
     }
 
     static func entries(_ root: JSONValue) throws(FieldError) -> [AirQualityEntry] {

@@ -14,6 +14,18 @@ enum ResponseBody {
         }
     }
 
+    /// Parses a 2xx body and reads it with `read`, turning a `FieldError` into the provider's bad-body error.
+    static func decode<Value>(
+        _ body: [UInt8], provider: String, _ read: (JSONValue) throws(FieldError) -> Value
+    ) throws(ProviderError) -> Value {
+        let root = try parse(body, provider: provider)
+        do throws(FieldError) {
+            return try read(root)
+        } catch {
+            throw .badBody(provider, error.description)
+        }
+    }
+
     /// Unix seconds (a number), or an ISO 8601 time or date.
     ///
     /// Open-Meteo sends local wall-clock strings without an offset (`2025-05-10T12:45`,

@@ -34,12 +34,7 @@ public struct MeteoAlarmWarningProvider: Sendable {
     /// `references` (`sender,identifier,sent` triples) give `replaces`; an area's `EMMA_ID`
     /// geocodes give `areaIds`; an `info` without `language` is `en-US`, as CAP defines.
     public func decodeFeed(_ body: [UInt8]) throws(ProviderError) -> [OfficialWarning] {
-        let root = try ResponseBody.parse(body, provider: name)
-        do throws(FieldError) {
-            return try Self.warnings(root)
-        } catch {
-            throw .badBody(name, error.description)
-        }
+        try ResponseBody.decode(body, provider: name) { (root) throws(FieldError) in try Self.warnings(root) }
     }
 
     static func warnings(_ root: JSONValue) throws(FieldError) -> [OfficialWarning] {

@@ -46,12 +46,7 @@ public struct NWSWarningProvider: Sendable {
     /// `status` is not `Actual` (tests, exercises) and `Ack`/`Error` messages are left out. NWS
     /// sends no `language` in GeoJSON; its texts are `en-US`. `areaDesc` is split at `;` into names.
     public func decodeAlerts(_ body: [UInt8]) throws(ProviderError) -> [OfficialWarning] {
-        let root = try ResponseBody.parse(body, provider: name)
-        do throws(FieldError) {
-            return try Self.warnings(root)
-        } catch {
-            throw .badBody(name, error.description)
-        }
+        try ResponseBody.decode(body, provider: name) { (root) throws(FieldError) in try Self.warnings(root) }
     }
 
     static func warnings(_ root: JSONValue) throws(FieldError) -> [OfficialWarning] {
