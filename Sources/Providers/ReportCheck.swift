@@ -9,26 +9,46 @@ public enum ReportCheck {
         try place(report.place, provider)
         try offset(report.utcOffsetSeconds, provider)
         let now = report.current
-        try range("humidity", now.humidity, 0...100, provider)
-        try range("windDirection", now.windDirection, 0...360, provider)
-        for (name, value) in [
-            ("pressure", now.pressure), ("windSpeed", now.windSpeed), ("windGust", now.windGust),
-            ("visibility", now.visibility),
-        ] {
-            try range(name, value, 0...Double.greatestFiniteMagnitude, provider)
-        }
-        try range("temperature", now.temperature, -100...100, provider)
+        try step(
+            temperature: now.temperature, humidity: now.humidity, cloudCover: now.cloudCover, pop: now.pop,
+            windDirection: now.windDirection,
+            amounts: [
+                ("pressure", now.pressure), ("windSpeed", now.windSpeed), ("windGust", now.windGust),
+                ("visibility", now.visibility), ("uvIndex", now.uvIndex), ("precipitation", now.precipitation),
+            ], provider)
     }
 
     public static func check(_ report: ForecastReport, provider: String) throws(ProviderError) {
         try place(report.place, provider)
         try offset(report.utcOffsetSeconds, provider)
-        for entry in report.entries {
-            try range("humidity", entry.humidity, 0...100, provider)
-            try range("pop", entry.pop, 0...1, provider)
-            try range("windDirection", entry.windDirection, 0...360, provider)
-            try range("temperature", entry.temperature, -100...100, provider)
+        for entry in report.entries + report.hourly {
+            try step(
+                temperature: entry.temperature, humidity: entry.humidity, cloudCover: entry.cloudCover,
+                pop: entry.pop, windDirection: entry.windDirection,
+                amounts: [
+                    ("pressure", entry.pressure), ("windSpeed", entry.windSpeed), ("windGust", entry.windGust),
+                    ("visibility", entry.visibility), ("uvIndex", entry.uvIndex),
+                    ("precipitation", entry.precipitation),
+                ], provider)
         }
+        for day in report.daily {
+            try range("pop", day.pop, 0...1, provider)
+            try range("precipitation", day.precipitation, 0...Double.greatestFiniteMagnitude, provider)
+            try range("uvIndex", day.uvIndex, 0...Double.greatestFiniteMagnitude, provider)
+        }
+    }
+
+    /// The checks every step and the current conditions share.
+    private static func step(
+        temperature: Double, humidity: Double?, cloudCover: Double?, pop: Double?, windDirection: Double?,
+        amounts: [(String, Double?)], _ provider: String
+    ) throws(ProviderError) {
+        try range("temperature", temperature, -100...100, provider)
+        try range("humidity", humidity, 0...100, provider)
+        try range("cloudCover", cloudCover, 0...100, provider)
+        try range("pop", pop, 0...1, provider)
+        try range("windDirection", windDirection, 0...360, provider)
+        for (name, value) in amounts { try range(name, value, 0...Double.greatestFiniteMagnitude, provider) }
     }
 
     public static func check(_ places: [Place], provider: String) throws(ProviderError) {

@@ -23,6 +23,8 @@ public struct ProviderRequest: Sendable, Equatable {
 public protocol WeatherProvider: Sendable {
     /// `open-meteo` or `openweathermap`, as recorded in events.
     var name: String { get }
+    /// Whether its forecast has hourly steps (besides the 3-hourly ones and the days).
+    var hasHourlyForecast: Bool { get }
 
     func currentRequest(lat: Double, lon: Double) -> ProviderRequest
     func forecastRequest(lat: Double, lon: Double) -> ProviderRequest
@@ -31,7 +33,8 @@ public protocol WeatherProvider: Sendable {
 
     /// Reads a 2xx current-weather body. `place` is what was asked for (its name is kept when the provider has none).
     func decodeCurrent(_ body: [UInt8], place: Place) throws(ProviderError) -> CurrentReport
-    /// Reads a 2xx forecast body into at most 40 three-hourly entries and the daily summaries by local date.
+    /// Reads a 2xx forecast body into at most 40 three-hourly entries, the hourly steps it has (at most
+    /// `ForecastReport.maxHours`) and the days by local date.
     func decodeForecast(_ body: [UInt8], place: Place) throws(ProviderError) -> ForecastReport
     /// Reads a 2xx geocoding body; no results is an empty array.
     func decodeGeocode(_ body: [UInt8]) throws(ProviderError) -> [Place]

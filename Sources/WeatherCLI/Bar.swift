@@ -191,7 +191,7 @@ struct BarView {
             let page = ForecastPage(forecast)
             lines += (forecast["daily"]?.arrayValue ?? []).map { day in
                 let date = day["date"]?.stringValue ?? ""
-                let chance = page.rainChance(on: date)
+                let chance = day["pop"]?.doubleValue ?? page.rainChance(on: date)
                 return LocalTime.dayLabel(date) + "  " + Symbols.emoji(day["condition"] ?? .null, night: false) + " "
                     + page.quantities.temperature(day["min"], signed: false) + " / "
                     + page.quantities.temperature(day["max"], signed: false)

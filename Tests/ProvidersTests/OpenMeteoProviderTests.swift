@@ -8,13 +8,16 @@ struct OpenMeteoProviderTests {
     let berlin = Place(name: "Berlin", country: "DE", state: nil, lat: 52.52, lon: 13.41)
     let delhi = Place(name: "New Delhi", country: "IN", state: nil, lat: 28.6139, lon: 77.209)
 
+    static let stepVariables =
+        "temperature_2m,apparent_temperature,relative_humidity_2m,dew_point_2m,pressure_msl,cloud_cover,visibility,"
+        + "wind_speed_10m,wind_direction_10m,wind_gusts_10m,uv_index,precipitation,precipitation_probability,"
+        + "weather_code,is_day"
     static let currentQuery =
-        "current=temperature_2m,relative_humidity_2m,apparent_temperature,weather_code,pressure_msl,"
-        + "wind_speed_10m,wind_direction_10m,wind_gusts_10m&daily=temperature_2m_max,temperature_2m_min,sunrise,sunset"
+        "current=\(stepVariables)&daily=temperature_2m_max,temperature_2m_min,sunrise,sunset"
         + "&forecast_days=1&timezone=auto&wind_speed_unit=ms&timeformat=unixtime"
     static let forecastQuery =
-        "hourly=temperature_2m,apparent_temperature,relative_humidity_2m,pressure_msl,wind_speed_10m,"
-        + "wind_direction_10m,weather_code,precipitation_probability&forecast_days=6&timezone=auto"
+        "hourly=\(stepVariables)&daily=weather_code,temperature_2m_max,temperature_2m_min,precipitation_sum,"
+        + "precipitation_probability_max,uv_index_max,sunrise,sunset&forecast_days=16&timezone=auto"
         + "&wind_speed_unit=ms&timeformat=unixtime"
 
     @Test("request URLs: path prefixes, trailing slashes stripped, no key so the audit URL is the URL")
@@ -83,15 +86,19 @@ struct OpenMeteoProviderTests {
         #expect(report.place == berlin)
     }
 
-    @Test("forecast from the recorded body, which has daily arrays and no hours: days from the arrays")
+    @Test("forecast from the recorded body, which has daily arrays and no hours: every day of the arrays")
     func forecastFixture() throws {
         let report = try provider.decodeForecast(try Fixture.bytes("openmeteo-forecast-berlin"), place: berlin)
         #expect(report.entries.isEmpty)
+        #expect(report.hourly.isEmpty)
         #expect(report.utcOffsetSeconds == 3600)
         #expect(report.place == berlin)
-        #expect(report.daily.map(\.date) == ["2025-05-10", "2025-05-11", "2025-05-12", "2025-05-13", "2025-05-14"])
-        #expect(report.daily.map(\.min) == [8.9, 6.2, 6.3, 5.4, 11])
-        #expect(report.daily.map(\.max) == [17.2, 16.6, 17.4, 19.7, 20.7])
+        #expect(
+            report.daily.map(\.date) == [
+                "2025-05-10", "2025-05-11", "2025-05-12", "2025-05-13", "2025-05-14", "2025-05-15", "2025-05-16",
+            ])
+        #expect(report.daily.map(\.min) == [8.9, 6.2, 6.3, 5.4, 11, 8.5, 7])
+        #expect(report.daily.map(\.max) == [17.2, 16.6, 17.4, 19.7, 20.7, 16.1, 15.5])
         for day in report.daily {
             #expect(day.min <= day.max)
             #expect(day.condition == OpenMeteoProvider.conditionNotReported)
@@ -99,7 +106,7 @@ struct OpenMeteoProviderTests {
         #expect(!OpenMeteoProvider.conditionNotReported.isSevere)
     }
 
-    @Test("hourly unixtime forecast at +05:30: 3-hourly steps on the local clock, days by local date")
+    @Test("hourly unixtime forecast at +05:30: 3-hourly steps on the local clock, days from every hour")
     func forecastHourly() throws {
         let report = try provider.decodeForecast(try Fixture.bytes("openmeteo-forecast-hourly"), place: delhi)
         #expect(report.timezone == "Asia/Kolkata")
@@ -133,13 +140,17 @@ struct OpenMeteoProviderTests {
         #expect(storm.condition.theme == .stormy)
         #expect(storm.pop == 0.45)
 
+        #expect(report.hourly.count == 48)
+        #expect(report.hourly.first?.time == first.time)
+        // No daily figures in this body: each day from all 24 of its hours, which the 3-hourly steps
+        // alone would miss (their extremes are 28.8/29.8 and 40.9/41.7).
         #expect(report.daily.map(\.date) == ["2025-05-10", "2025-05-11"])
-        #expect(report.daily.map(\.min) == [28.8, 29.8])
-        #expect(report.daily.map(\.max) == [40.9, 41.7])
+        #expect(report.daily.map(\.min) == [28.8, 29.6])
+        #expect(report.daily.map(\.max) == [41, 41.9])
         #expect(report.daily.map(\.condition) == [.wmo(0), .wmo(0)])
     }
 
-    @Test("six days of hours give at most 40 steps and 5 days")
+    @Test("six days of hours give at most 40 steps, 72 hours, and six days from every hour")
     func forecastCapped() throws {
         let start: Int64 = 1_746_835_200  // 2025-05-10T00:00Z
         let times = (0..<144).map { String(start + Int64($0) * 3600) }
@@ -151,11 +162,13 @@ struct OpenMeteoProviderTests {
         let report = try provider.decodeForecast(Array(body.utf8), place: berlin)
         #expect(report.entries.count == 40)
         #expect(report.entries.last?.time.description == "2025-05-14T21:00:00.000Z")
-        #expect(report.daily.count == 5)
+        #expect(report.hourly.count == ForecastReport.maxHours)
+        #expect(report.hourly.last?.time.description == "2025-05-12T23:00:00.000Z")
+        #expect(report.daily.count == 6)
         #expect(
             report.daily.first
-                == DailySummary(date: "2025-05-10", min: 10, max: 31, condition: OpenMeteoProvider.conditionNotReported)
-        )
+                == DailySummary(date: "2025-05-10", min: 10, max: 33, condition: OpenMeteoProvider.conditionNotReported),
+            "23:00's 33 °C, which no 3-hourly step has")
     }
 
     @Test("hourly ISO local times, °F and km/h, missing variables and null temperatures")
@@ -172,7 +185,8 @@ struct OpenMeteoProviderTests {
         #expect(report.entries.map(\.time.description) == ["2025-01-01T05:00:00.000Z", "2025-01-01T11:00:00.000Z"])
         #expect(report.entries.map(\.temperature) == [0, 5])
         #expect(report.entries.map(\.windSpeed) == [10, nil])
-        #expect(report.entries.map(\.pop) == [nil, 1])
+        // A 3-hourly step's chance is the highest of its three hours: null, 0 and 0 are 0.
+        #expect(report.entries.map(\.pop) == [0, 1])
         #expect(report.entries.map(\.humidity) == [nil, nil])
         #expect(
             report.entries.map(\.condition) == [

@@ -47,7 +47,7 @@ struct OpenWeatherMapProviderTests {
         #expect(report.current.temperature == 288.45)
     }
 
-    @Test("forecast: 40 steps, pop, daily lows and highs by local date, at most 5 days")
+    @Test("forecast: 40 steps, pop, daily lows and highs by local date, every date the steps touch")
     func forecast() throws {
         let report = try kelvin.decodeForecast(try Fixture.bytes("owm-forecast-london"), place: london)
         #expect(report.entries.count == 40)
@@ -69,7 +69,11 @@ struct OpenWeatherMapProviderTests {
 
         #expect(report.utcOffsetSeconds == 0)
         #expect(report.place == Place(name: "London", country: "GB", state: nil, lat: 51.5085, lon: -0.1257))
-        #expect(report.daily.map(\.date) == ["2023-01-25", "2023-01-26", "2023-01-27", "2023-01-28", "2023-01-29"])
+        #expect(report.hourly.isEmpty)
+        #expect(
+            report.daily.map(\.date) == [
+                "2023-01-25", "2023-01-26", "2023-01-27", "2023-01-28", "2023-01-29", "2023-01-30",
+            ])
         for day in report.daily { #expect(day.min <= day.max) }
         // 25 January has the 15:00, 18:00 and 21:00 steps: overcast, then light rain twice.
         let firstDay = try #require(report.daily.first)

@@ -139,6 +139,68 @@ struct GoldenLogTests {
         ]
     }
 
+    /// The v1 upstream events with the members `weather.fetched` v1 gained after its release: hourly steps,
+    /// the days' own figures, and every field of the current conditions and the steps.
+    static func v1WeatherFieldsEvents() -> [(DomainEvent, String, String?)] {
+        let t = { (minute: Int64) in Timestamp(milliseconds: 1_795_348_800_000 + minute * 60_000) }
+        let place = Place(name: "Forlì", country: "IT", state: "Emilia-Romagna", lat: 44.22, lon: 12.04)
+        let call = { (minute: Int64, provider: String) in
+            UpstreamCall(
+                provider: provider, url: "https://api.example.test/forecast?latitude=44.22&longitude=12.04",
+                status: 200, latencyMs: 110, bytes: 61_204, attempt: 1, at: t(minute))
+        }
+        let step = { (hour: Int64, code: Int64) in
+            ForecastEntry(
+                time: t(hour * 60), temperature: 14 + Double(hour) / 2, feelsLike: 13.5, dewPoint: 11.2, humidity: 81,
+                pressure: 1012.4, cloudCover: 40, visibility: 24_000, windSpeed: 2.5, windDirection: 230, windGust: 6.1,
+                uvIndex: 1.25, precipitation: 0.3, pop: 0.35, isDay: hour < 4, condition: .wmo(code))
+        }
+        let current = CurrentReport(
+            place: place, timezone: "Europe/Rome", utcOffsetSeconds: 3600,
+            current: CurrentConditions(
+                observedAt: t(0), temperature: 14.9, feelsLike: 15.1, dewPoint: 12.9, tempMin: 12.2, tempMax: 23.3,
+                humidity: 88, pressure: 1011, cloudCover: 75, visibility: 20_000, windSpeed: 1.35, windDirection: 228,
+                windGust: 2.7, uvIndex: 0.5, precipitation: 0, pop: 0.1, isDay: true, condition: .wmo(3),
+                sunrise: t(-300), sunset: t(240)))
+        let days = [
+            DailySummary(
+                date: "2026-11-22", min: 12.2, max: 23.3, precipitation: 1.5, pop: 0.36, uvIndex: 3.95,
+                condition: .wmo(80), sunrise: t(-300), sunset: t(240)),
+            DailySummary(date: "2026-11-23", min: 10.7, max: 20.3, pop: 0, condition: .wmo(45)),
+        ]
+        let forecast = ForecastReport(
+            place: place, timezone: "Europe/Rome", utcOffsetSeconds: 3600,
+            entries: [step(0, 61), step(3, 3)], hourly: (0..<6).map { step($0, $0 == 2 ? 95 : 2) }, daily: days)
+        let owmSteps = [
+            ForecastEntry(
+                time: t(0), temperature: 2.7, feelsLike: 0.5, humidity: 95, pressure: 1030, cloudCover: 100,
+                visibility: 10_000, windSpeed: 2.11, windDirection: 239, windGust: 5.66, pop: 0.16, isDay: true,
+                condition: Condition(scheme: "owm", code: 804, text: "overcast clouds")),
+            ForecastEntry(
+                time: t(180), temperature: 3.1, precipitation: 1.08, pop: 0.92, isDay: false,
+                condition: Condition(scheme: "owm", code: 500, text: "light rain")),
+        ]
+        let owm = ForecastReport(
+            place: Place(name: "London", country: "GB", state: nil, lat: 51.51, lon: -0.13), timezone: nil,
+            utcOffsetSeconds: 0, entries: owmSteps, daily: DailySummary.days(of: owmSteps, utcOffsetSeconds: 0))
+        return [
+            (
+                .weatherFetched(WeatherFetched(key: place.key, call: call(1, "open-meteo"), report: .current(current))),
+                "rpc:1", nil
+            ),
+            (
+                .weatherFetched(
+                    WeatherFetched(key: place.key, call: call(2, "open-meteo"), report: .forecast(forecast))),
+                "rpc:2", nil
+            ),
+            (
+                .weatherFetched(
+                    WeatherFetched(key: owm.place.key, call: call(3, "openweathermap"), report: .forecast(owm))),
+                "rpc:3", nil
+            ),
+        ]
+    }
+
     /// The v1 alert events, and a location change that triggered a refresh.
     static func v1AlertEvents() -> [(DomainEvent, String, String?)] {
         let t = { (minute: Int64) in Timestamp(milliseconds: 1_795_348_800_000 + minute * 60_000) }
@@ -172,6 +234,7 @@ struct GoldenLogTests {
         try await record("v1-core", v1Events())
         try await record("v1-weather", v1WeatherEvents())
         try await record("v1-alerts", v1AlertEvents())
+        try await record("v1-weather-fields", v1WeatherFieldsEvents())
     }
 
     static func record(_ name: String, _ events: [(DomainEvent, String, String?)]) async throws {

@@ -33,6 +33,9 @@ public struct OpenWeatherMapProvider: WeatherProvider {
     /// `openweathermap`, as recorded in events.
     public var name: String { "openweathermap" }
 
+    /// The 5-day / 3-hour forecast has no hourly steps.
+    public var hasHourlyForecast: Bool { false }
+
     /// `/data/2.5/weather` in the requested units.
     public func currentRequest(lat: Double, lon: Double) -> ProviderRequest {
         request("/data/2.5/weather", coordinates(lat, lon) + [("units", requestUnits.rawValue)])
@@ -70,7 +73,8 @@ public struct OpenWeatherMapProvider: WeatherProvider {
         }
     }
 
-    /// Reads `list` (at most 40 steps) and `city`, whose `timezone` offset decides the local dates.
+    /// Reads `list` (at most 40 steps) and `city`, whose `timezone` offset decides the local dates; the days
+    /// are summarized from every step.
     public func decodeForecast(_ body: [UInt8], place: Place) throws(ProviderError) -> ForecastReport {
         let root = try ResponseBody.parse(body, provider: name)
         do throws(FieldError) {
@@ -97,7 +101,9 @@ public struct OpenWeatherMapProvider: WeatherProvider {
         let main = try FieldReader(top.members["main"], path: "$.main")
         let wind = try FieldReader(top.members["wind"], path: "$.wind", allowAbsent: true)
         let sys = try FieldReader(top.members["sys"], path: "$.sys", allowAbsent: true)
+        let clouds = try FieldReader(top.members["clouds"], path: "$.clouds", allowAbsent: true)
         let unit = requestUnits.temperature
+        let (condition, icon) = try Self.condition(top)
         let conditions = CurrentConditions(
             observedAt: Timestamp(milliseconds: try top.int("dt") * 1000),
             temperature: unit.celsius(try main.double("temp")),
@@ -105,9 +111,10 @@ public struct OpenWeatherMapProvider: WeatherProvider {
             tempMin: try main.optionalDouble("temp_min").map(unit.celsius),
             tempMax: try main.optionalDouble("temp_max").map(unit.celsius),
             humidity: try main.optionalDouble("humidity"), pressure: try main.optionalDouble("pressure"),
+            cloudCover: try clouds.optionalDouble("all"), visibility: try top.optionalDouble("visibility"),
             windSpeed: try wind.optionalDouble("speed"), windDirection: try wind.optionalDouble("deg"),
-            windGust: try wind.optionalDouble("gust"), visibility: try top.optionalDouble("visibility"),
-            condition: try Self.condition(top),
+            windGust: try wind.optionalDouble("gust"), precipitation: try Self.precipitation(top, "1h"),
+            isDay: Self.isDay(pod: nil, icon: icon), condition: condition,
             sunrise: try sys.optionalInt("sunrise").map { Timestamp(milliseconds: $0 * 1000) },
             sunset: try sys.optionalInt("sunset").map { Timestamp(milliseconds: $0 * 1000) })
         return CurrentReport(
@@ -116,15 +123,40 @@ public struct OpenWeatherMapProvider: WeatherProvider {
             timezone: nil, utcOffsetSeconds: try top.optionalInt("timezone") ?? 0, current: conditions)
     }
 
-    /// The condition of `weather[0]`, which every current and forecast answer carries.
-    private static func condition(_ parent: FieldReader) throws(FieldError) -> Condition {
+    /// The condition of `weather[0]`, which every current and forecast answer carries, and its icon.
+    private static func condition(_ parent: FieldReader) throws(FieldError) -> (Condition, String?) {
         let items = try ResponseBody.array(parent, "weather")
         guard let weather = try ResponseBody.firstObject(items, path: "\(parent.path).weather") else {
             throw FieldError(path: "\(parent.path).weather", problem: "must not be empty")
         }
         let description = try weather.optionalString("description")
         let group = try weather.optionalString("main")
-        return Condition(scheme: "owm", code: try weather.int("id"), text: description ?? group ?? "")
+        return (
+            Condition(scheme: "owm", code: try weather.int("id"), text: description ?? group ?? ""),
+            try weather.optionalString("icon")
+        )
+    }
+
+    /// Day or night: the forecast's part of the day (`sys.pod`, `d` or `n`), else the icon's last letter
+    /// (`04n`); nil when neither says.
+    private static func isDay(pod: String?, icon: String?) -> Bool? {
+        switch pod ?? icon.map({ String($0.suffix(1)) }) {
+        case "d": true
+        case "n": false
+        default: nil
+        }
+    }
+
+    /// Rain plus snow (water equivalent) over the interval `key` (`1h` now, `3h` in the forecast), in mm.
+    ///
+    /// OpenWeatherMap leaves `rain` and `snow` out when there is none to report; with neither, the amount
+    /// is unknown (nil), as for every value a provider does not give.
+    private static func precipitation(_ parent: FieldReader, _ key: String) throws(FieldError) -> Double? {
+        let amounts = [
+            try FieldReader(parent.members["rain"], path: "\(parent.path).rain", allowAbsent: true).optionalDouble(key),
+            try FieldReader(parent.members["snow"], path: "\(parent.path).snow", allowAbsent: true).optionalDouble(key),
+        ].compactMap { $0 }
+        return amounts.isEmpty ? nil : amounts.reduce(0, +)
     }
 
     /// The requested place, completed from the body where the caller knew less.
@@ -152,20 +184,27 @@ public struct OpenWeatherMapProvider: WeatherProvider {
             let step = try FieldReader(item, path: "$.list[\(index)]")
             let main = try FieldReader(step.members["main"], path: "\(step.path).main")
             let wind = try FieldReader(step.members["wind"], path: "\(step.path).wind", allowAbsent: true)
+            let clouds = try FieldReader(step.members["clouds"], path: "\(step.path).clouds", allowAbsent: true)
+            let sys = try FieldReader(step.members["sys"], path: "\(step.path).sys", allowAbsent: true)
+            let (condition, icon) = try Self.condition(step)
             entries.append(
                 ForecastEntry(
                     time: Timestamp(milliseconds: try step.int("dt") * 1000),
                     temperature: unit.celsius(try main.double("temp")),
                     feelsLike: try main.optionalDouble("feels_like").map(unit.celsius),
                     humidity: try main.optionalDouble("humidity"), pressure: try main.optionalDouble("pressure"),
+                    cloudCover: try clouds.optionalDouble("all"), visibility: try step.optionalDouble("visibility"),
                     windSpeed: try wind.optionalDouble("speed"), windDirection: try wind.optionalDouble("deg"),
+                    windGust: try wind.optionalDouble("gust"), precipitation: try Self.precipitation(step, "3h"),
                     // Older answers have no `pop`; it is already a fraction, 0…1.
-                    pop: try step.optionalDouble("pop"), condition: try Self.condition(step)))
+                    pop: try step.optionalDouble("pop"),
+                    isDay: Self.isDay(pod: try sys.optionalString("pod"), icon: icon), condition: condition))
         }
         return ForecastReport(
             place: Self.place(
                 place, name: try city.optionalString("name"), country: try city.optionalString("country")),
             timezone: nil, utcOffsetSeconds: offset, entries: entries,
+            // No daily figures in this API: each local date the 40 steps touch, from every step of it.
             daily: DailySummary.days(of: entries, utcOffsetSeconds: offset))
     }
 

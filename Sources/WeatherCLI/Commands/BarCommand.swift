@@ -155,7 +155,10 @@ private struct BarModule {
     /// The place's current weather and forecast (the forecast may fail alone: it only adds to the line).
     private func ask(_ params: [String: JSONValue]) async throws -> (current: JSONValue, forecast: JSONValue?) {
         let current = try await context.client.call("weather/current", params)
-        let forecast = try? await context.client.call("weather/forecast", params)
+        // The tooltip lists the days: five, as many as every provider gives.
+        var days = params
+        days["days"] = 5
+        let forecast = try? await context.client.call("weather/forecast", days)
         return (current, forecast)
     }
 }

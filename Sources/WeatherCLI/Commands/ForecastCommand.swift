@@ -10,8 +10,8 @@ enum ForecastCommand {
             "usage: weatherd forecast [PLACE] [--days N] [--hourly] [--units metric|imperial|standard] [--json] [options]",
         details: """
             PLACE is a city, LAT,LON, a favorite's name or id, or nothing for the current location. Prints one
-            row per day by the place's local date (low, high, the highest chance of precipitation among the
-            day's steps, sunrise and sunset in local time), or with --hourly one row per forecast step under
+            row per day by the place's local date (low, high, the day's highest chance of precipitation,
+            sunrise and sunset in local time), or with --hourly one row per forecast step under
             its local date. --days N (1…\(ForecastDetail.days.upperBound), default all) is how many days. Colour only on a terminal, and never
             with NO_COLOR set. --json prints the weather/forecast result instead.
 
@@ -103,7 +103,8 @@ struct ForecastPage {
                 LocalTime.dayLabel(date), Symbols.emoji(day["condition"] ?? .null, night: false),
                 day["condition"]?["text"]?.stringValue ?? "",
                 quantities.temperature(day["min"], signed: false), quantities.temperature(day["max"], signed: false),
-                rainChance(on: date).map(Quantities.percent) ?? "", sunTime(day, "sunrise"),
+                (day["pop"]?.doubleValue ?? rainChance(on: date)).map(Quantities.percent) ?? "",
+                sunTime(day, "sunrise"),
                 sunTime(day, "sunset"),
             ])
         }

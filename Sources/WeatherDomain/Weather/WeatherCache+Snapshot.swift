@@ -22,6 +22,10 @@ extension WeatherCache {
                 entries: try entry.elements("value") { step, stepPath throws(FieldError) in
                     try ForecastEntry(json: step, path: stepPath)
                 },
+                hourly: entry.has("hourly")
+                    ? try entry.elements("hourly") { step, stepPath throws(FieldError) in
+                        try ForecastEntry(json: step, path: stepPath)
+                    } : [],
                 daily: try entry.elements("daily") { day, dayPath throws(FieldError) in
                     try DailySummary(json: day, path: dayPath)
                 })

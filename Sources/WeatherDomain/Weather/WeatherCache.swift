@@ -101,6 +101,7 @@ public struct WeatherCache: StateSlice {
             },
             "forecast": entries(forecast) { report, object in
                 object["value"] = .array(report.entries.map(\.json))
+                if !report.hourly.isEmpty { object["hourly"] = .array(report.hourly.map(\.json)) }
                 object["daily"] = .array(report.daily.map(\.json))
                 located(report.place, report.timezone, report.utcOffsetSeconds, into: &object)
             },

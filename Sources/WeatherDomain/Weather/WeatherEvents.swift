@@ -15,21 +15,32 @@ public struct CurrentReport: Sendable, Equatable {
     }
 }
 
-/// A 5-day / 3-hour forecast from a provider, normalized, with daily summaries by local date.
+/// A forecast from a provider, normalized: 3-hourly steps, hourly steps where the provider has them,
+/// and the days by local date.
 public struct ForecastReport: Sendable, Equatable {
     public var place: Place
     public var timezone: String?
     public var utcOffsetSeconds: Int64
+    /// The 3-hourly steps, oldest first, at most 40 (5 days).
     public var entries: [ForecastEntry]
+    /// The hourly steps, oldest first, at most `maxHours`; empty where the provider gives none
+    /// (OpenWeatherMap's 5-day / 3-hour forecast) and in fetches logged before they were kept.
+    public var hourly: [ForecastEntry]
     public var daily: [DailySummary]
 
+    /// The most hourly steps a report keeps: three local days, so that the next 48 hours are in it at
+    /// any time of the day it was fetched.
+    public static let maxHours = 72
+
     public init(
-        place: Place, timezone: String?, utcOffsetSeconds: Int64, entries: [ForecastEntry], daily: [DailySummary]
+        place: Place, timezone: String?, utcOffsetSeconds: Int64, entries: [ForecastEntry],
+        hourly: [ForecastEntry] = [], daily: [DailySummary]
     ) {
         self.place = place
         self.timezone = timezone
         self.utcOffsetSeconds = utcOffsetSeconds
         self.entries = entries
+        self.hourly = hourly
         self.daily = daily
     }
 }
@@ -122,6 +133,8 @@ public struct WeatherFetched: Sendable, Equatable {
             object["utcOffsetSeconds"] = .int(report.utcOffsetSeconds)
             if let timezone = report.timezone { object["timezone"] = .string(timezone) }
             object["entries"] = .array(report.entries.map(\.json))
+            // Written only when there are any, so a fetch without hourly steps reads as it always did.
+            if !report.hourly.isEmpty { object["hourly"] = .array(report.hourly.map(\.json)) }
             object["daily"] = .array(report.daily.map(\.json))
         }
         return .object(object)
@@ -143,13 +156,18 @@ public struct WeatherFetched: Sendable, Equatable {
             for (index, item) in (r.members["entries"]?.arrayValue ?? []).enumerated() {
                 entries.append(try ForecastEntry(json: item, path: "data.entries[\(index)]"))
             }
+            var hourly: [ForecastEntry] = []
+            for (index, item) in (r.members["hourly"]?.arrayValue ?? []).enumerated() {
+                hourly.append(try ForecastEntry(json: item, path: "data.hourly[\(index)]"))
+            }
             var daily: [DailySummary] = []
             for (index, item) in (r.members["daily"]?.arrayValue ?? []).enumerated() {
                 daily.append(try DailySummary(json: item, path: "data.daily[\(index)]"))
             }
             report = .forecast(
                 ForecastReport(
-                    place: place, timezone: timezone, utcOffsetSeconds: offset, entries: entries, daily: daily))
+                    place: place, timezone: timezone, utcOffsetSeconds: offset, entries: entries, hourly: hourly,
+                    daily: daily))
         case nil:
             throw FieldError(path: "data.kind", problem: "is required")
         }

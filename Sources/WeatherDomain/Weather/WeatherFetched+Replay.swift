@@ -36,7 +36,7 @@ extension WeatherFetched {
 extension WeatherFetched {
     /// What log compaction may strip from a `weather.fetched` line once a later fetch of the same cache entry
     /// (`kind` and `key`) replaced it: the report, which is cache; the place, time zone and audit facts stay.
-    public static let payloadMembers: Set<String> = ["current", "entries", "daily"]
+    public static let payloadMembers: Set<String> = ["current", "entries", "hourly", "daily"]
     /// The members naming the cache entry a fetch fills.
     public static let entryMembers = ["kind", "key"]
 }

@@ -109,13 +109,28 @@ public enum PlaceQuery: Sendable, Equatable {
     case currentLocation
 }
 
-/// How much of a forecast to return: `summary` is the daily lows and highs, `full` adds the 3-hourly
-/// entries of those days.
+/// How much of a forecast to return: `summary` is the days alone, `full` adds the steps (`entries`) of
+/// those days at the forecast type's resolution.
 public enum ForecastDetail: String, CaseIterable, Sendable {
     case summary, full
 
-    /// How many days a forecast request may ask for (`days`): what every provider gives.
-    public static let days: ClosedRange<Int> = 1...5
+    /// How many days a forecast request may ask for (`days`): the most a provider gives (Open-Meteo's 16).
+    public static let days: ClosedRange<Int> = 1...16
+}
+
+/// The steps a forecast answer carries in `entries`, after Home Assistant's forecast types.
+public enum ForecastType: String, CaseIterable, Sendable {
+    /// 3-hourly steps, as both providers give them.
+    case threeHourly
+    /// Hourly steps for the next 48 hours (Open-Meteo only).
+    case hourly
+    /// No steps: the days are the forecast.
+    case daily
+    /// Day and night halves, split by the place's sunrise and sunset.
+    case twiceDaily
+
+    /// How far ahead the hourly steps go.
+    public static let hourlyHorizonMs: Int64 = 48 * 3_600_000
 }
 
 /// A page of a list: at most `limit` items from `offset` (the cursor `o<offset>`).

@@ -13,16 +13,37 @@ extension Engine {
         }
     }
 
-    /// The forecast at a place: `days` days (all when nil) with `detail`.
+    /// The forecast at a place: `days` days (all when nil) with `detail`, its steps of `type`.
+    ///
+    /// - Throws: `RPCError` `unsupported_forecast_type` (-32602) when the provider cannot give `type`
+    ///   (hourly steps from OpenWeatherMap), before anything is fetched; its `data.supported` lists the types
+    ///   it can give.
     public func forecast(
-        _ place: PlaceQuery, units: Units?, maxAgeMs: Int64?, days: Int?, detail: ForecastDetail, origin: Origin
-    ) -> Completion {
-        Completion {
+        _ place: PlaceQuery, units: Units?, maxAgeMs: Int64?, days: Int?, detail: ForecastDetail,
+        type: ForecastType = .threeHourly, origin: Origin
+    ) throws(RPCError) -> Completion {
+        let supported = forecastTypes
+        guard supported.contains(type) else {
+            let names = supported.map(\.rawValue)
+            throw RPCError(
+                code: -32602, kind: "unsupported_forecast_type",
+                message:
+                    "\(fetcher.providerName) gives no \(type.rawValue) forecast; "
+                    + "ask for type \(names.joined(separator: ", ")) instead.",
+                details: ["supported": .array(names.map { .string($0) }), "requested": .string(type.rawValue)])
+        }
+        return Completion {
             let resolved = try await self.resolve(place, cause: origin.cause)
             let answer = try await self.fetcher.forecast(at: resolved, maxAgeMs: maxAgeMs, cause: origin.cause)
             return WeatherFormatting.forecast(
-                answer, units: try await self.units(units), now: self.clock.now(), days: days, detail: detail)
+                answer, units: try await self.units(units), now: self.clock.now(), days: days, detail: detail,
+                type: type)
         }
+    }
+
+    /// The forecast types the provider can give: all but `hourly` when its forecast has no hourly steps.
+    public var forecastTypes: [ForecastType] {
+        ForecastType.allCases.filter { $0 != .hourly || fetcher.providerHasHourlyForecast }
     }
 
     /// City candidates for `query` (at least 3 characters), best first.

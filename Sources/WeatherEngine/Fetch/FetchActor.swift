@@ -46,6 +46,9 @@ public actor FetchActor {
     /// The provider's name.
     public nonisolated var providerName: String { provider.name }
 
+    /// Whether the provider's forecast has hourly steps.
+    public nonisolated var providerHasHourlyForecast: Bool { provider.hasHourlyForecast }
+
     /// The counters so far.
     public var upstreamCounts: UpstreamCounts { counts }
 
@@ -62,7 +65,7 @@ public actor FetchActor {
         return answer.map(report)
     }
 
-    /// The 5-day / 3-hour forecast at `place`.
+    /// The forecast at `place`: its 3-hourly and hourly steps and its days.
     public func forecast(
         at place: Place, maxAgeMs: Int64? = nil, refresh: Bool = false, cause: String
     ) async throws -> FetchAnswer<ForecastReport> {

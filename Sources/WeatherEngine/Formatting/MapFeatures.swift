@@ -11,9 +11,12 @@ enum MapFeatures {
             if let country = favorite.country { properties["country"] = .string(country) }
             if let cached {
                 let now = cached.value.current
+                let isDay = WeatherFormatting.isDay(
+                    now.isDay, at: now.observedAt, place: cached.value.place,
+                    utcOffsetSeconds: cached.value.utcOffsetSeconds)
                 properties["weather"] = .object([
                     "temperature": .double(WeatherFormatting.temperature(now.temperature, units)),
-                    "condition": WeatherFormatting.condition(now.condition),
+                    "condition": WeatherFormatting.condition(now.condition, isDay: isDay, windSpeed: now.windSpeed),
                     "theme": .string(now.condition.theme.rawValue),
                     "observedAt": .string(now.observedAt.description),
                     "fetchedAt": .string(cached.fetchedAt.description),

@@ -23,7 +23,7 @@ enum WeatherFormatting {
         return .object([
             "system": .string(units.rawValue), "temperature": .string(temperature),
             "windSpeed": .string(units == .imperial ? "mph" : "m/s"), "pressure": "hPa", "humidity": "%",
-            "visibility": "m", "pop": "0..1",
+            "visibility": "m", "pop": "0..1", "precipitation": "mm", "cloudCover": "%",
         ])
     }
 
@@ -34,37 +34,77 @@ enum WeatherFormatting {
         return .object(object)
     }
 
-    static func condition(_ condition: Condition) -> JSONValue {
-        .object([
+    /// A condition as answers give it: the provider's code and text, weatherd's theme and severity, and
+    /// Home Assistant's name (`ha`, by day or night and in the wind given; absent for an unknown code).
+    static func condition(_ condition: Condition, isDay: Bool, windSpeed: Double? = nil) -> JSONValue {
+        var object: [String: JSONValue] = [
             "code": .int(condition.code), "scheme": .string(condition.scheme), "text": .string(condition.text),
             "theme": .string(condition.theme.rawValue), "severe": .bool(condition.isSevere),
-        ])
+        ]
+        if let ha = HACondition.of(condition, isDay: isDay, windSpeed: windSpeed) {
+            object["ha"] = .string(ha.rawValue)
+        }
+        return .object(object)
+    }
+
+    /// The quantities of a step or of the current conditions, converted to `units`; each absent when the
+    /// provider gave no value.
+    struct Quantities {
+        var units: Units
+        var object: [String: JSONValue] = [:]
+
+        init(_ units: Units) { self.units = units }
+
+        mutating func temperature(_ key: String, _ celsius: Double?) {
+            if let celsius { object[key] = .double(WeatherFormatting.temperature(celsius, units)) }
+        }
+
+        mutating func speed(_ key: String, _ metresPerSecond: Double?) {
+            if let metresPerSecond { object[key] = .double(WeatherFormatting.speed(metresPerSecond, units)) }
+        }
+
+        mutating func plain(_ key: String, _ value: Double?) {
+            if let value { object[key] = .double(WeatherFormatting.round(value)) }
+        }
+    }
+
+    /// Whether `time` is daytime at the report's place: as the provider said, else from the Sun computed locally.
+    static func isDay(_ said: Bool?, at time: Timestamp, place: Place, utcOffsetSeconds: Int64) -> Bool {
+        said
+            ?? ForecastTimeline.isDaylight(at: time, lat: place.lat, lon: place.lon, utcOffsetSeconds: utcOffsetSeconds)
     }
 
     static func current(_ answer: FetchAnswer<CurrentReport>, units: Units) -> JSONValue {
         let report = answer.value
         let now = report.current
-        var current: [String: JSONValue] = [
-            "temperature": .double(temperature(now.temperature, units)), "condition": condition(now.condition),
-        ]
-        let temperatures: [(String, Double?)] = [
-            ("feelsLike", now.feelsLike), ("tempMin", now.tempMin), ("tempMax", now.tempMax),
-        ]
-        for (key, value) in temperatures { if let value { current[key] = .double(temperature(value, units)) } }
-        let speeds: [(String, Double?)] = [("windSpeed", now.windSpeed), ("windGust", now.windGust)]
-        for (key, value) in speeds { if let value { current[key] = .double(speed(value, units)) } }
-        let plain: [(String, Double?)] = [
-            ("humidity", now.humidity), ("pressure", now.pressure), ("windDirection", now.windDirection),
-            ("visibility", now.visibility),
-        ]
-        for (key, value) in plain { if let value { current[key] = .double(round(value)) } }
-        if let sunrise = now.sunrise { current["sunrise"] = .string(sunrise.description) }
-        if let sunset = now.sunset { current["sunset"] = .string(sunset.description) }
+        var current = Quantities(units)
+        current.temperature("temperature", now.temperature)
+        current.temperature("feelsLike", now.feelsLike)
+        current.temperature("dewPoint", now.dewPoint)
+        current.temperature("tempMin", now.tempMin)
+        current.temperature("tempMax", now.tempMax)
+        current.speed("windSpeed", now.windSpeed)
+        current.speed("windGust", now.windGust)
+        current.plain("humidity", now.humidity)
+        current.plain("pressure", now.pressure)
+        current.plain("cloudCover", now.cloudCover)
+        current.plain("visibility", now.visibility)
+        current.plain("windDirection", now.windDirection)
+        current.plain("uvIndex", now.uvIndex)
+        current.plain("precipitation", now.precipitation)
+        current.plain("pop", now.pop)
+        let isDay = Self.isDay(
+            now.isDay, at: now.observedAt, place: report.place, utcOffsetSeconds: report.utcOffsetSeconds)
+        current.object["isDay"] = .bool(isDay)
+        current.object["condition"] = condition(now.condition, isDay: isDay, windSpeed: now.windSpeed)
+        if let sunrise = now.sunrise { current.object["sunrise"] = .string(sunrise.description) }
+        if let sunset = now.sunset { current.object["sunset"] = .string(sunset.description) }
         return .object([
             "location": location(report.place, timezone: report.timezone, utcOffsetSeconds: report.utcOffsetSeconds),
-            "units": unitNames(units), "current": .object(current), "theme": .string(now.condition.theme.rawValue),
-            "observedAt": .string(now.observedAt.description), "fetchedAt": .string(answer.fetchedAt.description),
-            "source": .string(answer.source), "stale": .bool(answer.stale), "provider": .string(answer.provider),
+            "units": unitNames(units), "current": .object(current.object),
+            "theme": .string(now.condition.theme.rawValue), "observedAt": .string(now.observedAt.description),
+            "fetchedAt": .string(answer.fetchedAt.description), "source": .string(answer.source),
+            "stale": .bool(answer.stale), "provider": .string(answer.provider),
         ])
     }
 
@@ -90,55 +130,5 @@ enum WeatherFormatting {
             object["moonPhase"] = .double(phase >= 1 ? 0 : phase)
             object["moonDay"] = .double(Rounding.round(moon.age, decimals: 1))
         }
-    }
-
-    /// The forecast answer; steps that ended before `now` are left out (Open-Meteo's hourly data
-    /// starts at local midnight), while the daily summaries keep the whole local day.
-    ///
-    /// - Parameters:
-    ///   - days: the days kept (all when nil); `full` keeps the entries up to the end of the last day kept
-    ///     (entry times are UTC, compared by their date), `summary` none.
-    static func forecast(
-        _ answer: FetchAnswer<ForecastReport>, units: Units, now: Timestamp, days: Int? = nil,
-        detail: ForecastDetail = .full
-    ) -> JSONValue {
-        let report = answer.value
-        let upcoming = report.entries.filter { $0.time.milliseconds + 3 * 3_600_000 > now.milliseconds }
-        let kept = days.map { Array(report.daily.prefix($0)) } ?? report.daily
-        let lastDate = days == nil ? nil : kept.map(\.date).max() ?? ""
-        let shown = upcoming.filter { entry in
-            detail == .full && (lastDate.map { entry.time.description.prefix(10) <= $0 } ?? true)
-        }
-        let entries: [JSONValue] = shown.map { entry in
-            var object: [String: JSONValue] = [
-                "time": .string(entry.time.description), "temperature": .double(temperature(entry.temperature, units)),
-                "condition": condition(entry.condition),
-            ]
-            if let value = entry.feelsLike { object["feelsLike"] = .double(temperature(value, units)) }
-            if let value = entry.windSpeed { object["windSpeed"] = .double(speed(value, units)) }
-            let plain: [(String, Double?)] = [
-                ("humidity", entry.humidity), ("pressure", entry.pressure), ("windDirection", entry.windDirection),
-                ("pop", entry.pop),
-            ]
-            for (key, value) in plain { if let value { object[key] = .double(round(value)) } }
-            return .object(object)
-        }
-        let daily: [JSONValue] = kept.map { day in
-            var object: [String: JSONValue] = [
-                "date": .string(day.date), "min": .double(temperature(day.min, units)),
-                "max": .double(temperature(day.max, units)), "condition": condition(day.condition),
-            ]
-            sky(on: day.date, at: report.place, utcOffsetSeconds: report.utcOffsetSeconds, into: &object)
-            return .object(object)
-        }
-        var result: [String: JSONValue] = [
-            "location": location(report.place, timezone: report.timezone, utcOffsetSeconds: report.utcOffsetSeconds),
-            "units": unitNames(units), "daily": .array(daily),
-            "fetchedAt": .string(answer.fetchedAt.description), "source": .string(answer.source),
-            "stale": .bool(answer.stale), "provider": .string(answer.provider),
-        ]
-        if detail == .full { result["entries"] = .array(entries) }
-        if let first = upcoming.first ?? report.entries.last { result["observedAt"] = .string(first.time.description) }
-        return .object(result)
     }
 }

@@ -39,9 +39,9 @@ extension MCPController {
         case "get_forecast":
             let place = try PlaceParams(a)
             let shape = try PlaceParams.forecastShape(a, defaultDetail: .summary)
-            return engine.forecast(
+            return try engine.forecast(
                 place.place, units: place.units, maxAgeMs: place.maxAgeMs, days: shape.days ?? 5, detail: shape.detail,
-                origin: origin)
+                type: shape.type, origin: origin)
         case "search_cities":
             let limit = Int(try a.int("limit", in: 1...5) ?? 5)
             return try engine.searchCities(try a.string("query"), limit: limit, origin: origin)

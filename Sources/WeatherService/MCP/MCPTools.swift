@@ -56,19 +56,11 @@ struct MCPTool: Sendable {
             readOnly: true, openWorld: true),
         MCPTool(
             name: "get_forecast", title: "Forecast",
-            description: "Forecast at a place (same place arguments as get_current_weather): daily low, high and "
-                + "condition for up to \(ForecastDetail.days.upperBound) days; detail \"full\" adds the 3-hourly entries.",
-            properties: placeProperties.merging([
-                "days": [
-                    "type": "integer", "minimum": .int(Int64(ForecastDetail.days.lowerBound)),
-                    "maximum": .int(Int64(ForecastDetail.days.upperBound)),
-                    "description": .string("Days to return (default \(ForecastDetail.days.upperBound))."),
-                ],
-                "detail": [
-                    "type": "string", "enum": ["summary", "full"],
-                    "description": "summary (daily only, the default) or full (with 3-hourly entries).",
-                ],
-            ]) { first, _ in first },
+            description: "Forecast at a place (same place arguments as get_current_weather): each day's low, high, "
+                + "precipitation, UV and condition for up to \(ForecastDetail.days.upperBound) days (as many as the "
+                + "provider gives); detail \"full\" adds the steps of type: threeHourly, hourly (next 48 h; "
+                + "Open-Meteo only), twiceDaily (day and night halves) or daily (none).",
+            properties: placeProperties.merging(forecastProperties) { first, _ in first },
             output: object(["location", "daily", "fetchedAt", "source", "stale"]), readOnly: true, openWorld: true),
         MCPTool(
             name: "search_cities", title: "Search cities",
@@ -138,6 +130,27 @@ struct MCPTool: Sendable {
             "type": "integer", "minimum": 0, "description": "Refetch when the cached data is older than this.",
         ],
     ]
+
+    /// The arguments `get_forecast` takes besides the place's.
+    private static let forecastProperties: [String: JSONValue] = {
+        let types: [JSONValue] = ForecastType.allCases.map { .string($0.rawValue) }
+        let days: JSONValue = [
+            "type": "integer", "minimum": .int(Int64(ForecastDetail.days.lowerBound)),
+            "maximum": .int(Int64(ForecastDetail.days.upperBound)), "description": "Days to return (default 5).",
+        ]
+        let detail: JSONValue = [
+            "type": "string", "enum": ["summary", "full"],
+            "description": "summary (days only, the default) or full (with the steps of type as entries).",
+        ]
+        let type: JSONValue = [
+            "type": "string", "enum": .array(types),
+            "description": .string(
+                "The steps of a full forecast: threeHourly (the default), hourly (the next 48 hours; not with "
+                    + "OpenWeatherMap), twiceDaily (day and night halves, split by sunrise and sunset) or daily "
+                    + "(no steps)."),
+        ]
+        return ["days": days, "detail": detail, "type": type]
+    }()
 
     /// The paging arguments of the list tools.
     private static let paging: [String: JSONValue] = [

@@ -36,13 +36,17 @@ struct PlaceParams: Sendable {
         maxAgeMs = try params.int("maxAgeSeconds", in: 0...(365 * 86_400)).map { $0 * 1000 }
     }
 
-    /// The forecast's `days` (`ForecastDetail.days`) and `detail`, defaulting to all days and `defaultDetail`.
+    /// The forecast's `days` (`ForecastDetail.days`), `detail` and `type`, defaulting to all days,
+    /// `defaultDetail` and 3-hourly steps.
     static func forecastShape(_ params: FieldReader, defaultDetail: ForecastDetail) throws(FieldError) -> (
-        days: Int?, detail: ForecastDetail
+        days: Int?, detail: ForecastDetail, type: ForecastType
     ) {
         let range = ForecastDetail.days
         let days = try params.int("days", in: Int64(range.lowerBound)...Int64(range.upperBound)).map { Int($0) }
-        return (days, try params.choice("detail", as: ForecastDetail.self) ?? defaultDetail)
+        return (
+            days, try params.choice("detail", as: ForecastDetail.self) ?? defaultDetail,
+            try params.choice("type", as: ForecastType.self) ?? .threeHourly
+        )
     }
 }
 

@@ -13,12 +13,12 @@ struct WeatherController: Controller {
                 return engine.current(
                     request.place, units: request.units, maxAgeMs: request.maxAgeMs, origin: call.origin)
             },
-            "weather/forecast": MethodHandler(params: placeParams.union(["days", "detail"])) { [engine] call in
+            "weather/forecast": MethodHandler(params: placeParams.union(["days", "detail", "type"])) { [engine] call in
                 let request = try PlaceParams(call.params)
                 let shape = try PlaceParams.forecastShape(call.params, defaultDetail: .full)
-                return engine.forecast(
+                return try engine.forecast(
                     request.place, units: request.units, maxAgeMs: request.maxAgeMs, days: shape.days,
-                    detail: shape.detail, origin: call.origin)
+                    detail: shape.detail, type: shape.type, origin: call.origin)
             },
             "cities/search": MethodHandler(params: ["query", "limit"]) { [engine] call in
                 let query = try call.params.string("query")

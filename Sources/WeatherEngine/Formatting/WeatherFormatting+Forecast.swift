@@ -1,0 +1,125 @@
+import WeatherDomain
+
+extension WeatherFormatting {
+    /// The forecast answer: the days, and the steps of `type` in `entries`.
+    ///
+    /// One rule for what is past (`ForecastTimeline.isPast`): a step, a half or a day is left out once it
+    /// ended at or before `now`, so the day and the step running now are kept. `days` counts the days that
+    /// are not past; with it, the steps are those of the days kept (by the place's local date).
+    ///
+    /// - Parameters:
+    ///   - days: the days kept (all when nil).
+    ///   - detail: `full` adds `entries`, `summary` does not (nor does `type` `daily`).
+    ///   - type: the steps: 3-hourly, hourly (the next 48 hours), day and night halves, or none (`daily`).
+    static func forecast(
+        _ answer: FetchAnswer<ForecastReport>, units: Units, now: Timestamp, days: Int? = nil,
+        detail: ForecastDetail = .full, type: ForecastType = .threeHourly
+    ) -> JSONValue {
+        let report = answer.value
+        let offset = report.utcOffsetSeconds
+        let upcomingDays = report.daily.filter { day in
+            LocalDate.end(of: day.date, utcOffsetSeconds: offset).map { !ForecastTimeline.isPast(end: $0, now: now) }
+                ?? true
+        }
+        let kept = days.map { Array(upcomingDays.prefix($0)) } ?? upcomingDays
+        let lastDate = days == nil ? nil : kept.last?.date ?? ""
+        func inKeptDays(_ date: String) -> Bool { lastDate.map { date <= $0 } ?? true }
+
+        let threeHourly = report.entries.filter {
+            !ForecastTimeline.isPast(
+                end: Timestamp(milliseconds: $0.time.milliseconds + ForecastTimeline.threeHours), now: now)
+        }
+        var result: [String: JSONValue] = [
+            "location": location(report.place, timezone: report.timezone, utcOffsetSeconds: offset),
+            "units": unitNames(units), "type": .string(type.rawValue),
+            "daily": .array(kept.map { day(report, $0, units: units) }),
+            "fetchedAt": .string(answer.fetchedAt.description), "source": .string(answer.source),
+            "stale": .bool(answer.stale), "provider": .string(answer.provider),
+        ]
+        if detail == .full {
+            let local = { (time: Timestamp) in LocalDate.string(time, utcOffsetSeconds: offset) }
+            switch type {
+            case .threeHourly:
+                result["entries"] = .array(
+                    threeHourly.filter { inKeptDays(local($0.time)) }.map { step(report, $0, units: units) })
+            case .hourly:
+                let horizon = Timestamp(milliseconds: now.milliseconds + ForecastType.hourlyHorizonMs)
+                let hours = report.hourly.filter {
+                    !ForecastTimeline.isPast(
+                        end: Timestamp(milliseconds: $0.time.milliseconds + ForecastTimeline.hour), now: now)
+                        && $0.time < horizon && inKeptDays(local($0.time))
+                }
+                result["entries"] = .array(hours.map { step(report, $0, units: units) })
+            case .twiceDaily:
+                let halves = ForecastHalf.halves(
+                    of: ForecastTimeline.finest(report), lat: report.place.lat, lon: report.place.lon,
+                    utcOffsetSeconds: offset
+                ).filter { !ForecastTimeline.isPast(end: $0.end, now: now) && inKeptDays($0.date) }
+                result["entries"] = .array(halves.map { half($0, units: units) })
+            case .daily:
+                break
+            }
+        }
+        if let first = threeHourly.first ?? report.entries.last ?? report.hourly.first {
+            result["observedAt"] = .string(first.time.description)
+        }
+        return .object(result)
+    }
+
+    /// A forecast step in `units`, with whether it is day and its condition's HA name.
+    static func step(_ report: ForecastReport, _ entry: ForecastEntry, units: Units) -> JSONValue {
+        var step = Quantities(units)
+        step.temperature("temperature", entry.temperature)
+        step.temperature("feelsLike", entry.feelsLike)
+        step.temperature("dewPoint", entry.dewPoint)
+        step.speed("windSpeed", entry.windSpeed)
+        step.speed("windGust", entry.windGust)
+        step.plain("humidity", entry.humidity)
+        step.plain("pressure", entry.pressure)
+        step.plain("cloudCover", entry.cloudCover)
+        step.plain("visibility", entry.visibility)
+        step.plain("windDirection", entry.windDirection)
+        step.plain("uvIndex", entry.uvIndex)
+        step.plain("precipitation", entry.precipitation)
+        step.plain("pop", entry.pop)
+        let isDay = isDay(entry.isDay, at: entry.time, place: report.place, utcOffsetSeconds: report.utcOffsetSeconds)
+        step.object["isDay"] = .bool(isDay)
+        step.object["time"] = .string(entry.time.description)
+        step.object["condition"] = condition(entry.condition, isDay: isDay, windSpeed: entry.windSpeed)
+        return .object(step.object)
+    }
+
+    /// A day in `units`: the provider's figures (or the summary of its steps), and the Sun and Moon
+    /// computed locally for its date.
+    static func day(_ report: ForecastReport, _ day: DailySummary, units: Units) -> JSONValue {
+        var object = Quantities(units)
+        object.temperature("min", day.min)
+        object.temperature("max", day.max)
+        object.plain("precipitation", day.precipitation)
+        object.plain("pop", day.pop)
+        object.plain("uvIndex", day.uvIndex)
+        object.object["date"] = .string(day.date)
+        object.object["condition"] = condition(day.condition, isDay: true)
+        sky(on: day.date, at: report.place, utcOffsetSeconds: report.utcOffsetSeconds, into: &object.object)
+        return .object(object.object)
+    }
+
+    /// A day or night half in `units`.
+    static func half(_ half: ForecastHalf, units: Units) -> JSONValue {
+        let summary = half.summary
+        var object = Quantities(units)
+        object.temperature("min", summary.min)
+        object.temperature("max", summary.max)
+        object.speed("windSpeed", summary.windSpeed)
+        object.speed("windGust", summary.windGust)
+        object.plain("precipitation", summary.precipitation)
+        object.plain("pop", summary.pop)
+        object.plain("uvIndex", summary.uvIndex)
+        object.object["date"] = .string(half.date)
+        object.object["time"] = .string(half.start.description)
+        object.object["end"] = .string(half.end.description)
+        object.object["isDay"] = .bool(half.isDay)
+        object.object["condition"] = condition(summary.condition, isDay: half.isDay, windSpeed: summary.windSpeed)
+        return .object(object.object)
+    }
+}
