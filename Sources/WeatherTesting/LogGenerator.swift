@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import Providers
 import WeatherDomain
 
 #if canImport(Glibc)
@@ -134,33 +135,48 @@ public struct LogGenerator {
         }
     }
 
-    /// A realistic Open-Meteo 5-day forecast: 40 three-hourly steps with every field, 5 daily summaries.
+    /// A realistic Open-Meteo forecast as weatherd logs one: 40 three-hourly and 72 hourly steps with every
+    /// field Open-Meteo gives, and 16 days with their aggregates, sunrise and sunset (about 40 KB).
     public func forecast(place index: Int) -> WeatherFetched {
         let lat = Double(index) - 25.5
         let lon = Double(index * 7 % 360) - 179.5
         let place = Place(name: "Forecast \(index)", country: "NO", state: "Region \(index)", lat: lat, lon: lon)
         let start = clock.milliseconds / 10_800_000 * 10_800_000
-        let entries = (0..<40).map { step in
-            let code: Int64 = [0, 2, 3, 61, 63, 71][(step + index) % 6]
+        func step(_ number: Int, every milliseconds: Int64) -> ForecastEntry {
+            let code: Int64 = [0, 2, 3, 61, 63, 71][(number + index) % 6]
             return ForecastEntry(
-                time: Timestamp(milliseconds: start + Int64(step) * 10_800_000),
-                temperature: Double((step * 37 + index) % 300) / 10 - 5, feelsLike: Double((step * 31) % 280) / 10 - 7,
-                humidity: Double(40 + step % 60), pressure: 1_000 + Double(step % 30) + 0.5,
-                windSpeed: Double(step % 120) / 10, windDirection: Double(step * 9 % 360),
-                pop: Double(step % 10) / 10, condition: .wmo(code))
+                time: Timestamp(milliseconds: start + Int64(number) * milliseconds),
+                temperature: Double((number * 37 + index) % 300) / 10 - 5,
+                feelsLike: Double((number * 31) % 280) / 10 - 7, dewPoint: Double((number * 13) % 150) / 10 - 4,
+                humidity: Double(40 + number % 60), pressure: 1_000 + Double(number % 30) + 0.5,
+                cloudCover: Double(number * 7 % 101), visibility: Double(10_000 + number * 130 % 20_000),
+                windSpeed: Double(number % 120) / 10, windDirection: Double(number * 9 % 360),
+                windGust: Double(number % 180) / 10, uvIndex: Double(number % 9) / 2,
+                precipitation: Double(number % 5) / 10, pop: Double(number % 10) / 10, isDay: number % 24 < 12,
+                condition: .wmo(code))
         }
-        let daily = (0..<5).map { day in
-            DailySummary(
-                date: "2026-11-\(10 + day)", min: -3.5 + Double(day), max: 8.25 + Double(day), condition: .wmo(61))
+        let entries = (0..<40).map { step($0, every: 10_800_000) }
+        let hourly = (0..<72).map { step($0, every: 3_600_000) }
+        let daily = (0..<16).map { day in
+            let midnight = start / 86_400_000 * 86_400_000 + Int64(day) * 86_400_000
+            return DailySummary(
+                date: LocalDate.string(Timestamp(milliseconds: midnight), utcOffsetSeconds: 3_600),
+                min: -3.5 + Double(day), max: 8.25 + Double(day), precipitation: Double(day % 4) * 1.3,
+                pop: Double(day % 10) / 10, uvIndex: Double(day % 6), condition: .wmo(61),
+                sunrise: Timestamp(milliseconds: midnight + 27_000_000),
+                sunset: Timestamp(milliseconds: midnight + 57_600_000))
         }
         let call = UpstreamCall(
             provider: "open-meteo",
-            url: "https://api.open-meteo.com/v1/forecast?latitude=\(lat)&longitude=\(lon)&hourly=temperature_2m",
+            url: OpenMeteoProvider(baseURL: "https://api.open-meteo.com", geocodingBaseURL: "").forecastRequest(
+                lat: lat, lon: lon
+            ).auditURL,
             status: 200, latencyMs: 180, bytes: 28_411, attempt: 1, at: clock)
         return WeatherFetched(
             key: place.key, call: call,
             report: .forecast(
                 ForecastReport(
-                    place: place, timezone: "Europe/Oslo", utcOffsetSeconds: 3_600, entries: entries, daily: daily)))
+                    place: place, timezone: "Europe/Oslo", utcOffsetSeconds: 3_600, entries: entries, hourly: hourly,
+                    daily: daily)))
     }
 }

@@ -109,10 +109,10 @@ struct SegmentTests {
         #expect(try Self.seqs(directory.path) == [1, 2, 3])
     }
 
-    /// A log of `count` mixed events in segments of about 64 KiB.
+    /// A log of `count` mixed events in segments of 128 KiB (about three forecasts each).
     static func segmented(_ count: Int = 1500) throws -> (TemporaryDataDirectory, LogFiles) {
         let directory = TemporaryDataDirectory()
-        try LogGenerator.write(mix: .mixed, count: count, to: directory.path, segmentBytes: 32 << 10)
+        try LogGenerator.write(mix: .mixed, count: count, to: directory.path, segmentBytes: 128 << 10)
         return (directory, try LogFiles.list(directory: directory.path))
     }
 

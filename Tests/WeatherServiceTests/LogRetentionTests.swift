@@ -36,11 +36,11 @@ struct LogRetentionTests {
         return (code, lines.last.flatMap { try? JSONValue.parse(Array($0.utf8)) })
     }
 
-    /// A mixed log of `count` events written two months ago, 1 s apart, in segments of 64 KiB.
+    /// A mixed log of `count` events written two months ago, 1 s apart, in segments of 128 KiB (about three forecasts each).
     static func oldLog(_ count: Int = 1200, now: Timestamp = now) throws -> TemporaryDataDirectory {
         let directory = TemporaryDataDirectory()
         try LogGenerator.write(
-            mix: .mixed, count: count, to: directory.path, segmentBytes: 32 << 10,
+            mix: .mixed, count: count, to: directory.path, segmentBytes: 128 << 10,
             start: Timestamp(milliseconds: now.milliseconds - 60 * 86_400_000))
         return directory
     }
@@ -125,7 +125,7 @@ struct LogRetentionTests {
                 let compacted = kept.removeValue(forKey: "compacted") ?? .null
                 #expect(compacted["sha256"] == .string(SHA256.hex(old.data)))
                 #expect(compacted["bytes"] == .int(Int64(old.data.count)))
-                #expect(compacted["members"] == ["daily", "entries"])
+                #expect(compacted["members"] == ["daily", "entries", "hourly"])
                 for name in WeatherFetched.payloadMembers { original[name] = nil }
                 #expect(kept == original, "every audit fact, the place and the time zone are kept as they were")
                 #expect(lastFetch[original["key"]?.stringValue ?? ""] != old.seq, "the last fetch of a place is kept")
