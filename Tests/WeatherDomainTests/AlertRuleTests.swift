@@ -126,6 +126,32 @@ struct AlertRuleTests {
         }
     }
 
+    @Test("the daily summary gives the provider's own low and high for the day, not the extremes of its steps")
+    func dailySummaryFromTheDay() throws {
+        var forecast = Self.day(offset: 0)
+        let today = LocalDate.string(Self.noon, utcOffsetSeconds: 0)
+        // The steps (every third hour) miss the day's true extremes, which the provider's daily aggregate has.
+        forecast.daily = [DailySummary(date: today, min: -17.7, max: -5.3, condition: .wmo(71))]
+        let events = AlertRules.dailySummary(
+            AlertState(), target: Self.target, forecast: forecast, utcOffsetSeconds: 0, now: Self.noon)
+        guard case .alertRaised(let alert)? = events.first else {
+            Issue.record("no summary raised")
+            return
+        }
+        #expect(alert.details["low"] == .double(-17.7))
+        #expect(alert.details["high"] == .double(-5.3))
+        #expect(alert.message.contains("-17.7 to -5.3"))
+        // Without the provider's day, the steps of the local date give it.
+        let fromSteps = AlertRules.dailySummary(
+            AlertState(), target: Self.target, forecast: Self.day(offset: 0), utcOffsetSeconds: 0, now: Self.noon)
+        guard case .alertRaised(let stepped)? = fromSteps.first else {
+            Issue.record("no summary raised from the steps")
+            return
+        }
+        #expect(stepped.details["low"] == .double(0))
+        #expect(stepped.details["high"] == .double(7))
+    }
+
     @Test("a change of offset (DST) moves the local time and date the rules use")
     func offsetChange() {
         let now = Timestamp(milliseconds: Self.noon.milliseconds - 12 * 3_600_000 + (12 * 60 + 30) * 60_000)

@@ -89,10 +89,11 @@ public enum AlertRules {
         let localMinutes = Int64.floorMod(now.milliseconds / 60_000 + utcOffsetSeconds / 60, 24 * 60)
         guard localMinutes >= state.settings.dailySummaryMinutes else { return [] }
         let today = LocalDate.string(now, utcOffsetSeconds: utcOffsetSeconds)
+        // The provider's own day (its aggregates for the local date) when it has one; else every step's extremes.
         let day =
-            DailySummary.days(of: forecast.entries, utcOffsetSeconds: utcOffsetSeconds, limit: 10)
+            forecast.daily.first { $0.date == today }
+            ?? DailySummary.days(of: forecast.entries, utcOffsetSeconds: utcOffsetSeconds, limit: 10)
             .first { $0.date == today }
-            ?? forecast.daily.first { $0.date == today }
         guard let day else { return [] }
         let name = target.place.name ?? target.place.key
         return raise(
