@@ -18,6 +18,7 @@ public final class InMemoryTransport: Sendable {
     private struct State {
         var routes: [String: [Reply]] = [:]
         var requests: [String] = []
+        var received: [HTTPRequest] = []
     }
 
     private let state = Mutex(State())
@@ -43,11 +44,15 @@ public final class InMemoryTransport: Sendable {
     /// Every requested URL, in order.
     public var requests: [String] { state.withLock { $0.requests } }
 
+    /// Every request as the transport received it (URL and headers), in order.
+    public var received: [HTTPRequest] { state.withLock { $0.received } }
+
     /// The transport to give the service.
     public var transport: HTTPTransport {
         HTTPTransport { [self] request throws(TransportError) in
             let reply = state.withLock { state -> Reply in
                 state.requests.append(request.url)
+                state.received.append(request)
                 guard let key = RouteKey.match(request.url, among: state.routes.keys),
                     var replies = state.routes[key], let first = replies.first
                 else { return .failure(TransportError(.offline, "no route for \(request.url)")) }

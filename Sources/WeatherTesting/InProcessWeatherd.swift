@@ -38,6 +38,10 @@ public final class InProcessWeatherd: Sendable {
         configuration.fetch = fetch
         configuration.snapshotEvery = snapshotEvery
         configuration.maxFavorites = maxFavorites
+        configuration.nwsBaseURL = Self.nwsBaseURL
+        configuration.nwsContact = "tests@weatherd.test"
+        configuration.meteoAlarmBaseURL = Self.meteoAlarmBaseURL
+        configuration.openMeteoAirQualityBaseURL = Self.airQualityBaseURL
         let opened = try Self.open(configuration: configuration, clock: clock, logger: logger, file: file)
         let engine = Engine(
             opened, configuration: configuration, clock: clock.wallClock, logger: logger,
@@ -48,6 +52,11 @@ public final class InProcessWeatherd: Sendable {
         writerTask = Task { await engine.runLog() }
         alertTask = Task { [timer] in await engine.runAlerts(clock: timer) }
     }
+
+    /// The base URLs the official sources are asked at (route replies by their paths).
+    public static let nwsBaseURL = "http://nws.test"
+    public static let meteoAlarmBaseURL = "http://meteoalarm.test"
+    public static let airQualityBaseURL = "http://aq.test"
 
     /// Opens the data dir, waiting up to 5 s while its lock is held by this very process. That happens only
     /// in tests that stop a service and open the dir again: the lock's descriptor is closed, but a child

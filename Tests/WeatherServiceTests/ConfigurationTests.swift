@@ -33,6 +33,40 @@ struct ConfigurationTests {
         #expect(throws: (any Error).self) { try Configuration.parse(["--max-favorites=0"], environment: [:]) }
     }
 
+    @Test("the official sources: base URLs and the NWS contact from flags, else the environment, else the defaults")
+    func officialSources() throws {
+        let defaults = try Configuration.parse([], environment: [:])
+        #expect(defaults.nwsBaseURL == "https://api.weather.gov")
+        #expect(defaults.meteoAlarmBaseURL == "https://feeds.meteoalarm.org")
+        #expect(defaults.openMeteoAirQualityBaseURL == "https://air-quality-api.open-meteo.com")
+        #expect(defaults.nwsContact == nil)
+        #expect(defaults.warningsInterval == .seconds(600))
+        let environment = [
+            "NWS_BASE_URL": "http://nws.env", "NWS_CONTACT": "env@example.com", "METEOALARM_BASE_URL": "http://ma.env",
+            "OPEN_METEO_AIR_QUALITY_BASE_URL": "http://aq.env",
+        ]
+        let fromEnvironment = try Configuration.parse([], environment: environment)
+        #expect(fromEnvironment.nwsBaseURL == "http://nws.env")
+        #expect(fromEnvironment.nwsContact == "env@example.com")
+        #expect(fromEnvironment.meteoAlarmBaseURL == "http://ma.env")
+        #expect(fromEnvironment.openMeteoAirQualityBaseURL == "http://aq.env")
+        let flags = try Configuration.parse(
+            [
+                "--nws-base-url", "http://nws.flag", "--nws-contact=ops@example.org", "--meteoalarm-base-url",
+                "http://ma.flag", "--open-meteo-air-quality-base-url=http://aq.flag", "--warnings-interval", "0",
+            ], environment: environment)
+        #expect(flags.nwsBaseURL == "http://nws.flag")
+        #expect(flags.nwsContact == "ops@example.org")
+        #expect(flags.meteoAlarmBaseURL == "http://ma.flag")
+        #expect(flags.openMeteoAirQualityBaseURL == "http://aq.flag")
+        #expect(flags.warningsInterval == nil)
+        #expect(flags.makeOfficialSources().nws.userAgent == "weatherd/\(Engine.version) (ops@example.org)")
+        #expect(flags.makeOfficialSources().airQuality.name == "open-meteo")
+        let owm = try Configuration.parse([], environment: ["OWM_API_KEY": "k"])
+        #expect(owm.makeOfficialSources().airQuality.name == "openweathermap")
+        #expect(throws: (any Error).self) { try Configuration.parse(["--nws-base-url", "ftp://x"], environment: [:]) }
+    }
+
     @Test("the data dir falls back from WEATHERD_DATA_DIR to XDG_DATA_HOME to ~/.local/share")
     func dataDirectory() {
         #expect(Configuration.defaultDataDirectory(["WEATHERD_DATA_DIR": "/a", "XDG_DATA_HOME": "/b"]) == "/a")

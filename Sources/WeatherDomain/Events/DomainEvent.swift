@@ -20,6 +20,8 @@ public enum DomainEvent: Sendable, Equatable {
     case geocodeFailed(FetchFailed)
     case alertRaised(RaisedAlert)
     case alertsConfigured(AlertSettings)
+    case warningsFetched(WarningsFetched)
+    case airQualityFetched(AirQualityFetched)
 
     /// The event's type name as written in the log.
     public var type: String { kind.type }
@@ -44,6 +46,8 @@ public enum DomainEvent: Sendable, Equatable {
         case .geocodeFailed: EventKind("geocode.failed", 1)
         case .alertRaised: EventKind("alert.raised", 1)
         case .alertsConfigured: EventKind("alerts.configured", 1)
+        case .warningsFetched: EventKind("warnings.fetched", 1)
+        case .airQualityFetched: EventKind("air_quality.fetched", 1)
         }
     }
 
@@ -65,6 +69,8 @@ public enum DomainEvent: Sendable, Equatable {
         case .geocodeFetched(let fetched): fetched.json
         case .alertRaised(let alert): alert.json
         case .alertsConfigured(let settings): settings.json
+        case .warningsFetched(let fetched): fetched.json
+        case .airQualityFetched(let fetched): fetched.json
         }
     }
 
@@ -93,6 +99,8 @@ public enum DomainEvent: Sendable, Equatable {
         case ("geocode.failed", 1): return .geocodeFailed(try FetchFailed(json: data))
         case ("alert.raised", 1): return .alertRaised(try RaisedAlert(json: data))
         case ("alerts.configured", 1): return .alertsConfigured(try AlertSettings(json: data))
+        case ("warnings.fetched", 1): return .warningsFetched(try WarningsFetched(json: data))
+        case ("air_quality.fetched", 1): return .airQualityFetched(try AirQualityFetched(json: data))
         default: return nil
         }
     }

@@ -42,6 +42,7 @@ extension WeatherCache {
         rateLimitedUntil = try reader.values("rateLimitedUntil") { item, itemPath throws(FieldError) in
             try Self.time(item, itemPath)
         }
+        try decodeOfficial(reader)
     }
 
     /// A cache entry of `value`, with the time and provider its canonical form records beside it.

@@ -27,6 +27,10 @@ public struct WeatherCache: StateSlice {
     public internal(set) var notFound: [String: Timestamp] = [:]
     /// Provider → no call before this time.
     public internal(set) var rateLimitedUntil: [String: Timestamp] = [:]
+    /// `<source>|<key>` → the official warnings in force at the last fetch (`warnings.fetched`).
+    public internal(set) var warnings: [String: Cached<[OfficialWarning]>] = [:]
+    /// `<kind>|<key>` → the last air-quality answer (`air_quality.fetched`).
+    public internal(set) var airQuality: [String: Cached<AirQualityReport>] = [:]
 
     public init() {}
 
@@ -58,12 +62,16 @@ public struct WeatherCache: StateSlice {
                 rateLimitedUntil[failed.call.provider] = Timestamp(
                     milliseconds: failed.call.at.milliseconds + wait * 1000)
             }
+        case .warningsFetched(let fetched):
+            apply(fetched)
+        case .airQualityFetched(let fetched):
+            apply(fetched)
         default:
             break
         }
     }
 
-    private static func trim<V>(_ map: inout [String: Cached<V>]) {
+    static func trim<V>(_ map: inout [String: Cached<V>]) {
         while map.count > capacity,
             let oldest = map.min(by: { ($0.value.fetchedAt, $0.key) < ($1.value.fetchedAt, $1.key) })
         {
@@ -108,6 +116,8 @@ public struct WeatherCache: StateSlice {
             "geocodes": entries(geocodes) { places, object in object["value"] = .array(places.map(\.json)) },
             "notFound": .object(notFound.mapValues { .string($0.description) }),
             "rateLimitedUntil": .object(rateLimitedUntil.mapValues { .string($0.description) }),
+            "warnings": entries(warnings) { list, object in object["value"] = .array(list.map(\.json)) },
+            "airQuality": entries(airQuality) { report, object in object["value"] = report.json },
         ])
     }
 }

@@ -15,6 +15,18 @@ public struct Configuration: Sendable, Equatable {
     public var owmBaseURL = "https://api.openweathermap.org"
     public var openMeteoBaseURL = "https://api.open-meteo.com"
     public var openMeteoGeocodingBaseURL = "https://geocoding-api.open-meteo.com"
+    /// The US National Weather Service's API (`--nws-base-url`, `NWS_BASE_URL`).
+    public var nwsBaseURL = "https://api.weather.gov"
+    /// Who to contact about weatherd's NWS requests, sent in their `User-Agent` as NWS asks (`--nws-contact`,
+    /// `NWS_CONTACT`): an e-mail address or a URL.
+    public var nwsContact: String?
+    /// MeteoAlarm's feeds (`--meteoalarm-base-url`, `METEOALARM_BASE_URL`).
+    public var meteoAlarmBaseURL = "https://feeds.meteoalarm.org"
+    /// Open-Meteo's air-quality API (`--open-meteo-air-quality-base-url`, `OPEN_METEO_AIR_QUALITY_BASE_URL`).
+    public var openMeteoAirQualityBaseURL = "https://air-quality-api.open-meteo.com"
+    /// Time between checks of the official warnings (and air quality) of the places with alerts on
+    /// (`--warnings-interval`); nil disables the timer (the checks after each refresh remain).
+    public var warningsInterval: Duration? = .seconds(600)
     /// Time between scheduled refreshes of the favorites (`--refresh-interval`); nil disables them.
     public var refreshInterval: Duration? = .seconds(4 * 3600)
     /// Decimals kept of the client's coordinates in the log (`--location-precision`; 2 is about 1 km).
@@ -69,10 +81,17 @@ public struct Configuration: Sendable, Equatable {
           --owm-base-url URL      OpenWeatherMap base URL (else $OWM_BASE_URL)
           --open-meteo-base-url URL            (else $OPEN_METEO_BASE_URL)
           --open-meteo-geocoding-base-url URL  (else $OPEN_METEO_GEOCODING_BASE_URL)
+          --open-meteo-air-quality-base-url URL  (else $OPEN_METEO_AIR_QUALITY_BASE_URL)
+          --nws-base-url URL      US National Weather Service alerts (else $NWS_BASE_URL)
+          --nws-contact TEXT      an e-mail address or URL sent in the User-Agent of NWS requests, as NWS asks
+                                  (else $NWS_CONTACT)
+          --meteoalarm-base-url URL  MeteoAlarm warning feeds (else $METEOALARM_BASE_URL)
           --cache-ttl SECONDS     serve cached weather younger than this without a call (default 600)
           --upstream-timeout SECONDS  overall deadline of one fetch, retries included (default 30)
           --rate-limit N          upstream calls allowed per minute (default 60)
           --refresh-interval SECONDS  refresh every favorite this often (default 14400; 0 = never)
+          --warnings-interval SECONDS  check the official warnings of the places with alerts on this often
+                                  (default 600; 0 = only after refreshes)
           --location-precision N  decimals kept of the client's coordinates in the log (default 2, ~1 km)
           --snapshot-every N      write a state snapshot every N events (default 10000; 0 = only at shutdown)
           --segment-bytes N       roll the log over into a sealed segment at N bytes (default 67108864, 64 MiB)
@@ -89,7 +108,8 @@ public struct Configuration: Sendable, Equatable {
                                   a client started the daemon)
           --log-file PATH         serve: write log lines to PATH (kept under 1 MiB, then PATH.1) instead of stderr
 
-        environment: OWM_API_KEY (the OpenWeatherMap key; never logged), WEATHERD_DATA_DIR, the base URLs above
+        environment: OWM_API_KEY (the OpenWeatherMap key; never logged), WEATHERD_DATA_DIR, NWS_CONTACT,
+                     the base URLs above
         """
 
     /// Parses the arguments (without the program name).
@@ -108,6 +128,7 @@ public struct Configuration: Sendable, Equatable {
         if let url = environment["OPEN_METEO_GEOCODING_BASE_URL"], !url.isEmpty {
             config.openMeteoGeocodingBaseURL = url
         }
+        config.readOfficialSources(environment)
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             var flag = argument
@@ -164,6 +185,13 @@ public struct Configuration: Sendable, Equatable {
             case "--owm-base-url": config.owmBaseURL = try url()
             case "--open-meteo-base-url": config.openMeteoBaseURL = try url()
             case "--open-meteo-geocoding-base-url": config.openMeteoGeocodingBaseURL = try url()
+            case "--open-meteo-air-quality-base-url": config.openMeteoAirQualityBaseURL = try url()
+            case "--nws-base-url": config.nwsBaseURL = try url()
+            case "--meteoalarm-base-url": config.meteoAlarmBaseURL = try url()
+            case "--nws-contact": config.nwsContact = try value()
+            case "--warnings-interval":
+                let seconds = try number(0...(30 * 86_400))
+                config.warningsInterval = seconds == 0 ? nil : .seconds(seconds)
             case "--cache-ttl": config.fetch.ttl = .seconds(try number(0...86_400))
             case "--upstream-timeout": config.fetch.deadline = .seconds(try number(1...600))
             case "--rate-limit": config.fetch.callsPerMinute = try number(1...100_000)

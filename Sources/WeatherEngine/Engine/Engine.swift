@@ -79,7 +79,8 @@ public final class Engine: Sendable {
         alerts = StateActor(state.alerts, writer: writer)
         self.cache = cache
         fetcher = FetchActor(
-            provider: provider, transport: transport, cache: cache, clock: clock, policy: configuration.fetch)
+            provider: provider, sources: configuration.makeOfficialSources(), transport: transport, cache: cache,
+            clock: clock, policy: configuration.fetch)
         self.registry = registry
         self.writer = writer
         self.bus = bus

@@ -4,12 +4,19 @@ import WeatherDomain
 
 /// Payload retention for weatherd's events: what compaction may strip, and the runs that strip it.
 public enum LogMaintenance {
-    /// The payloads compaction strips once replaced: a `weather.fetched` report, replaced by a later fetch of the
-    /// same kind and key (the cache entry it filled).
+    /// The payloads compaction strips once replaced by a later fetch of the same cache entry: a `weather.fetched`
+    /// report (entry: kind and key), a `warnings.fetched` set of warnings (entry: source and key) and an
+    /// `air_quality.fetched` answer (entry: kind and key).
     public static let rules: [PayloadRule] = [
         PayloadRule(
             type: "weather.fetched", version: 1, payloadMembers: WeatherFetched.payloadMembers,
-            entryMembers: WeatherFetched.entryMembers)
+            entryMembers: WeatherFetched.entryMembers),
+        PayloadRule(
+            type: "warnings.fetched", version: 1, payloadMembers: WarningsFetched.payloadMembers,
+            entryMembers: WarningsFetched.entryMembers),
+        PayloadRule(
+            type: "air_quality.fetched", version: 1, payloadMembers: AirQualityFetched.payloadMembers,
+            entryMembers: AirQualityFetched.entryMembers),
     ]
 
     /// Compacts the sealed segments of the log in `directory`: payloads written more than `retainPayloads`

@@ -14,6 +14,8 @@ import WeatherDomain
 public actor FetchActor {
     /// The provider asked.
     private let provider: any WeatherProvider
+    /// The warning and air-quality sources, called through the same path.
+    let sources: OfficialSources
     /// The network.
     private let transport: HTTPTransport
     /// The cache slice, which appends and applies the fetch events.
@@ -32,10 +34,11 @@ public actor FetchActor {
     private var counts = UpstreamCounts()
 
     public init(
-        provider: any WeatherProvider, transport: HTTPTransport, cache: StateActor<WeatherCache>, clock: WallClock,
-        policy: FetchPolicy
+        provider: any WeatherProvider, sources: OfficialSources, transport: HTTPTransport,
+        cache: StateActor<WeatherCache>, clock: WallClock, policy: FetchPolicy
     ) {
         self.provider = provider
+        self.sources = sources
         self.transport = transport
         self.cache = cache
         self.clock = clock
@@ -84,6 +87,7 @@ public actor FetchActor {
         let key = place.key
         return try await fetch(
             kind: kind.rawValue, key: key, maxAgeMs: maxAgeMs, refresh: refresh, cause: cause, request: request,
+            source: provider.name, ttlMs: policy.ttl.milliseconds,
             cached: { cache in
                 switch kind {
                 case .current:
@@ -117,6 +121,7 @@ public actor FetchActor {
         let request = provider.geocodeRequest(query: query, limit: 5)
         let outcome = try await fetch(
             kind: "geocode", key: key, maxAgeMs: nil, refresh: false, cause: cause, request: request,
+            source: provider.name, ttlMs: policy.ttl.milliseconds,
             cached: {
                 $0.geocodes[key].map {
                     Cached(value: FetchedValue.places($0.value), fetchedAt: $0.fetchedAt, provider: $0.provider)
@@ -133,10 +138,12 @@ public actor FetchActor {
         return outcome.map(Array(places.prefix(limit)))
     }
 
-    /// The decoded value of any fetch, so one code path serves all three kinds.
+    /// The decoded value of any fetch, so one code path serves every kind.
     enum FetchedValue: Sendable, Equatable {
         case weather(WeatherFetched.Report)
         case places([Place])
+        case warnings([OfficialWarning])
+        case airQuality(AirQualityReport)
     }
 
     /// A failed fetch: the error to answer with.
@@ -144,19 +151,19 @@ public actor FetchActor {
         var error: any Error
     }
 
-    private typealias Decode = @Sendable ([UInt8], UpstreamCall) throws(ProviderError) -> (FetchedValue, DomainEvent)
+    typealias Decode = @Sendable ([UInt8], UpstreamCall) throws(ProviderError) -> (FetchedValue, DomainEvent)
 
-    private func fetch(
+    /// Answers from the cache, a call in flight, or a new call to `source` (the weather provider or one of
+    /// `sources`), whose data stays fresh for `ttlMs`.
+    func fetch(
         kind: String, key: String, maxAgeMs: Int64?, refresh: Bool, cause: String, request: ProviderRequest,
-        cached: @escaping @Sendable (WeatherCache) -> Cached<FetchedValue>?, decode: @escaping Decode
+        source: String, ttlMs: Int64, cached: @escaping @Sendable (WeatherCache) -> Cached<FetchedValue>?,
+        decode: @escaping Decode
     ) async throws -> FetchAnswer<FetchedValue> {
         let now = clock.now()
         let state = await cache.read { $0 }
         let entry = cached(state)
-        if !refresh,
-            case .fresh(let fresh) = CachePolicy.lookup(
-                entry, now: now, ttlMs: policy.ttl.milliseconds, maxAgeMs: maxAgeMs)
-        {
+        if !refresh, case .fresh(let fresh) = CachePolicy.lookup(entry, now: now, ttlMs: ttlMs, maxAgeMs: maxAgeMs) {
             counts.cacheHits += 1
             return FetchAnswer(fresh, source: "cache", stale: false)
         }
@@ -164,12 +171,12 @@ public actor FetchActor {
             counts.notFoundHits += 1
             throw ProviderError(
                 .notFound,
-                "\(provider.name) knows no such place (remembered for \(policy.notFoundTTL)); check the spelling or search with cities/search."
+                "\(source) knows no such place (remembered for \(policy.notFoundTTL)); check the spelling or search with cities/search."
             )
         }
-        if let until = CachePolicy.rateLimitedUntil(state, provider: provider.name, now: now) {
+        if let until = CachePolicy.rateLimitedUntil(state, provider: source, now: now) {
             let error = ProviderError(
-                .rateLimited, "\(provider.name) asked weatherd to wait until \(until); try again then.")
+                .rateLimited, "\(source) asked weatherd to wait until \(until); try again then.")
             return try staleOr(entry, error)
         }
         let flightKey = "\(kind)|\(key)"
@@ -181,7 +188,8 @@ public actor FetchActor {
             // A cancelled caller, or any caller once shutdown has cut the calls in flight, starts no new call.
             if closing || Task.isCancelled { throw CancellationError() }
             task = Task {
-                let result = await self.call(kind: kind, key: key, cause: cause, request: request, decode: decode)
+                let result = await self.call(
+                    kind: kind, key: key, cause: cause, request: request, source: source, decode: decode)
                 self.endFlight(flightKey)
                 return result
             }
@@ -228,7 +236,7 @@ public actor FetchActor {
 
     /// Makes the call, with retries and backoff inside the deadline, auditing every attempt.
     private func call(
-        kind: String, key: String, cause: String, request: ProviderRequest, decode: @escaping Decode
+        kind: String, key: String, cause: String, request: ProviderRequest, source: String, decode: @escaping Decode
     ) async -> Result<Cached<FetchedValue>, FetchFailure> {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: policy.deadline)
@@ -258,7 +266,7 @@ public actor FetchActor {
             let transport = self.transport
             let outcome: Result<HTTPResponse, TransportError> = await withDeadline(remaining) {
                 do throws(TransportError) {
-                    return .success(try await transport.get(HTTPRequest(url: request.url)))
+                    return .success(try await transport.get(HTTPRequest(url: request.url, headers: request.headers)))
                 } catch {
                     return .failure(error)
                 }
@@ -269,13 +277,13 @@ public actor FetchActor {
             counts.calls += 1
             let at = self.clock.now()
             let attemptNumber = attempt
-            let providerName = provider.name
+            let providerName = source
             let audit = { (status: Int64?, bytes: Int64) in
                 UpstreamCall(
                     provider: providerName, url: request.auditURL, status: status, latencyMs: latency,
                     bytes: bytes, attempt: attemptNumber, at: at)
             }
-            let result = Self.interpret(outcome, provider: provider.name, decode: decode, call: audit) { error, call in
+            let result = Self.interpret(outcome, provider: source, decode: decode, call: audit) { error, call in
                 let failed = FetchFailed(
                     key: key, kind: kind, call: call, error: error.kind.rawValue, message: error.message,
                     retryAfterSeconds: error.retryAfterSeconds)
@@ -289,7 +297,7 @@ public actor FetchActor {
             }
             switch result.outcome {
             case .success(let value):
-                return .success(Cached(value: value, fetchedAt: at, provider: provider.name))
+                return .success(Cached(value: value, fetchedAt: at, provider: source))
             case .failure(let error):
                 counts.failures += 1
                 let backoff = policy.backoff * (1 << Int(min(attempt - 1, 10))) * Double.random(in: 0.5...1.5)

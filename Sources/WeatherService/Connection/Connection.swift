@@ -19,7 +19,7 @@ public final class Connection: Sendable {
         let controllers: [any Controller] = [
             WeatherController(engine: engine), FavoritesController(engine: engine),
             LocationController(engine: engine), AlertsController(engine: engine), LogController(engine: engine),
-            SubscriptionsController(engine: engine, pushes: pushes),
+            SubscriptionsController(engine: engine, pushes: pushes), OfficialController(engine: engine),
             MCPController(engine: engine, session: mcp, pushes: pushes),
         ]
         var methods: [String: MethodHandler] = [:]

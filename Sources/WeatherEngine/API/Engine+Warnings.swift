@@ -1,0 +1,117 @@
+import Providers
+import WeatherDomain
+
+/// The official warnings in force at a place, as `warnings/list` and MCP's `get_warnings` answer them.
+public struct WarningsAnswer: Sendable, Equatable {
+    /// The place, with the country and region weatherd knows for it.
+    public var place: Place
+    public var coverage: WarningCoverage
+    /// The warnings in force now, in the source's order.
+    public var warnings: [OfficialWarning]
+    /// When the source was last reached (nil outside coverage).
+    public var fetchedAt: Timestamp?
+    /// True when the source could not be reached and the last set is served.
+    public var stale: Bool
+
+    /// The credit each source asks for.
+    public static func attribution(_ source: OfficialWarning.Source) -> String {
+        switch source {
+        case .nws: "National Weather Service"
+        case .meteoalarm: MeteoAlarmWarningProvider.attribution
+        }
+    }
+
+    /// `{location, warnings, source, attribution, stale, fetchedAt, coverage}`; outside coverage only
+    /// `location`, the empty `warnings`, `stale: false` and the `coverage` note.
+    public var json: JSONValue {
+        var object: [String: JSONValue] = [
+            "location": place.json, "warnings": .array(warnings.map(\.json)), "stale": .bool(stale),
+            "coverage": .string(coverage.note),
+        ]
+        if let source = coverage.source {
+            object["source"] = .string(source.rawValue)
+            object["attribution"] = .string(Self.attribution(source))
+        }
+        if let fetchedAt { object["fetchedAt"] = .string(fetchedAt.description) }
+        return .object(object)
+    }
+
+    /// One line for people: how many warnings, the most severe, and from whom.
+    public var summary: String {
+        let name = place.name ?? place.key
+        guard let source = coverage.source else { return "\(name): \(coverage.note)" }
+        let staleness = stale ? " (stale: the source could not be reached; as of \(fetchedAt?.description ?? "?"))" : ""
+        let credit = Self.attribution(source)
+        guard !warnings.isEmpty else { return "\(name): no official warnings in force (\(credit))\(staleness)." }
+        let events = warnings.sorted { $0.severity > $1.severity }.map { "\($0.event) (\($0.severity.rawValue))" }
+        let count = warnings.count == 1 ? "1 official warning" : "\(warnings.count) official warnings"
+        return "\(name): \(count) in force (\(credit)): \(events.joined(separator: "; "))\(staleness)."
+    }
+}
+
+extension Engine {
+    /// The official warnings in force at a place (`warnings/list`).
+    public func warnings(_ place: PlaceQuery, origin: Origin) -> Completion {
+        Completion { try await self.warningsAnswer(place, origin: origin).json }
+    }
+
+    /// The official warnings in force at a place: from NWS for US places, from MeteoAlarm's country feed
+    /// matched by region or name for European ones, none (with the coverage note) elsewhere. Cached 5 minutes;
+    /// when the source cannot be reached, the last set is served, marked stale.
+    public func warningsAnswer(_ place: PlaceQuery, origin: Origin) async throws -> WarningsAnswer {
+        let resolved = await describe(try await resolve(place, cause: origin.cause))
+        return try await warningsAnswer(at: resolved, cause: origin.cause)
+    }
+
+    /// The warnings in force at a resolved place.
+    func warningsAnswer(at place: Place, refresh: Bool = false, cause: String) async throws -> WarningsAnswer {
+        let coverage = WarningCoverage.of(place)
+        let answer: FetchAnswer<[OfficialWarning]>
+        var warnings: [OfficialWarning]
+        switch coverage {
+        case .none:
+            return WarningsAnswer(place: place, coverage: coverage, warnings: [], fetchedAt: nil, stale: false)
+        case .nws:
+            answer = try await fetcher.nwsWarnings(at: place, refresh: refresh, cause: cause)
+            warnings = answer.value
+        case .meteoalarm(let country, _):
+            answer = try await fetcher.meteoAlarmWarnings(country: country, refresh: refresh, cause: cause)
+            warnings = MeteoAlarmAreas.warnings(answer.value, for: place)
+        }
+        // The set was decided when fetched; a warning may have ended since.
+        let now = clock.now()
+        warnings = warnings.filter { now < $0.activeUntil }
+        return WarningsAnswer(
+            place: place, coverage: coverage, warnings: warnings, fetchedAt: answer.fetchedAt, stale: answer.stale)
+    }
+
+    /// `place` with the country, region and name weatherd knows for its coordinates, where it lacks them: those
+    /// of a favorite, a searched city or a geocoded candidate at the same cache key (about 1 km). Coordinates
+    /// alone name no country, and without one no warning source can be chosen.
+    func describe(_ place: Place) async -> Place {
+        guard place.country == nil || place.state == nil else { return place }
+        let key = place.key
+        var known: [Place] = await history.read { state in
+            state.entries.filter { Place.key(lat: $0.lat, lon: $0.lon) == key }.map {
+                Place(name: $0.name, country: $0.country, state: $0.state, lat: $0.lat, lon: $0.lon)
+            }
+        }
+        known += await favorites.read { state in
+            state.items.filter { Place.key(lat: $0.lat, lon: $0.lon) == key }.map {
+                Place(name: $0.name, country: $0.country, state: nil, lat: $0.lat, lon: $0.lon)
+            }
+        }
+        known += await cache.read { cache in
+            cache.geocodes.values.sorted { $0.fetchedAt > $1.fetchedAt }.flatMap(\.value).filter { $0.key == key }
+        }
+        var described = place
+        for candidate in known where candidate.country != nil {
+            if described.country == nil { described.country = candidate.country }
+            guard described.country?.uppercased() == candidate.country?.uppercased() else { continue }
+            if described.state == nil { described.state = candidate.state }
+            if described.name == nil { described.name = candidate.name }
+            if described.state != nil { break }
+        }
+        return described
+    }
+}

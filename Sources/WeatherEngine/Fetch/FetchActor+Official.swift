@@ -1,0 +1,119 @@
+import Providers
+import WeatherDomain
+
+extension FetchActor {
+    /// How long official warnings are served from the cache without a call.
+    static let warningsTTL: Duration = .seconds(300)
+    /// How long air quality is served from the cache without a call.
+    static let airQualityTTL: Duration = .seconds(3600)
+
+    /// The official warnings NWS has in force for the point of `place`, at the time of the call: replaced,
+    /// cancelled and expired messages dropped (`WarningRules.active`).
+    public func nwsWarnings(at place: Place, refresh: Bool = false, cause: String) async throws -> FetchAnswer<
+        [OfficialWarning]
+    > {
+        let nws = sources.nws
+        return try await warnings(
+            source: .nws, key: place.key, request: nws.alertsRequest(lat: place.lat, lon: place.lon), refresh: refresh,
+            cause: cause
+        ) { body throws(ProviderError) in try nws.decodeAlerts(body) }
+    }
+
+    /// The official warnings in force in MeteoAlarm's feed of `country` (every region of it), at the time of
+    /// the call; which concern a place is `MeteoAlarmAreas`' decision.
+    ///
+    /// - Throws: `ProviderError` `not_found` for a country MeteoAlarm does not serve.
+    public func meteoAlarmWarnings(country: String, refresh: Bool = false, cause: String) async throws
+        -> FetchAnswer<[OfficialWarning]>
+    {
+        let meteoAlarm = sources.meteoAlarm
+        let code = country.trimmingWhitespace.uppercased()
+        guard let request = meteoAlarm.feedRequest(country: code) else {
+            throw ProviderError(.notFound, "MeteoAlarm has no feed for \(code).")
+        }
+        return try await warnings(source: .meteoalarm, key: code, request: request, refresh: refresh, cause: cause) {
+            body throws(ProviderError) in try meteoAlarm.decodeFeed(body)
+        }
+    }
+
+    private func warnings(
+        source: OfficialWarning.Source, key: String, request: ProviderRequest, refresh: Bool, cause: String,
+        decode: @escaping @Sendable ([UInt8]) throws(ProviderError) -> [OfficialWarning]
+    ) async throws -> FetchAnswer<[OfficialWarning]> {
+        let entry = WarningsFetched.entry(source: source, key: key)
+        let answer = try await fetch(
+            kind: WarningsFetched.failureKind, key: key, maxAgeMs: nil, refresh: refresh, cause: cause,
+            request: request, source: source.rawValue, ttlMs: Self.warningsTTL.milliseconds,
+            cached: { cache in
+                cache.warnings[entry].map {
+                    Cached(value: .warnings($0.value), fetchedAt: $0.fetchedAt, provider: $0.provider)
+                }
+            }
+        ) { (body: [UInt8], call: UpstreamCall) throws(ProviderError) -> (FetchedValue, DomainEvent) in
+            let active = WarningRules.active(try decode(body), now: call.at)
+            return (
+                .warnings(active),
+                .warningsFetched(WarningsFetched(source: source, key: key, call: call, warnings: active))
+            )
+        }
+        guard case .warnings(let warnings) = answer.value else { throw RPCError.internalError }
+        return answer.map(warnings)
+    }
+
+    /// Air quality at `place`: the values now and the next 24 hours. With OpenWeatherMap, whose hours need a
+    /// call of their own, the two calls are cached and audited apart and the answer is as old as the older.
+    public func airQuality(
+        at place: Place, maxAgeMs: Int64? = nil, refresh: Bool = false, cause: String
+    ) async throws -> FetchAnswer<AirQualityReport> {
+        let provider = sources.airQuality
+        let now = try await airQuality(
+            .airQuality, request: provider.airQualityRequest(lat: place.lat, lon: place.lon), at: place,
+            maxAgeMs: maxAgeMs, refresh: refresh, cause: cause
+        ) { body, call throws(ProviderError) in
+            try provider.decodeAirQuality(body, forecast: nil, place: place, now: call.at)
+        }
+        guard let forecastRequest = provider.airQualityForecastRequest(lat: place.lat, lon: place.lon) else {
+            return now
+        }
+        let hours = try await airQuality(
+            .forecast, request: forecastRequest, at: place, maxAgeMs: maxAgeMs, refresh: refresh, cause: cause
+        ) { body, call throws(ProviderError) in
+            // The forecast body read as both bodies: only its hours are kept.
+            var report = try provider.decodeAirQuality(body, forecast: body, place: place, now: call.at)
+            report.current = nil
+            return report
+        }
+        var report = now.value
+        report.hourly = hours.value.hourly
+        let older = now.fetchedAt <= hours.fetchedAt ? now : hours.map(report)
+        return FetchAnswer(
+            Cached(value: report, fetchedAt: older.fetchedAt, provider: now.provider),
+            source: now.source == "network" || hours.source == "network" ? "network" : "cache",
+            stale: now.stale || hours.stale)
+    }
+
+    private func airQuality(
+        _ kind: AirQualityFetched.Kind, request: ProviderRequest, at place: Place, maxAgeMs: Int64?, refresh: Bool,
+        cause: String, decode: @escaping @Sendable ([UInt8], UpstreamCall) throws(ProviderError) -> AirQualityReport
+    ) async throws -> FetchAnswer<AirQualityReport> {
+        let key = place.key
+        let entry = AirQualityFetched.entry(kind: kind, key: key)
+        let answer = try await fetch(
+            kind: kind.rawValue, key: key, maxAgeMs: maxAgeMs, refresh: refresh, cause: cause, request: request,
+            source: sources.airQuality.name, ttlMs: Self.airQualityTTL.milliseconds,
+            cached: { cache in
+                cache.airQuality[entry].map {
+                    Cached(value: .airQuality($0.value), fetchedAt: $0.fetchedAt, provider: $0.provider)
+                }
+            }
+        ) { (body: [UInt8], call: UpstreamCall) throws(ProviderError) -> (FetchedValue, DomainEvent) in
+            let report = try decode(body, call)
+            return (
+                .airQuality(report),
+                .airQualityFetched(AirQualityFetched(kind: kind, key: key, call: call, report: report))
+            )
+        }
+        guard case .airQuality(let report) = answer.value else { throw RPCError.internalError }
+        return answer.map(report)
+    }
+}

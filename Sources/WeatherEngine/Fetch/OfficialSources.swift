@@ -1,0 +1,15 @@
+import Providers
+
+/// The keyless sources beside the weather provider, which the `FetchActor` calls as it calls the provider:
+/// official warnings (NWS for the US, MeteoAlarm for Europe) and air quality.
+public struct OfficialSources: Sendable {
+    public var nws: NWSWarningProvider
+    public var meteoAlarm: MeteoAlarmWarningProvider
+    public var airQuality: any AirQualityProvider
+
+    public init(nws: NWSWarningProvider, meteoAlarm: MeteoAlarmWarningProvider, airQuality: any AirQualityProvider) {
+        self.nws = nws
+        self.meteoAlarm = meteoAlarm
+        self.airQuality = airQuality
+    }
+}
