@@ -63,7 +63,7 @@ defer { if !keep { try? FileManager.default.removeItem(atPath: workDir) } }
 func emit(_ result: JSONValue) { FileHandle.standardOutput.write(Data((result.jsonString + "\n").utf8)) }
 
 if command == "retention" || command == "all" {
-    emit(try retention(dir: workDir))
+    for minutes in [10, 60] { emit(try retention(dir: workDir, forecastTTLMinutes: minutes)) }
 }
 if command == "append" || command == "all" {
     emit(try append(binary: binary, dir: workDir, count: min(count, 5000)))

@@ -60,6 +60,31 @@ struct FetchTests {
         }
     }
 
+    @Test("forecasts stay fresh an hour, current conditions 10 minutes (--forecast-ttl, --cache-ttl)")
+    func ttlPerKind() async throws {
+        let network = InMemoryTransport()
+        network.route("/v1/forecast", query: "current=", InMemoryTransport.ok(OpenMeteoBodies.current(temperature: 3)))
+        network.route("/v1/forecast", query: "hourly=", InMemoryTransport.ok(OpenMeteoBodies.forecast()))
+        let clock = ManualClock()
+        try await InProcessWeatherd.with(clock: clock, network: network, fetch: Self.quick) { service in
+            let calls = { (kind: String) in network.requests.filter { $0.contains(kind) }.count }
+            _ = try await service.result("weather/current", Self.berlin)
+            _ = try await service.result("weather/forecast", Self.berlin)
+            clock.advance(milliseconds: 11 * 60_000)
+            #expect(try await service.result("weather/current", Self.berlin)["source"] == "network")
+            #expect(try await service.result("weather/forecast", Self.berlin)["source"] == "cache", "11 min old")
+            clock.advance(milliseconds: 50 * 60_000)
+            #expect(try await service.result("weather/forecast", Self.berlin)["source"] == "network", "61 min old")
+            #expect(calls("current=") == 2)
+            #expect(calls("hourly=") == 2)
+            let status = try await service.result("service/status")
+            #expect(status["upstreamCalls"]?["calls"] == 4)
+            #expect(status["upstreamCalls"]?["cacheHits"] == 1, "the forecast asked again after 11 minutes")
+            #expect(status["cacheTtlSeconds"] == 600)
+            #expect(status["forecastTtlSeconds"] == 3600)
+        }
+    }
+
     @Test("identical concurrent requests share one upstream call")
     func singleFlight() async throws {
         let network = InMemoryTransport()

@@ -76,6 +76,7 @@ extension Engine {
             "segments": .int(Int64(logFiles?.segments.count ?? 0)),
             "uptimeSeconds": .int(uptime), "provider": .string(info.provider),
             "cacheTtlSeconds": .int(configuration.fetch.ttl.components.seconds),
+            "forecastTtlSeconds": .int(configuration.fetch.forecastTTL.components.seconds),
             "upstreamCalls": await fetcher.upstreamCounts.json,
             "readOnly": .bool(writerStatus.failure != nil), "fsync": .string(info.fsync.rawValue),
             "batches": .int(Int64(writerStatus.batches)), "syncs": .int(Int64(writerStatus.syncs)),

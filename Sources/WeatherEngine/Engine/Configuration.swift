@@ -43,7 +43,7 @@ public struct Configuration: Sendable, Equatable {
     public var retainAudit: Duration?
     /// The most favorites kept (`--max-favorites`); adding past it is refused with `too_many_favorites`.
     public var maxFavorites = FavoritesDecisions.defaultMaxCount
-    /// The fetch limits (`--cache-ttl`, `--upstream-timeout`, `--rate-limit`).
+    /// The fetch limits (`--cache-ttl`, `--forecast-ttl`, `--upstream-timeout`, `--rate-limit`).
     public var fetch = FetchPolicy()
     /// The daemon's socket (`--socket`); nil: the default path for the data dir.
     public var socketPath: String?
@@ -86,7 +86,8 @@ public struct Configuration: Sendable, Equatable {
           --nws-contact TEXT      an e-mail address or URL sent in the User-Agent of NWS requests, as NWS asks
                                   (else $NWS_CONTACT)
           --meteoalarm-base-url URL  MeteoAlarm warning feeds (else $METEOALARM_BASE_URL)
-          --cache-ttl SECONDS     serve cached weather younger than this without a call (default 600)
+          --cache-ttl SECONDS     serve cached current weather younger than this without a call (default 600)
+          --forecast-ttl SECONDS  serve cached forecasts younger than this without a call (default 3600)
           --upstream-timeout SECONDS  overall deadline of one fetch, retries included (default 30)
           --rate-limit N          upstream calls allowed per minute (default 60)
           --refresh-interval SECONDS  refresh every favorite this often (default 14400; 0 = never)
@@ -193,6 +194,7 @@ public struct Configuration: Sendable, Equatable {
                 let seconds = try number(0...(30 * 86_400))
                 config.warningsInterval = seconds == 0 ? nil : .seconds(seconds)
             case "--cache-ttl": config.fetch.ttl = .seconds(try number(0...86_400))
+            case "--forecast-ttl": config.fetch.forecastTTL = .seconds(try number(0...86_400))
             case "--upstream-timeout": config.fetch.deadline = .seconds(try number(1...600))
             case "--rate-limit": config.fetch.callsPerMinute = try number(1...100_000)
             case "--location-precision": config.locationPrecision = try number(0...6)

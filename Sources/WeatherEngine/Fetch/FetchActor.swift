@@ -87,7 +87,7 @@ public actor FetchActor {
         let key = place.key
         return try await fetch(
             kind: kind.rawValue, key: key, maxAgeMs: maxAgeMs, refresh: refresh, cause: cause, request: request,
-            source: provider.name, ttlMs: policy.ttl.milliseconds,
+            source: provider.name, ttlMs: (kind == .current ? policy.ttl : policy.forecastTTL).milliseconds,
             cached: { cache in
                 switch kind {
                 case .current:

@@ -1,7 +1,11 @@
 /// The limits the `FetchActor` works within.
 public struct FetchPolicy: Sendable, Equatable {
-    /// Data younger than this is served from the cache without a call (`--cache-ttl`).
+    /// Current conditions (and geocoding results) younger than this are served from the cache without a call
+    /// (`--cache-ttl`).
     public var ttl: Duration = .seconds(600)
+    /// Forecasts younger than this are served from the cache without a call (`--forecast-ttl`): the models behind
+    /// them run hourly at best, so a dashboard that asks every 10 minutes gets the same forecast without a call.
+    public var forecastTTL: Duration = .seconds(3600)
     /// A `not_found` is remembered this long, so a misspelt place cannot cause a storm of calls.
     public var notFoundTTL: Duration = .seconds(3600)
     /// The overall deadline of one fetch, retries included (`--upstream-timeout`).
