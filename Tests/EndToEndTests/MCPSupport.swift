@@ -26,7 +26,12 @@ struct MCPHarness {
             .init(body: OpenMeteoBodies.current(temperature: 4.5), delay: forecastDelay))
         server.route(
             "/v1/forecast", query: "hourly=", .init(body: OpenMeteoBodies.forecast(), delay: forecastDelay))
-        let options = ["--open-meteo-base-url", server.baseURL, "--open-meteo-geocoding-base-url", server.baseURL]
+        server.route("/api/v1/warnings/feeds-germany", .init(body: Array(#"{"warnings":[]}"#.utf8)))
+        let options = [
+            "--open-meteo-base-url", server.baseURL, "--open-meteo-geocoding-base-url", server.baseURL,
+            "--nws-base-url", server.baseURL, "--meteoalarm-base-url", server.baseURL,
+            "--open-meteo-air-quality-base-url", server.baseURL,
+        ]
         if relay {
             let shared = try SharedDataDir()
             return MCPHarness(
