@@ -94,6 +94,7 @@ func eventually(_ timeout: Duration = .seconds(20), _ condition: () throws -> Bo
 
 /// The structured result of a tool call, decoded from its text block.
 func toolText(_ response: JSONValue) throws -> JSONValue {
-    let text = try #require(response["result"]?["content"]?.arrayValue?.first?["text"]?.stringValue)
+    // The JSON is the last text block: get_alerts, get_warnings and get_air_quality put a summary line first.
+    let text = try #require(response["result"]?["content"]?.arrayValue?.last?["text"]?.stringValue)
     return try JSONValue.parse(Array(text.utf8))
 }
