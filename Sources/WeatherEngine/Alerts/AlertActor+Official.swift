@@ -11,6 +11,22 @@ extension AlertActor {
         _ = lineage.record(cached, isFirst: known.contains)
     }
 
+    /// Decides the `air_quality` rule for `target` with its air quality now and for the next hours.
+    func airQuality(_ target: AlertTarget, report: AirQualityReport, cause: String) async {
+        let offset = await utcOffset(of: target.place.key)
+        let now = clock.now()
+        await append(cause: cause) { state in
+            AirQualityAlerts.decide(state, target: target, report: report, utcOffsetSeconds: offset, now: now)
+        }
+    }
+
+    /// The place's offset from UTC as the last weather fetched for it says (0 when none was).
+    private func utcOffset(of key: String) async -> Int64 {
+        await cache.read { cache in
+            cache.current[key]?.value.utcOffsetSeconds ?? cache.forecast[key]?.value.utcOffsetSeconds ?? 0
+        }
+    }
+
     /// Decides the `official` rule for `target` with the warnings in force there now.
     func official(
         _ target: AlertTarget, warnings: [OfficialWarning],
@@ -19,10 +35,7 @@ extension AlertActor {
         let known = await alerts.read { OfficialAlerts.firstIds(in: $0) }
         let firstIds = lineage.record(warnings, isFirst: known.contains)
         guard !warnings.isEmpty else { return }
-        let key = target.place.key
-        let offset = await cache.read { cache in
-            cache.current[key]?.value.utcOffsetSeconds ?? cache.forecast[key]?.value.utcOffsetSeconds ?? 0
-        }
+        let offset = await utcOffset(of: target.place.key)
         let now = clock.now()
         await append(cause: cause) { state in
             OfficialAlerts.decide(

@@ -1,24 +1,34 @@
 import WeatherDomain
 
 extension Engine {
-    /// Checks the official warnings (and, when that rule is on, the air quality) of every place with alerts
-    /// on: the current location and each favorite with `notify`. Each place's warnings come through the fetch
-    /// path (so a MeteoAlarm feed or an NWS point is asked at most once per 5 minutes), and the alert rules
-    /// decide on them. Runs after each refresh and every `--warnings-interval`; a place whose source cannot
-    /// be reached is skipped until the next check.
+    /// Checks the official warnings (and, when the `air_quality` rule is on, the air quality) of every place
+    /// with alerts on: the current location and each favorite with `notify`. Each place's data comes through
+    /// the fetch path (so a MeteoAlarm feed or an NWS point is asked at most once per 5 minutes, air quality
+    /// once an hour), and the alert rules decide on it. Runs after each refresh and every
+    /// `--warnings-interval`; a place whose source cannot be reached is skipped until the next check.
     func checkOfficial(cause: String) async {
         let settings = await alerts.read { $0.settings }
-        guard settings.official else { return }
+        guard settings.official || settings.airQualityEnabled else { return }
         for target in await alertTargets() {
             if Task.isCancelled { return }
             let place = await describe(target.place)
             let described = AlertTarget(place: place, favoriteId: target.favoriteId)
-            do {
-                let answer = try await warningsAnswer(at: place, cause: cause)
-                await alertActor.official(
-                    described, warnings: answer.warnings, attribution: WarningsAnswer.attribution, cause: cause)
-            } catch {
-                logger.info("the official warnings of \(place.name ?? place.key) were not checked: \(error)")
+            if settings.official {
+                do {
+                    let answer = try await warningsAnswer(at: place, cause: cause)
+                    await alertActor.official(
+                        described, warnings: answer.warnings, attribution: WarningsAnswer.attribution, cause: cause)
+                } catch {
+                    logger.info("the official warnings of \(place.name ?? place.key) were not checked: \(error)")
+                }
+            }
+            if settings.airQualityEnabled {
+                do {
+                    let answer = try await airQualityAnswer(at: place, cause: cause)
+                    await alertActor.airQuality(described, report: answer.report, cause: cause)
+                } catch {
+                    logger.info("the air quality of \(place.name ?? place.key) was not checked: \(error)")
+                }
             }
         }
     }
