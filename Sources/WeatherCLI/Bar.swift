@@ -28,8 +28,8 @@ struct BarMachine {
         case wake(at: Timestamp)
     }
 
-    /// The alert rules that mark the bar: warnings, not the daily summary.
-    static let markingRules: Set<String> = ["temp_drop", "severe"]
+    /// The alert rules that mark the bar: warnings, weatherd's own and official ones, not the daily summary.
+    static let markingRules: Set<String> = ["temp_drop", "severe", "official"]
 
     let style: BarStyle
     let format: OneLine

@@ -17,8 +17,9 @@ public final class InProcessWeatherd: Sendable {
     public let network: InMemoryTransport
     private let writerTask: Task<Void, Never>
     private let alertTask: Task<Void, Never>
-    /// The clock of the daily-summary timer.
+    /// The clock of the daily-summary timer (and of the official warnings' timer, when one runs).
     public let timer = ManualSleepClock()
+    private let warningsTask: Task<Void, Never>?
     private let nextID = Mutex<Int64>(1)
 
     /// Opens the service on `directory` (replaying whatever log is there).
@@ -27,7 +28,7 @@ public final class InProcessWeatherd: Sendable {
         maxLineBytes: Int = 1 << 20, commandWindow: Int = 100_000, file: FaultInjectingFile? = nil,
         network: InMemoryTransport = InMemoryTransport(), fetch: FetchPolicy = FetchPolicy(),
         snapshotEvery: Int = 10_000, maxFavorites: Int = FavoritesDecisions.defaultMaxCount,
-        segmentBytes: Int64 = 64 << 20, logger: Logger = Logger(level: .error)
+        segmentBytes: Int64 = 64 << 20, logger: Logger = Logger(level: .error), warningsInterval: Duration? = nil
     ) throws {
         self.network = network
         var configuration = Configuration(dataDirectory: directory.path)
@@ -42,6 +43,7 @@ public final class InProcessWeatherd: Sendable {
         configuration.nwsContact = "tests@weatherd.test"
         configuration.meteoAlarmBaseURL = Self.meteoAlarmBaseURL
         configuration.openMeteoAirQualityBaseURL = Self.airQualityBaseURL
+        configuration.warningsInterval = warningsInterval
         let opened = try Self.open(configuration: configuration, clock: clock, logger: logger, file: file)
         let engine = Engine(
             opened, configuration: configuration, clock: clock.wallClock, logger: logger,
@@ -51,6 +53,10 @@ public final class InProcessWeatherd: Sendable {
         connection = Connection(engine: engine, label: "stdio", sink: output, maxLineBytes: maxLineBytes)
         writerTask = Task { await engine.runLog() }
         alertTask = Task { [timer] in await engine.runAlerts(clock: timer) }
+        let timer = self.timer
+        warningsTask = warningsInterval.map { interval in
+            Task { await engine.runOfficialChecks(every: interval, clock: timer) }
+        }
     }
 
     /// The base URLs the official sources are asked at (route replies by their paths).
@@ -143,6 +149,8 @@ public final class InProcessWeatherd: Sendable {
         await engine.drainBackground()
         alertTask.cancel()
         await alertTask.value
+        warningsTask?.cancel()
+        await warningsTask?.value
         engine.finishLog()
         await writerTask.value
         engine.releaseLock()

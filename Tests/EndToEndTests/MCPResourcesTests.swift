@@ -14,7 +14,7 @@ struct MCPResourcesTests {
         let list = try #require(try await mcp.weatherd.call("resources/list")["result"])
         try MCPSchemas.expectValid(list, "ListResourcesResult", version: "2025-06-18")
         let uris = list["resources"]?.arrayValue?.compactMap { $0["uri"]?.stringValue } ?? []
-        #expect(uris == ["weather://favorites", "weather://alerts", "weather://current/fav-1"])
+        #expect(uris == ["weather://favorites", "weather://alerts", "weather://warnings", "weather://current/fav-1"])
         #expect(list["resources"]?.arrayValue?.last?["annotations"]?["lastModified"]?.stringValue != nil)
         let templates = try #require(try await mcp.weatherd.call("resources/templates/list")["result"])
         try MCPSchemas.expectValid(templates, "ListResourceTemplatesResult", version: "2025-06-18")

@@ -26,7 +26,12 @@ struct MCPHarness {
             .init(body: OpenMeteoBodies.current(temperature: 4.5), delay: forecastDelay))
         server.route(
             "/v1/forecast", query: "hourly=", .init(body: OpenMeteoBodies.forecast(), delay: forecastDelay))
-        let options = ["--open-meteo-base-url", server.baseURL, "--open-meteo-geocoding-base-url", server.baseURL]
+        server.route("/api/v1/warnings/feeds-germany", .init(body: Array(#"{"warnings":[]}"#.utf8)))
+        let options = [
+            "--open-meteo-base-url", server.baseURL, "--open-meteo-geocoding-base-url", server.baseURL,
+            "--nws-base-url", server.baseURL, "--meteoalarm-base-url", server.baseURL,
+            "--open-meteo-air-quality-base-url", server.baseURL,
+        ]
         if relay {
             let shared = try SharedDataDir()
             return MCPHarness(
@@ -89,6 +94,7 @@ func eventually(_ timeout: Duration = .seconds(20), _ condition: () throws -> Bo
 
 /// The structured result of a tool call, decoded from its text block.
 func toolText(_ response: JSONValue) throws -> JSONValue {
-    let text = try #require(response["result"]?["content"]?.arrayValue?.first?["text"]?.stringValue)
+    // The JSON is the last text block: get_alerts, get_warnings and get_air_quality put a summary line first.
+    let text = try #require(response["result"]?["content"]?.arrayValue?.last?["text"]?.stringValue)
     return try JSONValue.parse(Array(text.utf8))
 }

@@ -88,4 +88,63 @@ struct OfficialEventTests {
         older["airQuality"] = nil
         #expect(try WeatherCache(json: .object(older)) == WeatherCache(), "a snapshot from before reads as empty")
     }
+
+    @Test("alert.raised and alerts.configured v1 read as v2: origin forecast, the official rule on, air quality off")
+    func upcasting() throws {
+        let v1Alert: JSONValue = [
+            "id": "alert-1", "rule": "severe", "key": "35.2,-97.4", "place": ["lat": 35.2, "lon": -97.4],
+            "localDate": "2026-11-22", "raisedAt": "2026-11-22T12:02:00.000Z", "message": "Severe weather now.",
+            "details": [:],
+        ]
+        guard
+            case .event(.alertRaised(let alert)) = try EventCatalog.standard.decode(
+                type: "alert.raised", version: 1, data: v1Alert)
+        else {
+            Issue.record("alert.raised v1 not read")
+            return
+        }
+        #expect(alert.rule == .severe)
+        #expect(alert.json["origin"] == "forecast")
+        #expect(DomainEvent.alertRaised(alert).kind == EventKind("alert.raised", 2))
+        let v1Settings: JSONValue = [
+            "dailySummary": ["enabled": true, "time": "07:15"], "tempDropC": 8.0, "severe": false,
+        ]
+        guard
+            case .event(.alertsConfigured(let settings)) = try EventCatalog.standard.decode(
+                type: "alerts.configured", version: 1, data: v1Settings)
+        else {
+            Issue.record("alerts.configured v1 not read")
+            return
+        }
+        #expect(settings.official)
+        #expect(!settings.airQualityEnabled)
+        #expect(settings.airQualityLevel == .poor)
+        #expect(settings.dailySummaryMinutes == 7 * 60 + 15)
+        #expect(
+            try EventCatalog.standard.decode(type: "alert.raised", version: 3, data: v1Alert)
+                == .unknown(
+                    EventKind("alert.raised", 3)))
+    }
+
+    @Test("an update's thread leads back to its first message, through what a restart remembers")
+    func lineage() {
+        var first = Self.warning
+        first.id = "A"
+        first.replaces = []
+        var update = Self.warning
+        update.id = "B"
+        update.replaces = ["A"]
+        var again = Self.warning
+        again.id = "C"
+        again.replaces = ["B"]
+        var lineage = OfficialAlerts.Lineage()
+        #expect(lineage.record([first], isFirst: { _ in false }) == ["A": "A"])
+        #expect(lineage.record([update], isFirst: { _ in false }) == ["B": "A"])
+        #expect(lineage.record([again], isFirst: { _ in false }) == ["C": "A"])
+        var restarted = OfficialAlerts.Lineage()
+        #expect(restarted.record([update], isFirst: { $0 == "A" }) == ["B": "A"], "A was raised before the restart")
+        #expect(restarted.record([again], isFirst: { _ in false }) == ["C": "A"])
+        var unknown = OfficialAlerts.Lineage()
+        #expect(unknown.record([again], isFirst: { _ in false }) == ["C": "C"], "an unknown thread starts anew")
+    }
 }

@@ -229,12 +229,135 @@ struct GoldenLogTests {
         ]
     }
 
+    /// The official warnings and air quality: `warnings.fetched` and `air_quality.fetched` v1 (each replaced once,
+    /// so compaction has something to strip), their failures as `weather.fetch_failed`, and `alerts.configured`
+    /// and `alert.raised` v2 with the `official` and `air_quality` rules.
+    static func v2OfficialEvents() -> [(DomainEvent, String, String?)] {
+        let t = { (minute: Int64) in Timestamp(milliseconds: 1_795_348_800_000 + minute * 60_000) }
+        let sarajevo = Place(name: "Sarajevo", country: "BA", state: nil, lat: 43.86, lon: 18.41)
+        let feed = "https://feeds.meteoalarm.org/api/v1/warnings/feeds-bosnia-herzegovina"
+        let call = { (provider: String, url: String, minute: Int64, status: Int64?) in
+            UpstreamCall(
+                provider: provider, url: url, status: status, latencyMs: 90, bytes: status == nil ? 0 : 4096,
+                attempt: 1, at: t(minute))
+        }
+        let wind = OfficialWarning(
+            id: "2.49.0.0.70.0.BA.1", source: .meteoalarm, sender: "FHMZ BiH", event: "Wind Yellow Warning",
+            severity: .moderate, certainty: "Likely", urgency: "Future", sent: t(-60), onset: t(60), expires: t(2000),
+            headline: "Wind", description: "Gusts up to 80 km/h.", language: "en", areaNames: ["Sarajevo"],
+            areaIds: ["BA006"])
+        var stronger = wind
+        stronger.id = "2.49.0.0.70.0.BA.2"
+        stronger.event = "Wind Orange Warning"
+        stronger.severity = .severe
+        stronger.sent = t(5)
+        stronger.replaces = [wind.id]
+        stronger.messageType = .update
+        let heat = OfficialWarning(
+            id: "urn:oid:2.49.0.1.840.0.1.001.1", source: .nws, sender: "NWS Phoenix AZ",
+            event: "Excessive Heat Warning", severity: .severe, certainty: "Likely", urgency: "Expected", sent: t(-30),
+            onset: t(600), expires: t(300), ends: t(2400), headline: "Excessive Heat Warning", language: "en-US",
+            areaNames: ["Central Phoenix"], areaIds: ["AZZ537"])
+        let air = { (minute: Int64, aqi: Double) in
+            AirQualityReport(
+                place: sarajevo, current: AirQualityEntry(time: t(minute), europeanAqi: aqi, pm25: 31.5, pm10: 44),
+                hourly: [
+                    AirQualityEntry(time: t(minute), europeanAqi: aqi, grassPollen: 3),
+                    AirQualityEntry(time: t(minute + 60), europeanAqi: aqi + 5),
+                ])
+        }
+        let airURL = "https://air-quality-api.open-meteo.com/v1/air-quality?latitude=43.86&longitude=18.41"
+        var settings = AlertSettings()
+        settings.airQualityEnabled = true
+        settings.airQualityLevel = .moderate
+        let official = { (id: String, warning: OfficialWarning, minute: Int64, message: String) in
+            RaisedAlert(
+                id: id, rule: .official, key: sarajevo.key, place: sarajevo, favoriteId: "fav-1",
+                localDate: "2026-11-22",
+                raisedAt: t(minute), message: message,
+                details: [
+                    "warning": warning.json, "firstId": .string(wind.id), "attribution": "EUMETNET – MeteoAlarm",
+                ])
+        }
+        return [
+            (.alertsConfigured(settings), "rpc:1", "cfg-1"),
+            (
+                .warningsFetched(
+                    WarningsFetched(
+                        source: .meteoalarm, key: "BA", call: call("meteoalarm", feed, 1, 200), warnings: [wind])),
+                "timer:warnings", nil
+            ),
+            (.alertRaised(official("alert-1", wind, 1, "FHMZ BiH: Wind (Sarajevo).")), "timer:warnings", nil),
+            (
+                .weatherFetchFailed(
+                    FetchFailed(
+                        key: "BA", kind: "warnings", call: call("meteoalarm", feed, 4, nil), error: "offline",
+                        message: "meteoalarm cannot be reached")), "timer:warnings", nil
+            ),
+            (
+                .warningsFetched(
+                    WarningsFetched(
+                        source: .meteoalarm, key: "BA", call: call("meteoalarm", feed, 11, 200), warnings: [stronger])),
+                "timer:warnings", nil
+            ),
+            (
+                .alertRaised(
+                    official("alert-2", stronger, 11, "FHMZ BiH: Wind (Sarajevo); raised from moderate to severe.")),
+                "timer:warnings", nil
+            ),
+            (
+                .warningsFetched(
+                    WarningsFetched(
+                        source: .nws, key: "33.45,-112.07",
+                        call: call("nws", "https://api.weather.gov/alerts/active?point=33.45,-112.07", 12, 200),
+                        warnings: [heat])), "rpc:2", nil
+            ),
+            (
+                .airQualityFetched(
+                    AirQualityFetched(
+                        kind: .airQuality, key: sarajevo.key, call: call("open-meteo", airURL, 13, 200),
+                        report: air(13, 45))), "rpc:3", nil
+            ),
+            (
+                .airQualityFetched(
+                    AirQualityFetched(
+                        kind: .airQuality, key: sarajevo.key, call: call("open-meteo", airURL, 80, 200),
+                        report: air(80, 62))), "timer:warnings", nil
+            ),
+            (
+                .airQualityFetched(
+                    AirQualityFetched(
+                        kind: .forecast, key: "28.61,77.21",
+                        call: call(
+                            "openweathermap",
+                            "https://api.openweathermap.org/data/2.5/air_pollution/forecast?lat=28.61&lon=77.21",
+                            81, 200),
+                        report: AirQualityReport(
+                            place: Place(name: nil, country: nil, state: nil, lat: 28.61, lon: 77.21), current: nil,
+                            hourly: [AirQualityEntry(time: t(60), owmAqi: 4, pm25: 80.2)]))), "rpc:4", nil
+            ),
+            (
+                .alertRaised(
+                    RaisedAlert(
+                        id: "alert-3", rule: .airQuality, key: sarajevo.key, place: sarajevo, favoriteId: "fav-1",
+                        localDate: "2026-11-22", raisedAt: t(80),
+                        message: "Sarajevo: air quality poor now (European AQI 62).",
+                        details: [
+                            "europeanAqi": 62.0, "level": "poor", "threshold": "moderate",
+                            "time": .string(t(80).description),
+                        ])),
+                "timer:warnings", nil
+            ),
+        ]
+    }
+
     /// Writes the golden logs and their states, unless they exist: a released golden log is never rewritten.
     static func record() async throws {
         try await record("v1-core", v1Events())
         try await record("v1-weather", v1WeatherEvents())
         try await record("v1-alerts", v1AlertEvents())
         try await record("v1-weather-fields", v1WeatherFieldsEvents())
+        try await record("v2-official", v2OfficialEvents())
     }
 
     static func record(_ name: String, _ events: [(DomainEvent, String, String?)]) async throws {

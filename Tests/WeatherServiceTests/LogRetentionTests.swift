@@ -160,7 +160,7 @@ struct LogRetentionTests {
 
     @Test(
         "the golden logs compact (as sealed segments) to a log that replays to the same state",
-        arguments: ["v1-weather.jsonl", "v1-alerts.jsonl", "v1-core.jsonl"])
+        arguments: ["v1-weather.jsonl", "v1-alerts.jsonl", "v1-core.jsonl", "v2-official.jsonl"])
     func goldenCompaction(log: String) async throws {
         try await onThread {
             let directory = TemporaryDataDirectory()

@@ -128,13 +128,17 @@ public enum AlertRules {
 public enum AlertDecisions {
     /// Changes the given settings; no event when nothing changes.
     public static func configure(
-        _ state: AlertState, dailySummaryEnabled: Bool?, dailySummaryMinutes: Int64?, tempDropC: Double?, severe: Bool?
+        _ state: AlertState, dailySummaryEnabled: Bool?, dailySummaryMinutes: Int64?, tempDropC: Double?, severe: Bool?,
+        official: Bool? = nil, airQualityEnabled: Bool? = nil, airQualityLevel: EuropeanAQILevel? = nil
     ) -> [DomainEvent] {
         var settings = state.settings
         if let dailySummaryEnabled { settings.dailySummaryEnabled = dailySummaryEnabled }
         if let dailySummaryMinutes { settings.dailySummaryMinutes = dailySummaryMinutes }
         if let tempDropC { settings.tempDropC = tempDropC }
         if let severe { settings.severe = severe }
+        if let official { settings.official = official }
+        if let airQualityEnabled { settings.airQualityEnabled = airQualityEnabled }
+        if let airQualityLevel { settings.airQualityLevel = airQualityLevel }
         return settings == state.settings ? [] : [.alertsConfigured(settings)]
     }
 }

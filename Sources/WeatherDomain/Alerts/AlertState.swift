@@ -3,6 +3,14 @@ public enum AlertRule: String, Sendable, Equatable, CaseIterable {
     case tempDrop = "temp_drop"
     case severe
     case dailySummary = "daily_summary"
+    /// An official warning from a national weather service (NWS, MeteoAlarm).
+    case official
+    /// The European Air Quality Index at or above the configured level.
+    case airQuality = "air_quality"
+
+    /// Where the alert comes from: `official` for a national weather service's warning, `forecast` for what
+    /// weatherd itself derives from the forecast, current weather and air quality.
+    public var origin: String { self == .official ? "official" : "forecast" }
 }
 
 /// Global alert settings (`alerts/configure`), persisted as `alerts.configured`.
@@ -13,6 +21,12 @@ public struct AlertSettings: Sendable, Equatable {
     /// A drop of more than this many °C raises `temp_drop`.
     public var tempDropC = 10.0
     public var severe = true
+    /// Whether official warnings raise `official` alerts (on by default).
+    public var official = true
+    /// Whether the European AQI raises `air_quality` alerts (off by default).
+    public var airQualityEnabled = false
+    /// The level at which `air_quality` is raised.
+    public var airQualityLevel = EuropeanAQILevel.poor
 
     public init() {}
 
@@ -35,10 +49,13 @@ public struct AlertSettings: Sendable, Equatable {
     public var json: JSONValue {
         .object([
             "dailySummary": .object(["enabled": .bool(dailySummaryEnabled), "time": .string(dailySummaryTime)]),
-            "tempDropC": .double(tempDropC), "severe": .bool(severe),
+            "tempDropC": .double(tempDropC), "severe": .bool(severe), "official": .bool(official),
+            "airQuality": .object(["enabled": .bool(airQualityEnabled), "level": .string(airQualityLevel.rawValue)]),
         ])
     }
 
+    /// Reads the settings; `official` and `airQuality`, which came with `alerts.configured` v2, take their
+    /// defaults where absent (a snapshot's settings from before v2).
     public init(json: JSONValue) throws(FieldError) {
         let reader = try FieldReader(json, path: "data")
         let daily = try FieldReader(reader.members["dailySummary"], path: "data.dailySummary")
@@ -49,6 +66,10 @@ public struct AlertSettings: Sendable, Equatable {
         dailySummaryMinutes = minutes
         tempDropC = try reader.double("tempDropC")
         severe = try reader.bool("severe")
+        official = try reader.optionalBool("official") ?? true
+        let airQuality = try FieldReader(reader.members["airQuality"], path: "data.airQuality", allowAbsent: true)
+        airQualityEnabled = try airQuality.optionalBool("enabled") ?? false
+        airQualityLevel = try airQuality.choice("level", as: EuropeanAQILevel.self) ?? .poor
     }
 }
 
@@ -85,12 +106,21 @@ public struct RaisedAlert: Sendable, Equatable {
         self.details = details
     }
 
-    /// The de-duplication key.
-    public var dedupKey: String { "\(key)|\(rule.rawValue)|\(localDate)" }
+    /// The de-duplication key: `<key>|<rule>|<local date>`, and for `official`
+    /// `<key>|official|<first id>|<severity>` (see `OfficialAlerts`).
+    public var dedupKey: String {
+        if rule == .official, let first = details["firstId"]?.stringValue,
+            let severity = details["warning"]?["severity"]?.stringValue
+        {
+            return OfficialAlerts.dedupKey(key: key, firstId: first, severity: severity)
+        }
+        return "\(key)|\(rule.rawValue)|\(localDate)"
+    }
 
     public var json: JSONValue {
         var object: [String: JSONValue] = [
-            "id": .string(id), "rule": .string(rule.rawValue), "key": .string(key), "place": place.json,
+            "id": .string(id), "rule": .string(rule.rawValue), "origin": .string(rule.origin), "key": .string(key),
+            "place": place.json,
             "localDate": .string(localDate), "raisedAt": .string(raisedAt.description), "message": .string(message),
             "details": details,
         ]

@@ -44,8 +44,8 @@ public enum DomainEvent: Sendable, Equatable {
         case .weatherFetchFailed: EventKind("weather.fetch_failed", 1)
         case .geocodeFetched: EventKind("geocode.fetched", 1)
         case .geocodeFailed: EventKind("geocode.failed", 1)
-        case .alertRaised: EventKind("alert.raised", 1)
-        case .alertsConfigured: EventKind("alerts.configured", 1)
+        case .alertRaised: EventKind("alert.raised", 2)
+        case .alertsConfigured: EventKind("alerts.configured", 2)
         case .warningsFetched: EventKind("warnings.fetched", 1)
         case .airQualityFetched: EventKind("air_quality.fetched", 1)
         }
@@ -97,8 +97,8 @@ public enum DomainEvent: Sendable, Equatable {
         case ("weather.fetch_failed", 1): return .weatherFetchFailed(try FetchFailed(json: data))
         case ("geocode.fetched", 1): return .geocodeFetched(try GeocodeFetched(json: data))
         case ("geocode.failed", 1): return .geocodeFailed(try FetchFailed(json: data))
-        case ("alert.raised", 1): return .alertRaised(try RaisedAlert(json: data))
-        case ("alerts.configured", 1): return .alertsConfigured(try AlertSettings(json: data))
+        case ("alert.raised", 2): return .alertRaised(try RaisedAlert(json: data))
+        case ("alerts.configured", 2): return .alertsConfigured(try AlertSettings(json: data))
         case ("warnings.fetched", 1): return .warningsFetched(try WarningsFetched(json: data))
         case ("air_quality.fetched", 1): return .airQualityFetched(try AirQualityFetched(json: data))
         default: return nil

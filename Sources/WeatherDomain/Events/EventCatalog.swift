@@ -19,8 +19,9 @@ public struct EventCatalog: Sendable {
 
     public init(upcasters: [EventKind: Upcaster] = [:]) { self.upcasters = upcasters }
 
-    /// The catalog of this build. No event type has had a second version yet.
-    public static let standard = EventCatalog()
+    /// The catalog of this build: `alert.raised` v1 and `alerts.configured` v1 are read as v2 (see
+    /// `EventCatalog+V2.swift`).
+    public static let standard = EventCatalog(upcasters: alertUpcasters)
 
     /// The outcome of decoding one logged event.
     public enum Outcome: Sendable, Equatable {

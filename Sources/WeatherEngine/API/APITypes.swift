@@ -168,6 +168,11 @@ public struct AlertConfiguration: Sendable, Equatable {
     public var dailySummaryMinutes: Int64?
     public var tempDropC: Double?
     public var severe: Bool?
+    /// Whether official warnings raise alerts.
+    public var official: Bool?
+    /// Whether the European AQI raises `air_quality` alerts, and from which level.
+    public var airQualityEnabled: Bool?
+    public var airQualityLevel: EuropeanAQILevel?
 
     public init(
         dailySummaryEnabled: Bool? = nil, dailySummaryMinutes: Int64? = nil, tempDropC: Double? = nil,

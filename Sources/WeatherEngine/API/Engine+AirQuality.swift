@@ -39,18 +39,18 @@ public struct AirQualityAnswer: Sendable, Equatable {
         var parts: [String] = []
         if let current = report.current {
             if let aqi = current.europeanAqi, let level = current.europeanLevel {
-                parts.append("European AQI \(Rounding.round(aqi, decimals: 0)) (\(level.rawValue)) now")
+                parts.append("European AQI \(Int(aqi.rounded())) (\(level.rawValue)) now")
             } else if let aqi = current.usAqi {
-                parts.append("US AQI \(Rounding.round(aqi, decimals: 0)) now")
+                parts.append("US AQI \(Int(aqi.rounded())) now")
             } else if let aqi = current.owmAqi {
-                parts.append("OpenWeatherMap AQI \(Rounding.round(aqi, decimals: 0)) of 5 now")
+                parts.append("OpenWeatherMap AQI \(Int(aqi.rounded())) of 5 now")
             }
             if let pm25 = current.pm25 { parts.append("PM2.5 \(Rounding.round(pm25, decimals: 1)) μg/m³") }
         }
         if let worst = report.hourly.filter({ $0.europeanAqi != nil }).max(by: {
             ($0.europeanAqi ?? 0) < ($1.europeanAqi ?? 0)
         }), let aqi = worst.europeanAqi, let level = worst.europeanLevel {
-            parts.append("worst in 24 h: \(Rounding.round(aqi, decimals: 0)) (\(level.rawValue)) at \(worst.time)")
+            parts.append("worst in 24 h: \(Int(aqi.rounded())) (\(level.rawValue)) at \(worst.time)")
         }
         if parts.isEmpty { parts.append("no values") }
         return "\(name): air quality \(parts.joined(separator: ", "))\(staleness)."

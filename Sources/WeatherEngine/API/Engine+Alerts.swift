@@ -19,7 +19,8 @@ extension Engine {
         try await alerts.change(origin) { state in
             AlertDecisions.configure(
                 state, dailySummaryEnabled: change.dailySummaryEnabled, dailySummaryMinutes: change.dailySummaryMinutes,
-                tempDropC: change.tempDropC, severe: change.severe)
+                tempDropC: change.tempDropC, severe: change.severe, official: change.official,
+                airQualityEnabled: change.airQualityEnabled, airQualityLevel: change.airQualityLevel)
         } unchanged: {
             $0.settings.json
         }

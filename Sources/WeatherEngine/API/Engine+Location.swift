@@ -113,6 +113,8 @@ extension Engine {
             }
             return results
         }
+        // The official warnings are checked after each refresh, in the background: the answer does not wait.
+        background.start { await self.checkOfficial(cause: cause) }
         return .object(["scope": .string(scope.rawValue), "results": .array(results)])
     }
 

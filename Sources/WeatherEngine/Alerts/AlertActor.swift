@@ -8,15 +8,18 @@ import WeatherDomain
 /// nothing is re-raised or pushed after a restart; the (place, rule, local date) keys folded from
 /// `alert.raised` stop a second raise of the same alert.
 public actor AlertActor {
-    private let cache: StateActor<WeatherCache>
+    let cache: StateActor<WeatherCache>
     private let favorites: StateActor<FavoritesState>
     private let location: StateActor<LocationState>
-    private let alerts: StateActor<AlertState>
+    let alerts: StateActor<AlertState>
     private let bus: EventBus
-    private let clock: WallClock
+    let clock: WallClock
     private let logger: Logger
     /// The last current temperature fetched per place key, for the temperature-drop rule.
     private var previous: [String: (temperature: Double, at: Timestamp)] = [:]
+    /// The first message of each official warning's thread of updates, for the `official` rule; seeded from
+    /// the cached warnings at start (`AlertActor+Official.swift`).
+    var lineage = OfficialAlerts.Lineage()
 
     init(
         cache: StateActor<WeatherCache>, favorites: StateActor<FavoritesState>, location: StateActor<LocationState>,
@@ -36,6 +39,7 @@ public actor AlertActor {
         previous = await cache.read { cache in
             cache.current.mapValues { ($0.value.current.temperature, $0.fetchedAt) }
         }
+        await seedLineage()
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.follow() }
             group.addTask {
@@ -129,7 +133,7 @@ public actor AlertActor {
         return targets
     }
 
-    private func append(cause: String, _ decide: @escaping @Sendable (AlertState) -> [DomainEvent]) async {
+    func append(cause: String, _ decide: @escaping @Sendable (AlertState) -> [DomainEvent]) async {
         do {
             let submission = try await alerts.submit(cause: cause, corr: nil, decide)
             _ = try await alerts.commit(submission)

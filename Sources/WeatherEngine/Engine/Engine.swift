@@ -119,6 +119,9 @@ public final class Engine: Sendable {
                 lastTruncation: opened.replay.state.lastTruncation, clock: clock, timer: schedulerClock,
                 delay: .seconds(60), interval: .seconds(6 * 3600), logger: logger),
         ]
+        if let interval = configuration.warningsInterval {
+            services.append(OfficialChecksService(engine: self, interval: interval, clock: schedulerClock))
+        }
         if let interval = configuration.refreshInterval {
             services.append(
                 RefreshService(

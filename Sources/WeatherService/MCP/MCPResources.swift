@@ -7,12 +7,13 @@ import WeatherEngine
 enum MCPResourceURI {
     static let favorites = "weather://favorites"
     static let alerts = "weather://alerts"
+    static let warnings = "weather://warnings"
     static let currentTemplate = "weather://current/{place}"
     static let forecastTemplate = "weather://forecast/{place}"
 
     /// What a URI names.
     enum Target: Equatable {
-        case favorites, alerts
+        case favorites, alerts, warnings
         /// `current` or `forecast` weather at a place (percent-decoded).
         case weather(kind: String, place: String)
     }
@@ -21,6 +22,7 @@ enum MCPResourceURI {
     static func target(_ uri: String) -> Target? {
         if uri == favorites { return .favorites }
         if uri == alerts { return .alerts }
+        if uri == warnings { return .warnings }
         for kind in ["current", "forecast"] where uri.hasPrefix("weather://\(kind)/") {
             let raw = String(uri.dropFirst("weather://\(kind)/".count))
             guard let place = raw.removingPercentEncoding, !place.isEmpty, !place.contains("/") else { return nil }
@@ -47,6 +49,11 @@ extension MCPController {
             resource(
                 MCPResourceURI.alerts, name: "alerts", title: "Weather alerts",
                 description: "The alerts raised, most recent first.", lastModified: nil, request.version),
+            resource(
+                MCPResourceURI.warnings, name: "warnings", title: "Official weather warnings",
+                description: "The official warnings in force at the current location and every favorite with "
+                    + "alerts on, as last fetched (NWS, EUMETNET – MeteoAlarm).",
+                lastModified: nil, request.version),
         ]
         for (favorite, fetchedAt) in zip(items, fetched) {
             resources.append(
@@ -108,6 +115,8 @@ extension MCPController {
             value = .object(["favorites": .array(await engine.allFavorites().map(\.json))])
         case .alerts:
             value = .object(["alerts": .array(await engine.allAlerts())])
+        case .warnings:
+            value = await engine.warningsInForce().json
         case .weather(let kind, let place):
             let query = await placeQuery(place)
             let origin = Origin(cause: call.cause)
@@ -160,6 +169,7 @@ extension MCPController {
     private func resourceChange(_ envelope: EventEnvelope) -> ResourceChange? {
         if envelope.type.hasPrefix("favorite.") { return .favorites }
         if envelope.type == "alert.raised" { return .alerts }
+        if envelope.type == "warnings.fetched" { return .warnings }
         guard envelope.type == "weather.fetched" else { return nil }
         do {
             guard case .event(.weatherFetched(let fetched)) = try envelope.decodedEvent() else { return nil }

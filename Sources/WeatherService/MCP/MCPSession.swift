@@ -189,6 +189,8 @@ public final class MCPSession: Sendable {
 enum ResourceChange: Sendable, Equatable {
     case favorites
     case alerts
+    /// A fetch of official warnings.
+    case warnings
     /// A fetch of `kind` (`current` or `forecast`) for the place with `key`.
     case weather(kind: String, key: String)
 
@@ -196,6 +198,7 @@ enum ResourceChange: Sendable, Equatable {
         switch self {
         case .favorites: uri == MCPResourceURI.favorites
         case .alerts: uri == MCPResourceURI.alerts
+        case .warnings: uri == MCPResourceURI.warnings
         case .weather(let kind, let fetched): uri.hasPrefix("weather://\(kind)/") && key == fetched
         }
     }

@@ -8,6 +8,7 @@ extension MCPController {
     func callTool(_ request: MCPRequest, _ call: MethodCall) async throws -> Completion {
         let name = try call.params.string("name")
         guard let tool = MCPTool.named(name) else { throw MCPErrors.unknownTool(name) }
+        if MCPTool.summarized.contains(name) { return try await callSummarizedTool(name, request, call) }
         let started: Completion
         do {
             let arguments = try FieldReader(call.params.members["arguments"], path: "arguments", allowAbsent: true)
@@ -47,8 +48,6 @@ extension MCPController {
             return try engine.searchCities(try a.string("query"), limit: limit, origin: origin)
         case "list_favorites":
             return await engine.listFavorites(try PageParams.read(a, defaultLimit: 100))
-        case "get_alerts":
-            return await engine.listAlerts(try PageParams.read(a, defaultLimit: 100))
         case "add_favorite":
             return try await engine.addFavorite(try FavoritesController.newFavorite(a), origin: origin)
         case "remove_favorite":

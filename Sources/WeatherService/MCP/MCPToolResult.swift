@@ -5,9 +5,11 @@ import WeatherEngine
 /// Builds `CallToolResult`s: the structured result and the same JSON as one text block, or an
 /// `isError` result whose text says what to do.
 enum MCPToolResult {
-    /// A successful tool result (its members; the era adds its own).
-    static func success(_ value: JSONValue, version: MCPVersion) -> [String: JSONValue] {
-        var result: [String: JSONValue] = ["content": [["type": "text", "text": .string(value.jsonString)]]]
+    /// A successful tool result (its members; the era adds its own); a `summary` for people comes first.
+    static func success(_ value: JSONValue, summary: String? = nil, version: MCPVersion) -> [String: JSONValue] {
+        var content: [JSONValue] = [["type": "text", "text": .string(value.jsonString)]]
+        if let summary { content.insert(["type": "text", "text": .string(summary)], at: 0) }
+        var result: [String: JSONValue] = ["content": .array(content)]
         if version.hasStructuredContent { result["structuredContent"] = value }
         return result
     }

@@ -10,8 +10,9 @@ struct AlertsController: Controller {
             "alerts/list": MethodHandler(params: ["limit", "cursor"]) { [engine] call in
                 await engine.listAlerts(try PageParams.read(call.params, defaultLimit: 100))
             },
-            "alerts/configure": MethodHandler(changesState: true, params: ["dailySummary", "tempDropC", "severe"]) {
-                [engine] call in
+            "alerts/configure": MethodHandler(
+                changesState: true, params: ["dailySummary", "tempDropC", "severe", "official", "airQuality"]
+            ) { [engine] call in
                 try await engine.configureAlerts(try Self.configuration(call.params), origin: call.origin)
             },
         ]
@@ -33,6 +34,13 @@ struct AlertsController: Controller {
         }
         change.tempDropC = try p.double("tempDropC", in: 0.1...100)
         change.severe = try p.optionalBool("severe")
+        change.official = try p.optionalBool("official")
+        if p.has("airQuality") {
+            let airQuality = try FieldReader(p.members["airQuality"], path: "params.airQuality")
+            try airQuality.rejectUnknown(["enabled", "level"])
+            change.airQualityEnabled = try airQuality.optionalBool("enabled")
+            change.airQualityLevel = try airQuality.choice("level", as: EuropeanAQILevel.self)
+        }
         return change
     }
 }

@@ -1,0 +1,78 @@
+import WeatherDomain
+
+extension Engine {
+    /// Checks the official warnings (and, when the `air_quality` rule is on, the air quality) of every place
+    /// with alerts on: the current location and each favorite with `notify`. Each place's data comes through
+    /// the fetch path (so a MeteoAlarm feed or an NWS point is asked at most once per 5 minutes, air quality
+    /// once an hour), and the alert rules decide on it. Runs after each refresh and every
+    /// `--warnings-interval`; a place whose source cannot be reached is skipped until the next check.
+    func checkOfficial(cause: String) async {
+        let settings = await alerts.read { $0.settings }
+        guard settings.official || settings.airQualityEnabled else { return }
+        for target in await alertTargets() {
+            if Task.isCancelled { return }
+            let place = await describe(target.place)
+            let described = AlertTarget(place: place, favoriteId: target.favoriteId)
+            if settings.official {
+                do {
+                    let answer = try await warningsAnswer(at: place, cause: cause)
+                    await alertActor.official(
+                        described, warnings: answer.warnings, attribution: WarningsAnswer.attribution, cause: cause)
+                } catch {
+                    logger.info("the official warnings of \(place.name ?? place.key) were not checked: \(error)")
+                }
+            }
+            if settings.airQualityEnabled {
+                do {
+                    let answer = try await airQualityAnswer(at: place, cause: cause)
+                    await alertActor.airQuality(described, report: answer.report, cause: cause)
+                } catch {
+                    logger.info("the air quality of \(place.name ?? place.key) was not checked: \(error)")
+                }
+            }
+        }
+    }
+
+    /// The places with alerts on: the current location, then every favorite with `notify`.
+    func alertTargets() async -> [AlertTarget] {
+        var targets: [AlertTarget] = []
+        if let here = await location.read({ $0.current }) {
+            targets.append(
+                AlertTarget(
+                    place: Place(name: here.name, country: nil, state: nil, lat: here.lat, lon: here.lon),
+                    favoriteId: nil))
+        }
+        await favorites.barrier()?.settled()
+        targets += await favorites.read { state in
+            state.items.filter(\.notify).map {
+                AlertTarget(
+                    place: Place(name: $0.name, country: $0.country, state: nil, lat: $0.lat, lon: $0.lon),
+                    favoriteId: $0.id)
+            }
+        }
+        return targets
+    }
+
+    /// Checks the official warnings every `interval` of `clock` until cancelled (`--warnings-interval`; the
+    /// service runs it, tests call it on a manual clock). Its work carries `cause: "timer:warnings"`.
+    public func runOfficialChecks(every interval: Duration, clock: any Clock<Duration>) async {
+        while !Task.isCancelled {
+            do { try await clock.sleep(for: interval) } catch { return }
+            await checkOfficial(cause: "timer:warnings")
+        }
+    }
+}
+
+/// Checks the official warnings of the places with alerts on, every `--warnings-interval`.
+struct OfficialChecksService: Service {
+    let engine: Engine
+    let interval: Duration
+    let clock: any Clock<Duration>
+
+    func run(shutdown: Latch) async {
+        let task = Task { await engine.runOfficialChecks(every: interval, clock: clock) }
+        await shutdown.wait()
+        task.cancel()
+        await task.value
+    }
+}
