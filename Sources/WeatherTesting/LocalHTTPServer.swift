@@ -30,6 +30,7 @@ public final class LocalHTTPServer: Sendable {
     private struct State {
         var routes: [String: Response] = [:]
         var requests: [String] = []
+        var headers: [[String: String]] = []
         var stopped = false
     }
 
@@ -80,6 +81,9 @@ public final class LocalHTTPServer: Sendable {
     /// Every request line's target (path and query), in arrival order.
     public var requests: [String] { state.withLock { $0.requests } }
 
+    /// Every request's headers (names lower-cased), in the order of `requests`.
+    public var requestHeaders: [[String: String]] { state.withLock { $0.headers } }
+
     /// Stops accepting.
     public func stop() {
         let first = state.withLock { state -> Bool in
@@ -115,8 +119,16 @@ public final class LocalHTTPServer: Sendable {
         let parts = line.split(separator: " ")
         guard parts.count >= 2 else { return }
         let target = String(parts[1])
+        var headers: [String: String] = [:]
+        let requestHead = String(decoding: request, as: UTF8.self).components(separatedBy: "\r\n\r\n").first ?? ""
+        for field in requestHead.components(separatedBy: "\r\n").dropFirst() {
+            guard let colon = field.firstIndex(of: ":") else { continue }
+            headers[field[..<colon].lowercased()] = field[field.index(after: colon)...]
+                .trimmingCharacters(in: .whitespaces)
+        }
         let response = state.withLock { state -> Response in
             state.requests.append(target)
+            state.headers.append(headers)
             let key = RouteKey.match(target, among: state.routes.keys)
             return key.flatMap { state.routes[$0] } ?? Response(status: 404, body: Array(#"{"error":"no route"}"#.utf8))
         }

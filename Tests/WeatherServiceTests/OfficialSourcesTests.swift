@@ -316,4 +316,17 @@ struct OfficialSourcesTests {
             try LogCheck(schemasDirectory: OfficialFixture.schemas).check(dataDirectory: segments.path)
         }
     }
+
+    @Test("the golden log of the official events replays to a state that a snapshot stores exactly")
+    func goldenSnapshot() async throws {
+        let golden = OfficialFixture.root.appendingPathComponent("Events/golden/v2-official.jsonl").path
+        let state = try Replay.run(path: golden, commandWindow: 100_000).state
+        #expect(state.cache.warnings.count == 2)
+        #expect(state.cache.airQuality.count == 2)
+        #expect(state.alerts.raised.contains("43.86,18.41|official|2.49.0.0.70.0.BA.1|severe"))
+        #expect(state.alerts.settings.airQualityLevel == .moderate)
+        let restored = try WeatherState(
+            snapshot: try JSONValue.parse(state.snapshotJSON.jsonBytes), commandWindow: 100_000)
+        #expect(restored == state)
+    }
 }
