@@ -46,83 +46,81 @@ struct MCPTool: Sendable {
     }
 
     /// Every tool, in a fixed order.
-    static let all: [MCPTool] =
-        [
-            MCPTool(
-                name: "get_current_weather", title: "Current weather",
-                description: "Current conditions at a place: give city, or lat and lon, or favorite (id or name); "
-                    + "give none for the current location. Served from the cache while fresh (10 minutes) and "
-                    + "marked stale when the provider cannot be reached.",
-                properties: placeProperties, output: object(["location", "current", "fetchedAt", "source", "stale"]),
-                readOnly: true, openWorld: true),
-            MCPTool(
-                name: "get_forecast", title: "Forecast",
-                description: "Forecast at a place (same place arguments as get_current_weather): daily low, high and "
-                    + "condition for up to \(ForecastDetail.days.upperBound) days; detail \"full\" adds the 3-hourly entries.",
-                properties: placeProperties.merging([
-                    "days": [
-                        "type": "integer", "minimum": .int(Int64(ForecastDetail.days.lowerBound)),
-                        "maximum": .int(Int64(ForecastDetail.days.upperBound)),
-                        "description": .string("Days to return (default \(ForecastDetail.days.upperBound))."),
-                    ],
-                    "detail": [
-                        "type": "string", "enum": ["summary", "full"],
-                        "description": "summary (daily only, the default) or full (with 3-hourly entries).",
-                    ],
-                ]) { first, _ in first },
-                output: object(["location", "daily", "fetchedAt", "source", "stale"]), readOnly: true, openWorld: true),
-            MCPTool(
-                name: "search_cities", title: "Search cities",
-                description: "Geocodes a city name to up to 5 candidates (name, country, state, lat, lon).",
-                properties: [
-                    "query": ["type": "string", "minLength": 3, "description": "A city name, 3 characters or more."],
-                    "limit": ["type": "integer", "minimum": 1, "maximum": 5, "description": "At most this many (5)."],
+    static let all: [MCPTool] = [
+        MCPTool(
+            name: "get_current_weather", title: "Current weather",
+            description: "Current conditions at a place: give city, or lat and lon, or favorite (id or name); "
+                + "give none for the current location. Served from the cache while fresh (10 minutes) and "
+                + "marked stale when the provider cannot be reached.",
+            properties: placeProperties, output: object(["location", "current", "fetchedAt", "source", "stale"]),
+            readOnly: true, openWorld: true),
+        MCPTool(
+            name: "get_forecast", title: "Forecast",
+            description: "Forecast at a place (same place arguments as get_current_weather): daily low, high and "
+                + "condition for up to \(ForecastDetail.days.upperBound) days; detail \"full\" adds the 3-hourly entries.",
+            properties: placeProperties.merging([
+                "days": [
+                    "type": "integer", "minimum": .int(Int64(ForecastDetail.days.lowerBound)),
+                    "maximum": .int(Int64(ForecastDetail.days.upperBound)),
+                    "description": .string("Days to return (default \(ForecastDetail.days.upperBound))."),
                 ],
-                required: ["query"], output: object(["candidates"]), readOnly: true, openWorld: true),
-            MCPTool(
-                name: "list_favorites", title: "List favorites",
-                description: "The saved favorite places, most recent first (paged with limit and cursor).",
-                properties: paging,
-                output: object(["favorites"]), readOnly: true, openWorld: false),
-            MCPTool(
-                name: "add_favorite", title: "Add a favorite",
-                description: "Saves a favorite place: a city name (geocoded), or name with lat and lon. "
-                    + "Alerts are on for it.",
-                properties: [
-                    "city": ["type": "string", "description": "A city to geocode, e.g. \"Berlin\"."],
-                    "name": ["type": "string", "description": "The favorite's name (with lat and lon)."],
-                    "lat": ["type": "number", "minimum": -90, "maximum": 90],
-                    "lon": ["type": "number", "minimum": -180, "maximum": 180],
-                    "country": ["type": "string", "description": "ISO 3166 country code (with name)."],
+                "detail": [
+                    "type": "string", "enum": ["summary", "full"],
+                    "description": "summary (daily only, the default) or full (with 3-hourly entries).",
                 ],
-                output: object(["id", "name", "lat", "lon", "addedAt", "notify"]), readOnly: false, idempotent: false,
-                openWorld: true),
-            MCPTool(
-                name: "remove_favorite", title: "Remove a favorite",
-                description: "Removes a favorite place, by id (fav-1) or name.",
-                properties: ["favorite": ["type": "string", "description": "The favorite's id or name."]],
-                required: ["favorite"], output: object(["id", "name", "lat", "lon"]), readOnly: false,
-                destructive: true,
-                openWorld: false),
-            MCPTool(
-                name: "get_alerts", title: "Weather alerts",
-                description: "Alerts raised for favorites and the current location (temperature drops, severe "
-                    + "weather, daily summaries), most recent first.",
-                properties: paging,
-                output: object(["alerts"]), readOnly: true, openWorld: false),
-            MCPTool(
-                name: "refresh_weather", title: "Refresh weather",
-                description: "Fetches current weather and forecast again for the current location and/or every "
-                    + "favorite, ignoring freshness; reports progress per place and answers within 60 s with a "
-                    + "summary (places not done by then are listed as pending).",
-                properties: [
-                    "scope": [
-                        "type": "string", "enum": ["all", "favorites", "current"],
-                        "description": "all (default), favorites or current.",
-                    ]
-                ],
-                output: object(["scope", "results"]), readOnly: false, openWorld: true),
-        ] + official
+            ]) { first, _ in first },
+            output: object(["location", "daily", "fetchedAt", "source", "stale"]), readOnly: true, openWorld: true),
+        MCPTool(
+            name: "search_cities", title: "Search cities",
+            description: "Geocodes a city name to up to 5 candidates (name, country, state, lat, lon).",
+            properties: [
+                "query": ["type": "string", "minLength": 3, "description": "A city name, 3 characters or more."],
+                "limit": ["type": "integer", "minimum": 1, "maximum": 5, "description": "At most this many (5)."],
+            ],
+            required: ["query"], output: object(["candidates"]), readOnly: true, openWorld: true),
+        MCPTool(
+            name: "list_favorites", title: "List favorites",
+            description: "The saved favorite places, most recent first (paged with limit and cursor).",
+            properties: paging,
+            output: object(["favorites"]), readOnly: true, openWorld: false),
+        MCPTool(
+            name: "add_favorite", title: "Add a favorite",
+            description: "Saves a favorite place: a city name (geocoded), or name with lat and lon. "
+                + "Alerts are on for it.",
+            properties: [
+                "city": ["type": "string", "description": "A city to geocode, e.g. \"Berlin\"."],
+                "name": ["type": "string", "description": "The favorite's name (with lat and lon)."],
+                "lat": ["type": "number", "minimum": -90, "maximum": 90],
+                "lon": ["type": "number", "minimum": -180, "maximum": 180],
+                "country": ["type": "string", "description": "ISO 3166 country code (with name)."],
+            ],
+            output: object(["id", "name", "lat", "lon", "addedAt", "notify"]), readOnly: false, idempotent: false,
+            openWorld: true),
+        MCPTool(
+            name: "remove_favorite", title: "Remove a favorite",
+            description: "Removes a favorite place, by id (fav-1) or name.",
+            properties: ["favorite": ["type": "string", "description": "The favorite's id or name."]],
+            required: ["favorite"], output: object(["id", "name", "lat", "lon"]), readOnly: false, destructive: true,
+            openWorld: false),
+        MCPTool(
+            name: "get_alerts", title: "Weather alerts",
+            description: "Alerts raised for favorites and the current location (temperature drops, severe "
+                + "weather, daily summaries), most recent first.",
+            properties: paging,
+            output: object(["alerts"]), readOnly: true, openWorld: false),
+        MCPTool(
+            name: "refresh_weather", title: "Refresh weather",
+            description: "Fetches current weather and forecast again for the current location and/or every "
+                + "favorite, ignoring freshness; reports progress per place and answers within 60 s with a "
+                + "summary (places not done by then are listed as pending).",
+            properties: [
+                "scope": [
+                    "type": "string", "enum": ["all", "favorites", "current"],
+                    "description": "all (default), favorites or current.",
+                ]
+            ],
+            output: object(["scope", "results"]), readOnly: false, openWorld: true),
+    ]
 
     /// Looks a tool up by name.
     static func named(_ name: String) -> MCPTool? { all.first { $0.name == name } }
