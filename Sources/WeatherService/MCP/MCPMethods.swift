@@ -42,7 +42,7 @@ struct MCPController: Controller {
             "tools/list": mcp(["cursor"], false) { request, _ in
                 Completion {
                     request.cacheable(
-                        ["tools": .array(MCPTool.all.map { $0.json(for: request.version) })], ttlMs: 3_600_000,
+                        ["tools": .array(MCPTool.listed.map { $0.json(for: request.version) })], ttlMs: 3_600_000,
                         scope: "public")
                 }
             },

@@ -7,7 +7,7 @@ extension MCPController {
     /// events), and answers a `CallToolResult`; weatherd's application errors become `isError` results.
     func callTool(_ request: MCPRequest, _ call: MethodCall) async throws -> Completion {
         let name = try call.params.string("name")
-        guard let tool = MCPTool.named(name) else { throw MCPErrors.unknownTool(name) }
+        guard let tool = MCPTool.listedNamed(name) else { throw MCPErrors.unknownTool(name) }
         if MCPTool.summarized.contains(name) { return try await callSummarizedTool(name, request, call) }
         let started: Completion
         do {

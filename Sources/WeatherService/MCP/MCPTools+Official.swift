@@ -33,6 +33,12 @@ extension MCPTool {
             openWorld: true),
     ]
 
+    /// Every tool `tools/list` lists, in order: the weather tools, then the official ones.
+    static let listed: [MCPTool] = all + official
+
+    /// Looks a listed tool up by name.
+    static func listedNamed(_ name: String) -> MCPTool? { listed.first { $0.name == name } }
+
     /// The tools whose result begins with a one-line summary for people, before the JSON text block.
     static let summarized: Set<String> = ["get_warnings", "get_air_quality", "get_alerts"]
 
@@ -52,7 +58,7 @@ extension MCPController {
         let answer: @Sendable () async throws -> (summary: String, value: JSONValue)
         do {
             let arguments = try FieldReader(call.params.members["arguments"], path: "arguments", allowAbsent: true)
-            try arguments.rejectUnknown(MCPTool.named(name)?.argumentNames ?? [])
+            try arguments.rejectUnknown(MCPTool.listedNamed(name)?.argumentNames ?? [])
             switch name {
             case "get_warnings":
                 let place = try PlaceParams(arguments).place

@@ -114,10 +114,7 @@ struct MCPTool: Sendable {
                     ]
                 ],
                 output: object(["scope", "results"]), readOnly: false, openWorld: true),
-        ] + official
-
-    /// Looks a tool up by name.
-    static func named(_ name: String) -> MCPTool? { all.first { $0.name == name } }
+        ]
 
     private static let placeProperties: [String: JSONValue] = [
         "city": ["type": "string", "description": "A city name, geocoded to its best match."],
