@@ -28,7 +28,8 @@ public final class InProcessWeatherd: Sendable {
         maxLineBytes: Int = 1 << 20, commandWindow: Int = 100_000, file: FaultInjectingFile? = nil,
         network: InMemoryTransport = InMemoryTransport(), fetch: FetchPolicy = FetchPolicy(),
         snapshotEvery: Int = 10_000, maxFavorites: Int = FavoritesDecisions.defaultMaxCount,
-        segmentBytes: Int64 = 64 << 20, logger: Logger = Logger(level: .error), warningsInterval: Duration? = nil
+        segmentBytes: Int64 = 64 << 20, logger: Logger = Logger(level: .error), warningsInterval: Duration? = nil,
+        warningsLanguage: String? = nil
     ) throws {
         self.network = network
         var configuration = Configuration(dataDirectory: directory.path)
@@ -44,6 +45,7 @@ public final class InProcessWeatherd: Sendable {
         configuration.meteoAlarmBaseURL = Self.meteoAlarmBaseURL
         configuration.openMeteoAirQualityBaseURL = Self.airQualityBaseURL
         configuration.warningsInterval = warningsInterval
+        configuration.warningsLanguage = warningsLanguage
         let opened = try Self.open(configuration: configuration, clock: clock, logger: logger, file: file)
         let engine = Engine(
             opened, configuration: configuration, clock: clock.wallClock, logger: logger,

@@ -120,6 +120,30 @@ struct OfficialSourcesTests {
         }
     }
 
+    @Test("--warnings-language keeps a warning in the configured language where the sender gives it")
+    func configuredLanguage() async throws {
+        let network = InMemoryTransport()
+        network.route(
+            "/api/v1/warnings/feeds-bosnia-herzegovina",
+            InMemoryTransport.ok(try OfficialFixture.bytes("meteoalarm-feed-updates")))
+        let clock = ManualClock(start: try OfficialFixture.time(OfficialFixture.sarajevoTime))
+        let service = try InProcessWeatherd(
+            directory: TemporaryDataDirectory(), clock: clock, network: network, fetch: OfficialFixture.quick,
+            warningsLanguage: "bs")
+        _ = try await service.result(
+            "favorites/add", ["name": "Sarajevo", "lat": 43.86, "lon": 18.41, "country": "BA"])
+        let sarajevo = try await service.result("warnings/list", ["favorite": "Sarajevo"])
+        await service.stop()
+        let warning = try #require(sarajevo["warnings"]?.arrayValue?.first)
+        #expect(warning["id"] == .string(OfficialFixture.sarajevoWindUpdate))
+        #expect(warning["language"]?.stringValue?.hasPrefix("bs") == true, "the Bosnian text, not the English one")
+        #expect(
+            try Configuration.parse(["--warnings-language", "fr-BE"], environment: [:]).warningsLanguage == "fr-BE")
+        #expect(throws: ConfigurationError.self) {
+            try Configuration.parse(["--warnings-language", "fr BE"], environment: [:])
+        }
+    }
+
     @Test("a place outside both sources' coverage gets an empty list with a coverage note, and no call")
     func outsideCoverage() async throws {
         let network = InMemoryTransport()

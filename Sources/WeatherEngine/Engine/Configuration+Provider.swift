@@ -34,6 +34,7 @@ extension Configuration {
             nws: NWSWarningProvider(
                 userAgent: NWSWarningProvider.userAgent(contact: nwsContact ?? "", version: Engine.version),
                 baseURL: nwsBaseURL),
-            meteoAlarm: MeteoAlarmWarningProvider(baseURL: meteoAlarmBaseURL), airQuality: airQuality)
+            meteoAlarm: MeteoAlarmWarningProvider(baseURL: meteoAlarmBaseURL), airQuality: airQuality,
+            language: warningsLanguage)
     }
 }

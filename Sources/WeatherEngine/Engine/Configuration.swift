@@ -20,6 +20,9 @@ public struct Configuration: Sendable, Equatable {
     /// Who to contact about weatherd's NWS requests, sent in their `User-Agent` as NWS asks (`--nws-contact`,
     /// `NWS_CONTACT`): an e-mail address or a URL.
     public var nwsContact: String?
+    /// The language official warnings are kept in when the sender gives several (`--warnings-language`, a tag
+    /// such as `de` or `fr-BE`); nil: English where given, else the sender's first.
+    public var warningsLanguage: String?
     /// MeteoAlarm's feeds (`--meteoalarm-base-url`, `METEOALARM_BASE_URL`).
     public var meteoAlarmBaseURL = "https://feeds.meteoalarm.org"
     /// Open-Meteo's air-quality API (`--open-meteo-air-quality-base-url`, `OPEN_METEO_AIR_QUALITY_BASE_URL`).
@@ -83,6 +86,8 @@ public struct Configuration: Sendable, Equatable {
           --open-meteo-geocoding-base-url URL  (else $OPEN_METEO_GEOCODING_BASE_URL)
           --open-meteo-air-quality-base-url URL  (else $OPEN_METEO_AIR_QUALITY_BASE_URL)
           --nws-base-url URL      US National Weather Service alerts (else $NWS_BASE_URL)
+          --warnings-language TAG  keep official warnings in this language when the sender gives several
+                                  (default: English, else the sender's first)
           --nws-contact TEXT      an e-mail address or URL sent in the User-Agent of NWS requests, as NWS asks
                                   (else $NWS_CONTACT)
           --meteoalarm-base-url URL  MeteoAlarm warning feeds (else $METEOALARM_BASE_URL)
@@ -190,6 +195,12 @@ public struct Configuration: Sendable, Equatable {
             case "--nws-base-url": config.nwsBaseURL = try url()
             case "--meteoalarm-base-url": config.meteoAlarmBaseURL = try url()
             case "--nws-contact": config.nwsContact = try value()
+            case "--warnings-language":
+                let tag = try value()
+                guard !tag.isEmpty, tag.count <= 35,
+                    tag.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
+                else { throw ConfigurationError("--warnings-language must be a language tag such as de or fr-BE") }
+                config.warningsLanguage = tag
             case "--warnings-interval":
                 let seconds = try number(0...(30 * 86_400))
                 config.warningsInterval = seconds == 0 ? nil : .seconds(seconds)

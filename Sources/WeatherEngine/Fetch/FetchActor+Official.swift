@@ -41,6 +41,7 @@ extension FetchActor {
         decode: @escaping @Sendable ([UInt8]) throws(ProviderError) -> [OfficialWarning]
     ) async throws -> FetchAnswer<[OfficialWarning]> {
         let entry = WarningsFetched.entry(source: source, key: key)
+        let language = sources.language
         let answer = try await fetch(
             kind: WarningsFetched.failureKind, key: key, maxAgeMs: nil, refresh: refresh, cause: cause,
             request: request, source: source.rawValue, ttlMs: Self.warningsTTL.milliseconds,
@@ -50,7 +51,7 @@ extension FetchActor {
                 }
             }
         ) { (body: [UInt8], call: UpstreamCall) throws(ProviderError) -> (FetchedValue, DomainEvent) in
-            let active = WarningRules.active(try decode(body), now: call.at)
+            let active = WarningRules.active(try decode(body), now: call.at, language: language)
             return (
                 .warnings(active),
                 .warningsFetched(WarningsFetched(source: source, key: key, call: call, warnings: active))

@@ -6,10 +6,16 @@ public struct OfficialSources: Sendable {
     public var nws: NWSWarningProvider
     public var meteoAlarm: MeteoAlarmWarningProvider
     public var airQuality: any AirQualityProvider
+    /// The language a warning given in several is kept in (nil: English where given, else the first).
+    public var language: String?
 
-    public init(nws: NWSWarningProvider, meteoAlarm: MeteoAlarmWarningProvider, airQuality: any AirQualityProvider) {
+    public init(
+        nws: NWSWarningProvider, meteoAlarm: MeteoAlarmWarningProvider, airQuality: any AirQualityProvider,
+        language: String? = nil
+    ) {
         self.nws = nws
         self.meteoAlarm = meteoAlarm
         self.airQuality = airQuality
+        self.language = language
     }
 }
