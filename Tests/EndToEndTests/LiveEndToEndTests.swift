@@ -108,7 +108,13 @@ struct AlertEndToEndTests {
         try weatherd.send(line: #"{"jsonrpc":"2.0","id":"slow","method":"weather/current","params":{"lat":1,"lon":1}}"#)
         try weatherd.send(
             line: #"{"jsonrpc":"2.0","id":"other","method":"weather/current","params":{"lat":1,"lon":1}}"#)
-        try await Task.sleep(for: .milliseconds(200))
+        // Cancel once the shared upstream call is under way (a fixed pause was too short for a start-up slowed
+        // by the whole suite on 2 cores).
+        let started = ContinuousClock.now
+        while server.requests.isEmpty, ContinuousClock.now - started < .seconds(60) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(server.requests.count == 1, "the upstream call started")
         try weatherd.send(line: #"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"slow"}}"#)
         let answer = try #require(try await weatherd.output.response(id: "slow"))
         #expect(answer["error"]?["code"] == -32800)
