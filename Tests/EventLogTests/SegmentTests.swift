@@ -117,85 +117,93 @@ struct SegmentTests {
     }
 
     @Test("replay reads every segment in order, from the start or from an index entry in a middle segment")
-    func readsAcross() throws {
-        let (directory, files) = try Self.segmented()
-        #expect(files.segments.count >= 4)
-        var index = SeqIndex()
-        let outcome = try LogReader.read(directory: directory.path) { _, _ in true }
-        index = outcome.index
-        #expect(outcome.lines == 1500)
-        #expect(outcome.position.file > files.segments.last ?? 0, "the position is in the active file")
-        #expect(try Self.seqs(directory.path) == Array(1...1500))
-        let start = index.start(after: 1100)
-        #expect(files.segments.contains(start.file), "seq 1025 is in a sealed segment")
-        #expect(try Self.seqs(directory.path, start: start) == Array(start.nextSeq...1500))
-        let summary = try Self.checkIndependently(directory.path)
-        #expect(summary.lastSeq == 1500)
+    func readsAcross() async throws {
+        try await onThread {
+            let (directory, files) = try Self.segmented()
+            #expect(files.segments.count >= 4)
+            var index = SeqIndex()
+            let outcome = try LogReader.read(directory: directory.path) { _, _ in true }
+            index = outcome.index
+            #expect(outcome.lines == 1500)
+            #expect(outcome.position.file > files.segments.last ?? 0, "the position is in the active file")
+            #expect(try Self.seqs(directory.path) == Array(1...1500))
+            let start = index.start(after: 1100)
+            #expect(files.segments.contains(start.file), "seq 1025 is in a sealed segment")
+            #expect(try Self.seqs(directory.path, start: start) == Array(start.nextSeq...1500))
+            let summary = try Self.checkIndependently(directory.path)
+            #expect(summary.lastSeq == 1500)
+        }
     }
 
     @Test("a missing, reordered, edited or torn segment is refused, naming the file")
-    func refusals() throws {
-        func damage(_ change: (TemporaryDataDirectory, LogFiles) throws -> Void) throws -> LogDamage? {
-            let (directory, files) = try Self.segmented()
-            try change(directory, files)
-            do {
-                _ = try LogReader.read(directory: directory.path) { _, _ in true }
-                return nil
-            } catch let damage as LogDamage {
-                return damage
+    func refusals() async throws {
+        try await onThread {
+            func damage(_ change: (TemporaryDataDirectory, LogFiles) throws -> Void) throws -> LogDamage? {
+                let (directory, files) = try Self.segmented()
+                try change(directory, files)
+                do {
+                    _ = try LogReader.read(directory: directory.path) { _, _ in true }
+                    return nil
+                } catch let damage as LogDamage {
+                    return damage
+                }
             }
-        }
-        let missing = try damage { _, files in unlink(files.path(ofSegment: files.segments[1])) }
-        #expect(missing?.kind == .segmentMissing)
-        let (_, reference) = try Self.segmented()
-        #expect(missing?.path.hasSuffix(LogFiles.segmentName(reference.segments[2])) == true)
-        #expect(missing?.description.contains("are missing") == true)
+            let missing = try damage { _, files in unlink(files.path(ofSegment: files.segments[1])) }
+            #expect(missing?.kind == .segmentMissing)
+            let (_, reference) = try Self.segmented()
+            #expect(missing?.path.hasSuffix(LogFiles.segmentName(reference.segments[2])) == true)
+            #expect(missing?.description.contains("are missing") == true)
 
-        let reordered = try damage { _, files in
-            let (second, third) = (files.path(ofSegment: files.segments[1]), files.path(ofSegment: files.segments[2]))
-            rename(second, second + ".swap")
-            rename(third, second)
-            rename(second + ".swap", third)
-        }
-        #expect(reordered != nil)
-        #expect(reordered?.path.hasSuffix(LogFiles.segmentName(reference.segments[1])) == true)
+            let reordered = try damage { _, files in
+                let (second, third) = (
+                    files.path(ofSegment: files.segments[1]), files.path(ofSegment: files.segments[2])
+                )
+                rename(second, second + ".swap")
+                rename(third, second)
+                rename(second + ".swap", third)
+            }
+            #expect(reordered != nil)
+            #expect(reordered?.path.hasSuffix(LogFiles.segmentName(reference.segments[1])) == true)
 
-        let edited = try damage { _, files in
-            let path = files.path(ofSegment: files.segments[1])
-            chmod(path, 0o600)
-            var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-            bytes[bytes.count / 2] ^= 0x04
-            try Data(bytes).write(to: URL(fileURLWithPath: path))
-        }
-        #expect(edited?.path.hasSuffix(LogFiles.segmentName(reference.segments[1])) == true)
+            let edited = try damage { _, files in
+                let path = files.path(ofSegment: files.segments[1])
+                chmod(path, 0o600)
+                var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+                bytes[bytes.count / 2] ^= 0x04
+                try Data(bytes).write(to: URL(fileURLWithPath: path))
+            }
+            #expect(edited?.path.hasSuffix(LogFiles.segmentName(reference.segments[1])) == true)
 
-        let torn = try damage { _, files in
-            let path = files.path(ofSegment: files.segments[0])
-            chmod(path, 0o600)
-            truncate(path, off_t(Self.size(path) - 3))
-        }
-        #expect(torn?.kind == .sealedSegmentTorn)
-        #expect(torn?.path.hasSuffix(LogFiles.segmentName(1)) == true)
+            let torn = try damage { _, files in
+                let path = files.path(ofSegment: files.segments[0])
+                chmod(path, 0o600)
+                truncate(path, off_t(Self.size(path) - 3))
+            }
+            #expect(torn?.kind == .sealedSegmentTorn)
+            #expect(torn?.path.hasSuffix(LogFiles.segmentName(1)) == true)
 
-        let misnamed = try damage { directory, _ in
-            try Data("x".utf8).write(to: URL(fileURLWithPath: directory.path + "/events-12.jsonl"))
+            let misnamed = try damage { directory, _ in
+                try Data("x".utf8).write(to: URL(fileURLWithPath: directory.path + "/events-12.jsonl"))
+            }
+            #expect(misnamed?.kind == .segmentMissing)
+            #expect(misnamed?.path.hasSuffix("events-12.jsonl") == true)
         }
-        #expect(misnamed?.kind == .segmentMissing)
-        #expect(misnamed?.path.hasSuffix("events-12.jsonl") == true)
     }
 
     @Test("a roll-over cut short after the segment's name was linked is completed at the next open")
-    func interruptedRollOver() throws {
-        let (directory, files) = try Self.segmented()
-        let outcome = try LogReader.read(directory: directory.path) { _, _ in true }
-        let activeFirst = outcome.position.file
-        #expect(link(directory.logPath, files.path(ofSegment: activeFirst)) == 0)
-        #expect(try Self.seqs(directory.path) == Array(1...1500), "the file is read once, as the segment")
-        #expect(try LogFiles.finishRollOver(directory: directory.path))
-        #expect(Self.size(directory.logPath) == 0)
-        #expect(try LogFiles.list(directory: directory.path).segments.last == activeFirst)
-        #expect(try Self.seqs(directory.path) == Array(1...1500))
-        #expect(try !LogFiles.finishRollOver(directory: directory.path), "nothing more to do")
+    func interruptedRollOver() async throws {
+        try await onThread {
+            let (directory, files) = try Self.segmented()
+            let outcome = try LogReader.read(directory: directory.path) { _, _ in true }
+            let activeFirst = outcome.position.file
+            #expect(link(directory.logPath, files.path(ofSegment: activeFirst)) == 0)
+            #expect(try Self.seqs(directory.path) == Array(1...1500), "the file is read once, as the segment")
+            #expect(try LogFiles.finishRollOver(directory: directory.path))
+            #expect(Self.size(directory.logPath) == 0)
+            #expect(try LogFiles.list(directory: directory.path).segments.last == activeFirst)
+            #expect(try Self.seqs(directory.path) == Array(1...1500))
+            #expect(try !LogFiles.finishRollOver(directory: directory.path), "nothing more to do")
+        }
     }
 
     @Test("SHA-256 gives the FIPS 180-4 digests")

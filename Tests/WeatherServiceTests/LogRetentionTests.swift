@@ -249,12 +249,15 @@ struct LogRetentionTests {
 
     @Test("log compact runs on a stopped data dir and is refused on one in use")
     func compactCommand() async throws {
-        let directory = try Self.oldLog(now: WallClock.system.now())
-        var lines: [String] = []
-        let code = LogTools.run(
-            ["compact", "--data-dir", directory.path, "--retain-payloads", "30d"], environment: [:]
-        ) {
-            lines.append($0)
+        let (directory, code, lines) = try await onThread {
+            let directory = try Self.oldLog(now: WallClock.system.now())
+            var lines: [String] = []
+            let code = LogTools.run(
+                ["compact", "--data-dir", directory.path, "--retain-payloads", "30d"], environment: [:]
+            ) {
+                lines.append($0)
+            }
+            return (directory, code, lines)
         }
         #expect(code == 0)
         let report = try JSONValue.parse(Array((lines.last ?? "").utf8))
