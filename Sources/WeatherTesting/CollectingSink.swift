@@ -17,9 +17,14 @@ public final class CollectingSink: LineSink {
     /// The lines so far, decoded.
     public func messages() throws -> [JSONValue] { try lines.map { try JSONValue.parse($0) } }
 
+    /// How long a test waits for output before calling it lost. Only a hang guard: the whole suite runs its
+    /// end-to-end processes beside the in-process services on 2 cores, where an answer can wait a minute for a
+    /// thread (all pass alone in a second or two).
+    public static let patience: Duration = .seconds(240)
+
     /// Waits until at least `count` lines have arrived; false when `timeout` passes first.
     @discardableResult
-    public func wait(for count: Int, timeout: Duration = .seconds(60)) async -> Bool {
+    public func wait(for count: Int, timeout: Duration = patience) async -> Bool {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while state.withLock({ $0.count }) < count {
             if ContinuousClock.now >= deadline { return false }
@@ -29,7 +34,7 @@ public final class CollectingSink: LineSink {
     }
 
     /// Waits for the response with `id`; nil when `timeout` passes first.
-    public func response(id: JSONValue, timeout: Duration = .seconds(60)) async throws -> JSONValue? {
+    public func response(id: JSONValue, timeout: Duration = patience) async throws -> JSONValue? {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while true {
             for message in try messages() where message["id"] == id && message["method"] == nil {
