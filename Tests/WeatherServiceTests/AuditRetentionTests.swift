@@ -188,12 +188,8 @@ struct AuditRetentionTests {
         try await Self.addFavorites(40, to: weatherd, clock: clock)
         // The event is durable, then the process "dies" before any file is touched.
         let plan = try #require(try LogTruncation.plan(directory: directory.path, cutoff: clock.now))
-        let event = LogTruncated(
-            fromSeq: plan.fromSeq, throughSeq: plan.throughSeq, lastChain: CRC32C.hexString(plan.lastChain),
-            segments: plan.segments.map {
-                LogTruncated.Segment(
-                    file: $0.name, firstSeq: $0.firstSeq, lastSeq: $0.lastSeq, bytes: $0.bytes, lastAt: $0.lastAt)
-            }, cutoff: clock.now, retainAudit: "0", baseSeq: plan.throughSeq + 1)
+        let event = LogMaintenance.record(
+            of: plan, cutoff: clock.now, retainAudit: .zero, baseSeq: plan.throughSeq + 1)
         let ticket = try weatherd.engine.writer.append([NewEvent(.logTruncated(event), cause: "retention", corr: nil)])
         _ = try await ticket.committed()
         #expect(try Self.segmentFiles(directory.path).first == 1)

@@ -2,7 +2,7 @@
 ///
 /// Every member but the time, the temperature and the condition is optional: nil when the provider
 /// gave no value, never a made-up 0.
-public struct CurrentConditions: Sendable, Equatable {
+public struct CurrentConditions: Sendable, Equatable, Measurements {
     /// The provider's observation time.
     public var observedAt: Timestamp
     public var temperature: Double
@@ -69,21 +69,9 @@ public struct CurrentConditions: Sendable, Equatable {
             "observedAt": .string(observedAt.description), "temperature": .double(temperature),
             "condition": condition.json,
         ]
-        object.set("feelsLike", feelsLike)
-        object.set("dewPoint", dewPoint)
+        writeMeasurements(into: &object)
         object.set("tempMin", tempMin)
         object.set("tempMax", tempMax)
-        object.set("humidity", humidity)
-        object.set("pressure", pressure)
-        object.set("cloudCover", cloudCover)
-        object.set("visibility", visibility)
-        object.set("windSpeed", windSpeed)
-        object.set("windDirection", windDirection)
-        object.set("windGust", windGust)
-        object.set("uvIndex", uvIndex)
-        object.set("precipitation", precipitation)
-        object.set("pop", pop)
-        object.set("isDay", isDay)
         object.set("sunrise", sunrise)
         object.set("sunset", sunset)
         return .object(object)

@@ -3,7 +3,7 @@
 /// The instantaneous values are the provider's at `time`; `precipitation` and `pop` are for the whole
 /// step. Every member but the time, the temperature and the condition is optional: nil when the
 /// provider gave no value, never a made-up 0.
-public struct ForecastEntry: Sendable, Equatable {
+public struct ForecastEntry: Sendable, Equatable, Measurements {
     /// The start of the step.
     public var time: Timestamp
     public var temperature: Double
@@ -57,19 +57,7 @@ public struct ForecastEntry: Sendable, Equatable {
         var object: [String: JSONValue] = [
             "time": .string(time.description), "temperature": .double(temperature), "condition": condition.json,
         ]
-        object.set("feelsLike", feelsLike)
-        object.set("dewPoint", dewPoint)
-        object.set("humidity", humidity)
-        object.set("pressure", pressure)
-        object.set("cloudCover", cloudCover)
-        object.set("visibility", visibility)
-        object.set("windSpeed", windSpeed)
-        object.set("windDirection", windDirection)
-        object.set("windGust", windGust)
-        object.set("uvIndex", uvIndex)
-        object.set("precipitation", precipitation)
-        object.set("pop", pop)
-        object.set("isDay", isDay)
+        writeMeasurements(into: &object)
         return .object(object)
     }
 

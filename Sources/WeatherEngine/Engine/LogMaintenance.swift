@@ -52,6 +52,18 @@ public enum LogMaintenance {
         return PlannedTruncation(plan: plan, base: base, baseBytes: bytes)
     }
 
+    /// The `log.truncated` that records `plan`: what goes, why, and the seq of the base that keeps its state.
+    static func record(
+        of plan: LogTruncation.Plan, cutoff: Timestamp, retainAudit: Duration, baseSeq: Int64
+    ) -> LogTruncated {
+        LogTruncated(
+            fromSeq: plan.fromSeq, throughSeq: plan.throughSeq, lastChain: CRC32C.hexString(plan.lastChain),
+            segments: plan.segments.map {
+                LogTruncated.Segment(
+                    file: $0.name, firstSeq: $0.firstSeq, lastSeq: $0.lastSeq, bytes: $0.bytes, lastAt: $0.lastAt)
+            }, cutoff: cutoff, retainAudit: Configuration.durationText(retainAudit), baseSeq: baseSeq)
+    }
+
     /// Completes a truncation the log records (`state.lastTruncation`) but the files may not show yet: a crash
     /// came between the event and the removal of the segments. Does nothing when it is complete.
     static func finishTruncation(
@@ -145,14 +157,9 @@ struct CompactionService: Service {
             return pending
         }
         let plan = truncation.plan
-        let event = LogTruncated(
-            fromSeq: plan.fromSeq, throughSeq: plan.throughSeq, lastChain: CRC32C.hexString(plan.lastChain),
-            segments: plan.segments.map {
-                LogTruncated.Segment(
-                    file: $0.name, firstSeq: $0.firstSeq, lastSeq: $0.lastSeq, bytes: $0.bytes, lastAt: $0.lastAt)
-            },
-            cutoff: Timestamp(milliseconds: now.milliseconds - retainAudit.components.seconds * 1000),
-            retainAudit: Configuration.durationText(retainAudit), baseSeq: truncation.base.seq)
+        let event = LogMaintenance.record(
+            of: plan, cutoff: Timestamp(milliseconds: now.milliseconds - retainAudit.components.seconds * 1000),
+            retainAudit: retainAudit, baseSeq: truncation.base.seq)
         do {
             let ticket = try writer.append([NewEvent(.logTruncated(event), cause: "retention", corr: nil)])
             _ = try await ticket.committed()

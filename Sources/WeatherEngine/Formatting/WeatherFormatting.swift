@@ -66,6 +66,22 @@ enum WeatherFormatting {
         mutating func plain(_ key: String, _ value: Double?) {
             if let value { object[key] = .double(WeatherFormatting.round(value)) }
         }
+
+        /// Every measurement there is, in `units` (all but `isDay`, which the caller decides).
+        mutating func measurements(_ measured: some Measurements) {
+            temperature("feelsLike", measured.feelsLike)
+            temperature("dewPoint", measured.dewPoint)
+            speed("windSpeed", measured.windSpeed)
+            speed("windGust", measured.windGust)
+            plain("humidity", measured.humidity)
+            plain("pressure", measured.pressure)
+            plain("cloudCover", measured.cloudCover)
+            plain("visibility", measured.visibility)
+            plain("windDirection", measured.windDirection)
+            plain("uvIndex", measured.uvIndex)
+            plain("precipitation", measured.precipitation)
+            plain("pop", measured.pop)
+        }
     }
 
     /// Whether `time` is daytime at the report's place: as the provider said, else from the Sun computed locally.
@@ -79,20 +95,9 @@ enum WeatherFormatting {
         let now = report.current
         var current = Quantities(units)
         current.temperature("temperature", now.temperature)
-        current.temperature("feelsLike", now.feelsLike)
-        current.temperature("dewPoint", now.dewPoint)
         current.temperature("tempMin", now.tempMin)
         current.temperature("tempMax", now.tempMax)
-        current.speed("windSpeed", now.windSpeed)
-        current.speed("windGust", now.windGust)
-        current.plain("humidity", now.humidity)
-        current.plain("pressure", now.pressure)
-        current.plain("cloudCover", now.cloudCover)
-        current.plain("visibility", now.visibility)
-        current.plain("windDirection", now.windDirection)
-        current.plain("uvIndex", now.uvIndex)
-        current.plain("precipitation", now.precipitation)
-        current.plain("pop", now.pop)
+        current.measurements(now)
         let isDay = Self.isDay(
             now.isDay, at: now.observedAt, place: report.place, utcOffsetSeconds: report.utcOffsetSeconds)
         current.object["isDay"] = .bool(isDay)
