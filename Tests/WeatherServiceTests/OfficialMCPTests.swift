@@ -67,11 +67,7 @@ struct OfficialMCPTests {
 
     @Test("get_alerts lists the alerts with their origin and the warnings in force; weather://warnings follows them")
     func alertsAndResource() async throws {
-        let network = InMemoryTransport()
-        network.route(
-            "/api/v1/warnings/feeds-bosnia-herzegovina",
-            InMemoryTransport.ok(try OfficialFixture.bytes("meteoalarm-feed-updates")))
-        let clock = ManualClock(start: try OfficialFixture.time(OfficialFixture.sarajevoTime))
+        let (network, clock) = try OfficialFixture.sarajevoFeed()
         try await InProcessWeatherd.with(clock: clock, network: network, fetch: OfficialFixture.quick) { service in
             try await Self.initialize(service)
             _ = try await service.result("favorites/add", OfficialAlertTests.sarajevo)

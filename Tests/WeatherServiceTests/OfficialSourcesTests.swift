@@ -17,6 +17,15 @@ enum OfficialFixture {
         Array(try Data(contentsOf: root.appendingPathComponent("Tests/ProvidersTests/Fixtures/\(name).json")))
     }
 
+    /// A network serving Bosnia and Herzegovina's feed of synthetic updates, and a clock at the time its
+    /// Sarajevo warnings are in force.
+    static func sarajevoFeed() throws -> (InMemoryTransport, ManualClock) {
+        let network = InMemoryTransport()
+        network.route(
+            "/api/v1/warnings/feeds-bosnia-herzegovina", InMemoryTransport.ok(try bytes("meteoalarm-feed-updates")))
+        return (network, ManualClock(start: try time(sarajevoTime)))
+    }
+
     /// The MeteoAlarm feed of synthetic updates with only the warnings at `indices`, in that order.
     static func updatesFeed(_ indices: [Int]) throws -> [UInt8] {
         let feed = try JSONValue.parse(try bytes("meteoalarm-feed-updates"))
@@ -90,11 +99,7 @@ struct OfficialSourcesTests {
 
     @Test("MeteoAlarm: the place's region only, the update instead of what it replaced, nothing cancelled")
     func meteoAlarm() async throws {
-        let network = InMemoryTransport()
-        network.route(
-            "/api/v1/warnings/feeds-bosnia-herzegovina",
-            InMemoryTransport.ok(try OfficialFixture.bytes("meteoalarm-feed-updates")))
-        let clock = ManualClock(start: try OfficialFixture.time(OfficialFixture.sarajevoTime))
+        let (network, clock) = try OfficialFixture.sarajevoFeed()
         try await InProcessWeatherd.with(clock: clock, network: network, fetch: OfficialFixture.quick) { service in
             _ = try await service.result(
                 "favorites/add", ["name": "Sarajevo", "lat": 43.86, "lon": 18.41, "country": "BA"])
@@ -122,11 +127,7 @@ struct OfficialSourcesTests {
 
     @Test("--warnings-language keeps a warning in the configured language where the sender gives it")
     func configuredLanguage() async throws {
-        let network = InMemoryTransport()
-        network.route(
-            "/api/v1/warnings/feeds-bosnia-herzegovina",
-            InMemoryTransport.ok(try OfficialFixture.bytes("meteoalarm-feed-updates")))
-        let clock = ManualClock(start: try OfficialFixture.time(OfficialFixture.sarajevoTime))
+        let (network, clock) = try OfficialFixture.sarajevoFeed()
         let service = try InProcessWeatherd(
             directory: TemporaryDataDirectory(), clock: clock, network: network, fetch: OfficialFixture.quick,
             warningsLanguage: "bs")
