@@ -53,6 +53,7 @@ extension HTTPTransport {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let task = session.dataTask(with: request) { data, response, error in
+                    call.finished()
                     if let error {
                         continuation.resume(returning: .failure(error))
                     } else if let response {
@@ -104,6 +105,13 @@ private final class DataTaskCall: Sendable {
     }
 
     private let state = Mutex(State.waiting)
+    /// Set once URLSession has handed over the answer: the task is gone from the session's registry then, and
+    /// cancelling it would stop the process (swift-corelibs-foundation's `TaskRegistry` traps on a task it no
+    /// longer holds), so a cancel that comes later does nothing.
+    private let done = Mutex(false)
+
+    /// Records that URLSession delivered the answer or the error.
+    func finished() { done.withLock { $0 = true } }
 
     /// Starts `task`, and cancels it at once when the caller was cancelled before it existed.
     func start(_ task: URLSessionDataTask) {
@@ -113,7 +121,7 @@ private final class DataTaskCall: Sendable {
             return false
         }
         task.resume()
-        if cancelled { Self.cancelLater(task) }
+        if cancelled { cancelLater(task) }
     }
 
     /// Cancels the task, now or once it starts.
@@ -123,11 +131,15 @@ private final class DataTaskCall: Sendable {
             guard case .running(let task) = state else { return nil }
             return task
         }
-        if let task { Self.cancelLater(task) }
+        if let task { cancelLater(task) }
     }
 
-    /// `URLSessionTask.cancel` waits for the session's work queue: never while a lock is held (see `load`).
-    private static func cancelLater(_ task: URLSessionDataTask) {
-        DispatchQueue.global().async { task.cancel() }
+    /// `URLSessionTask.cancel` waits for the session's work queue: never while a lock is held (see `load`); and
+    /// not at all once the answer was delivered.
+    private func cancelLater(_ task: URLSessionDataTask) {
+        DispatchQueue.global().async { [self] in
+            guard !done.withLock({ $0 }) else { return }
+            task.cancel()
+        }
     }
 }
