@@ -8,9 +8,13 @@ struct ForecastTypesEndToEndTests {
     @Test("OpenWeatherMap: 3-hourly, daily and twice-daily answers; hourly is refused naming the types it has")
     func openWeatherMap() async throws {
         let server = try LocalHTTPServer()
+        // Moved so that its first step (15:00) lies within the next day: the recorded rain (its second and third
+        // steps) is then still ahead whatever the time of day the test runs at, and none of it is past.
         server.route(
             "/data/2.5/forecast",
-            .init(body: try ProviderEndToEndTests.metric("owm-forecast-london.json", movedTo: Date())))
+            .init(
+                body: try ProviderEndToEndTests.metric(
+                    "owm-forecast-london.json", movedTo: Date().addingTimeInterval(86_400))))
         let directory = TemporaryDataDirectory()
         let weatherd = try RunningWeatherd(
             arguments: [
