@@ -29,42 +29,47 @@ struct PowerLossTests {
         let lineEnds = log.indices.filter { log[$0] == UInt8(ascii: "\n") }.map { $0 + 1 }
         #expect(lineEnds.count >= 60)
 
-        let directory = TemporaryDataDirectory()
-        var trials = 0
-        var recoveredBeyondAck = 0
-        for trial in 0..<10_000 {
-            // Give the other tests' tasks a turn: this loop would otherwise hold a pool thread for its whole run.
-            if trial % 10 == 0 { await Task.yield() }
-            // The acknowledged prefix is durable; the next lines were written but not yet fsynced.
-            let acked = Int.random(in: 0..<lineEnds.count, using: &random)
-            let ackedBytes = acked == 0 ? 0 : lineEnds[acked - 1]
-            let inFlight = Int.random(in: 1...min(8, lineEnds.count - acked), using: &random)
-            let file = FaultInjectingFile(initial: Array(log[..<ackedBytes]))
-            Array(log[ackedBytes..<lineEnds[acked + inFlight - 1]]).withUnsafeBytes { raw in
-                do { try file.append(raw) } catch { Issue.record("append: \(error)") }
-            }
-            let loss = FaultInjectingFile.PowerLoss.allCases.randomElement(using: &random) ?? .drop
-            try directory.writeLog(file.afterPowerLoss(loss, using: &random))
+        // Ten thousand writes, reads and repairs: on a thread of its own, so the cooperative pool stays free for the
+        // other tests' tasks and their timeouts.
+        let generator = random
+        let (trials, recoveredBeyondAck) = try await onThread {
+            var random = generator
+            let directory = TemporaryDataDirectory()
+            var trials = 0
+            var recoveredBeyondAck = 0
+            for trial in 0..<10_000 {
+                // The acknowledged prefix is durable; the next lines were written but not yet fsynced.
+                let acked = Int.random(in: 0..<lineEnds.count, using: &random)
+                let ackedBytes = acked == 0 ? 0 : lineEnds[acked - 1]
+                let inFlight = Int.random(in: 1...min(8, lineEnds.count - acked), using: &random)
+                let file = FaultInjectingFile(initial: Array(log[..<ackedBytes]))
+                Array(log[ackedBytes..<lineEnds[acked + inFlight - 1]]).withUnsafeBytes { raw in
+                    do { try file.append(raw) } catch { Issue.record("append: \(error)") }
+                }
+                let loss = FaultInjectingFile.PowerLoss.allCases.randomElement(using: &random) ?? .drop
+                try directory.writeLog(file.afterPowerLoss(loss, using: &random))
 
-            var seqs: [Int64] = []
-            let outcome = try LogReader.read(path: directory.logPath) { envelope, _ in
-                seqs.append(envelope.seq)
-                return true
+                var seqs: [Int64] = []
+                let outcome = try LogReader.read(path: directory.logPath) { envelope, _ in
+                    seqs.append(envelope.seq)
+                    return true
+                }
+                #expect(seqs.count >= acked, "lost an acknowledged event (\(loss))")
+                #expect(seqs.count <= acked + inFlight)
+                #expect(seqs == Array(1...Int64(max(1, seqs.count))).prefix(seqs.count).map { $0 })
+                if seqs.count > acked { recoveredBeyondAck += 1 }
+                if let tail = outcome.tail {
+                    // Each repair at its own time, as on a real clock: a repair never overwrites an earlier copy.
+                    let report = try TailRepair.repair(
+                        logPath: directory.logPath, tail: tail, now: Timestamp(milliseconds: Int64(trial)))
+                    try FileManager.default.removeItem(atPath: directory.path + "/" + report.brokenCopy)
+                    let after = try LogReader.read(path: directory.logPath) { _, _ in true }
+                    #expect(after.tail == nil)
+                    #expect(after.lines == Int64(seqs.count))
+                }
+                trials += 1
             }
-            #expect(seqs.count >= acked, "lost an acknowledged event (\(loss))")
-            #expect(seqs.count <= acked + inFlight)
-            #expect(seqs == Array(1...Int64(max(1, seqs.count))).prefix(seqs.count).map { $0 })
-            if seqs.count > acked { recoveredBeyondAck += 1 }
-            if let tail = outcome.tail {
-                // Each repair at its own time, as on a real clock: a repair never overwrites an earlier copy.
-                let report = try TailRepair.repair(
-                    logPath: directory.logPath, tail: tail, now: Timestamp(milliseconds: Int64(trial)))
-                try FileManager.default.removeItem(atPath: directory.path + "/" + report.brokenCopy)
-                let after = try LogReader.read(path: directory.logPath) { _, _ in true }
-                #expect(after.tail == nil)
-                #expect(after.lines == Int64(seqs.count))
-            }
-            trials += 1
+            return (trials, recoveredBeyondAck)
         }
         #expect(trials == 10_000)
         #expect(recoveredBeyondAck > 0, "some crash points keep whole unacknowledged lines, which is allowed")
