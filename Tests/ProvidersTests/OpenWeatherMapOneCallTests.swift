@@ -336,6 +336,17 @@ struct OpenWeatherMapOneCallTests {
         #expect(kelvin.utcOffsetSeconds == 0, "no timezone_offset: UTC")
     }
 
+    @Test("the 2.5 decoder reads units=imperial the same way: °F to °C, mph to m/s")
+    func classicImperial() throws {
+        let body = #"{"dt":1,"main":{"temp":50},"wind":{"speed":10,"gust":20},"weather":[{"id":800}]}"#
+        let imperial = OpenWeatherMapProvider(apiKey: "k", requestUnits: .imperial)
+        let now = try imperial.decodeCurrent(Array(body.utf8), place: newYork).current
+        #expect(close(now.temperature, 10))
+        #expect(close(now.windSpeed, 4.4704))
+        #expect(close(now.windGust, 8.9408))
+        #expect(imperial.currentRequest(lat: 1, lon: 2).auditURL.hasSuffix("&units=imperial"))
+    }
+
     // MARK: - Errors and the log
 
     @Test(
