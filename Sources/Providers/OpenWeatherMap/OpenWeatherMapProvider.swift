@@ -178,7 +178,7 @@ public struct OpenWeatherMapProvider: WeatherProvider {
     ///
     /// The coordinates stay the requested ones: OpenWeatherMap answers with its station's, and
     /// the cache is keyed on what was asked.
-    static func place(_ requested: Place, name: String?, country: String?) -> Place {
+    private static func place(_ requested: Place, name: String?, country: String?) -> Place {
         // OpenWeatherMap names a point at sea "", which is no name.
         let bodyName = name.flatMap { $0.isEmpty ? nil : $0 }
         let bodyCountry = country.flatMap { $0.isEmpty ? nil : $0 }
