@@ -18,7 +18,8 @@ public struct ProviderRequest: Sendable, Equatable {
 
 /// A weather provider: how to ask it, and how to read its answers into canonical units.
 ///
-/// Two implementations: `OpenMeteoProvider` and `OpenWeatherMapProvider`. Neither performs I/O:
+/// Three implementations: `OpenMeteoProvider`, and for OpenWeatherMap `OpenWeatherMapProvider` (its 2.5 APIs) and
+/// `OpenWeatherMapOneCallProvider` (One Call 3.0). None performs I/O:
 /// the `FetchActor` makes the calls, times them, retries them and audits every attempt.
 public protocol WeatherProvider: Sendable {
     /// `open-meteo` or `openweathermap`, as recorded in events.

@@ -5,14 +5,26 @@ import WeatherDomain
 /// Errors come from the HTTP status alone (`ProviderError.from(status:…)`): the body's `cod` is a
 /// number in some answers and a string in others, so decoding ignores it.
 public struct OpenWeatherMapProvider: WeatherProvider {
-    /// The `units` weatherd asks OpenWeatherMap for, which decides how its temperatures read.
+    /// The `units` weatherd asks OpenWeatherMap for, which decides how its temperatures and wind speeds read.
     public enum RequestUnits: String, Sendable {
         /// °C and m/s: weatherd's canonical units, what the service uses.
         case metric
         /// Kelvin and m/s: OpenWeatherMap's default, what the recorded fixtures were captured in.
         case standard
+        /// °F and miles per hour.
+        case imperial
 
-        var temperature: TemperatureUnit { self == .metric ? .celsius : .kelvin }
+        var temperature: TemperatureUnit {
+            switch self {
+            case .metric: .celsius
+            case .standard: .kelvin
+            case .imperial: .fahrenheit
+            }
+        }
+
+        /// Wind speeds and gusts; visibility (metres), pressure (hPa) and precipitation (mm) are the same in
+        /// every `units`.
+        var speed: SpeedUnit { self == .imperial ? .milesPerHour : .metresPerSecond }
     }
 
     private let apiKey: String
@@ -51,13 +63,13 @@ public struct OpenWeatherMapProvider: WeatherProvider {
         request("/geo/1.0/direct", [("q", RequestURL.encode(query)), ("limit", String(min(max(limit, 1), 5)))])
     }
 
-    private func coordinates(_ lat: Double, _ lon: Double) -> [(String, String)] {
+    func coordinates(_ lat: Double, _ lon: Double) -> [(String, String)] {
         [("lat", RequestURL.coordinate(lat)), ("lon", RequestURL.coordinate(lon))]
     }
 
     /// The real URL ends in `appid=<key>`; the audit URL leaves the parameter out altogether, so
     /// neither the key nor its length can reach the log.
-    private func request(_ path: String, _ query: [(String, String)]) -> ProviderRequest {
+    func request(_ path: String, _ query: [(String, String)]) -> ProviderRequest {
         ProviderRequest(
             url: RequestURL.make(baseURL, path, query + [("appid", RequestURL.encode(apiKey))]),
             auditURL: RequestURL.make(baseURL, path, query))
@@ -103,6 +115,7 @@ public struct OpenWeatherMapProvider: WeatherProvider {
         let sys = try FieldReader(top.members["sys"], path: "$.sys", allowAbsent: true)
         let clouds = try FieldReader(top.members["clouds"], path: "$.clouds", allowAbsent: true)
         let unit = requestUnits.temperature
+        let speed = requestUnits.speed
         let (condition, icon) = try Self.condition(top)
         let conditions = CurrentConditions(
             observedAt: Timestamp(milliseconds: try top.int("dt") * 1000),
@@ -112,8 +125,10 @@ public struct OpenWeatherMapProvider: WeatherProvider {
             tempMax: try main.optionalDouble("temp_max").map(unit.celsius),
             humidity: try main.optionalDouble("humidity"), pressure: try main.optionalDouble("pressure"),
             cloudCover: try clouds.optionalDouble("all"), visibility: try top.optionalDouble("visibility"),
-            windSpeed: try wind.optionalDouble("speed"), windDirection: try wind.optionalDouble("deg"),
-            windGust: try wind.optionalDouble("gust"), precipitation: try Self.precipitation(top, "1h"),
+            windSpeed: try wind.optionalDouble("speed").map(speed.metresPerSecond),
+            windDirection: try wind.optionalDouble("deg"),
+            windGust: try wind.optionalDouble("gust").map(speed.metresPerSecond),
+            precipitation: try Self.precipitation(top, "1h"),
             isDay: Self.isDay(pod: nil, icon: icon), condition: condition,
             sunrise: try sys.optionalInt("sunrise").map { Timestamp(milliseconds: $0 * 1000) },
             sunset: try sys.optionalInt("sunset").map { Timestamp(milliseconds: $0 * 1000) })
@@ -124,7 +139,7 @@ public struct OpenWeatherMapProvider: WeatherProvider {
     }
 
     /// The condition of `weather[0]`, which every current and forecast answer carries, and its icon.
-    private static func condition(_ parent: FieldReader) throws(FieldError) -> (Condition, String?) {
+    static func condition(_ parent: FieldReader) throws(FieldError) -> (Condition, String?) {
         let items = try ResponseBody.array(parent, "weather")
         guard let weather = try ResponseBody.firstObject(items, path: "\(parent.path).weather") else {
             throw FieldError(path: "\(parent.path).weather", problem: "must not be empty")
@@ -139,7 +154,7 @@ public struct OpenWeatherMapProvider: WeatherProvider {
 
     /// Day or night: the forecast's part of the day (`sys.pod`, `d` or `n`), else the icon's last letter
     /// (`04n`); nil when neither says.
-    private static func isDay(pod: String?, icon: String?) -> Bool? {
+    static func isDay(pod: String?, icon: String?) -> Bool? {
         switch pod ?? icon.map({ String($0.suffix(1)) }) {
         case "d": true
         case "n": false
@@ -151,7 +166,7 @@ public struct OpenWeatherMapProvider: WeatherProvider {
     ///
     /// OpenWeatherMap leaves `rain` and `snow` out when there is none to report; with neither, the amount
     /// is unknown (nil), as for every value a provider does not give.
-    private static func precipitation(_ parent: FieldReader, _ key: String) throws(FieldError) -> Double? {
+    static func precipitation(_ parent: FieldReader, _ key: String) throws(FieldError) -> Double? {
         let amounts = [
             try FieldReader(parent.members["rain"], path: "\(parent.path).rain", allowAbsent: true).optionalDouble(key),
             try FieldReader(parent.members["snow"], path: "\(parent.path).snow", allowAbsent: true).optionalDouble(key),
@@ -179,6 +194,7 @@ public struct OpenWeatherMapProvider: WeatherProvider {
         let city = try FieldReader(top.members["city"], path: "$.city", allowAbsent: true)
         let offset = try city.optionalInt("timezone") ?? 0
         let unit = requestUnits.temperature
+        let speed = requestUnits.speed
         var entries: [ForecastEntry] = []
         for (index, item) in try ResponseBody.array(top, "list").prefix(40).enumerated() {
             let step = try FieldReader(item, path: "$.list[\(index)]")
@@ -194,8 +210,10 @@ public struct OpenWeatherMapProvider: WeatherProvider {
                     feelsLike: try main.optionalDouble("feels_like").map(unit.celsius),
                     humidity: try main.optionalDouble("humidity"), pressure: try main.optionalDouble("pressure"),
                     cloudCover: try clouds.optionalDouble("all"), visibility: try step.optionalDouble("visibility"),
-                    windSpeed: try wind.optionalDouble("speed"), windDirection: try wind.optionalDouble("deg"),
-                    windGust: try wind.optionalDouble("gust"), precipitation: try Self.precipitation(step, "3h"),
+                    windSpeed: try wind.optionalDouble("speed").map(speed.metresPerSecond),
+                    windDirection: try wind.optionalDouble("deg"),
+                    windGust: try wind.optionalDouble("gust").map(speed.metresPerSecond),
+                    precipitation: try Self.precipitation(step, "3h"),
                     // Older answers have no `pop`; it is already a fraction, 0…1.
                     pop: try step.optionalDouble("pop"),
                     isDay: Self.isDay(pod: try sys.optionalString("pod"), icon: icon), condition: condition))

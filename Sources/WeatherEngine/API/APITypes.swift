@@ -122,7 +122,7 @@ public enum ForecastDetail: String, CaseIterable, Sendable {
 public enum ForecastType: String, CaseIterable, Sendable {
     /// 3-hourly steps, as both providers give them.
     case threeHourly
-    /// Hourly steps for the next 48 hours (Open-Meteo only).
+    /// Hourly steps for the next 48 hours (Open-Meteo and OpenWeatherMap One Call; not OpenWeatherMap 2.5).
     case hourly
     /// No steps: the days are the forecast.
     case daily

@@ -1,9 +1,10 @@
 import Providers
 
 extension Configuration {
-    /// The provider these settings choose.
+    /// The provider these settings choose; with OpenWeatherMap, its 2.5 APIs or One Call 3.0 (`owmAPI`).
     public func makeProvider() -> any WeatherProvider {
         if provider == "openweathermap", let owmAPIKey {
+            if owmAPI == "onecall3" { return OpenWeatherMapOneCallProvider(apiKey: owmAPIKey, baseURL: owmBaseURL) }
             return OpenWeatherMapProvider(apiKey: owmAPIKey, baseURL: owmBaseURL)
         }
         return OpenMeteoProvider(baseURL: openMeteoBaseURL, geocodingBaseURL: openMeteoGeocodingBaseURL)

@@ -13,6 +13,9 @@ public struct Configuration: Sendable, Equatable {
     /// The OpenWeatherMap key, from `OWM_API_KEY` only (a flag would show it in `ps`).
     public var owmAPIKey: String?
     public var owmBaseURL = "https://api.openweathermap.org"
+    /// Which OpenWeatherMap weather API the `openweathermap` provider calls (`--owm-api`, `OWM_API`): `2.5`
+    /// (current weather and the 5-day / 3-hour forecast) or `onecall3` (One Call 3.0, with hourly steps).
+    public var owmAPI = "2.5"
     public var openMeteoBaseURL = "https://api.open-meteo.com"
     public var openMeteoGeocodingBaseURL = "https://geocoding-api.open-meteo.com"
     /// The US National Weather Service's API (`--nws-base-url`, `NWS_BASE_URL`).
@@ -82,6 +85,8 @@ public struct Configuration: Sendable, Equatable {
           --command-window N      how many commandIds are remembered (default 100000)
           --provider NAME         open-meteo (default) | openweathermap (default when OWM_API_KEY is set)
           --owm-base-url URL      OpenWeatherMap base URL (else $OWM_BASE_URL)
+          --owm-api API           2.5 (default) | onecall3: OpenWeatherMap's weather API (else $OWM_API);
+                                  onecall3 (One Call 3.0) adds hourly steps and needs its subscription
           --open-meteo-base-url URL            (else $OPEN_METEO_BASE_URL)
           --open-meteo-geocoding-base-url URL  (else $OPEN_METEO_GEOCODING_BASE_URL)
           --open-meteo-air-quality-base-url URL  (else $OPEN_METEO_AIR_QUALITY_BASE_URL)
@@ -114,8 +119,8 @@ public struct Configuration: Sendable, Equatable {
                                   a client started the daemon)
           --log-file PATH         serve: write log lines to PATH (kept under 1 MiB, then PATH.1) instead of stderr
 
-        environment: OWM_API_KEY (the OpenWeatherMap key; never logged), WEATHERD_DATA_DIR, NWS_CONTACT,
-                     the base URLs above
+        environment: OWM_API_KEY (the OpenWeatherMap key; never logged), OWM_API, WEATHERD_DATA_DIR,
+                     NWS_CONTACT, the base URLs above
         """
 
     /// Parses the arguments (without the program name).
@@ -130,6 +135,10 @@ public struct Configuration: Sendable, Equatable {
             config.provider = "openweathermap"
         }
         if let url = environment["OWM_BASE_URL"], !url.isEmpty { config.owmBaseURL = url }
+        if let api = environment["OWM_API"], !api.isEmpty {
+            guard Self.owmAPIs.contains(api) else { throw ConfigurationError("OWM_API must be 2.5 or onecall3") }
+            config.owmAPI = api
+        }
         if let url = environment["OPEN_METEO_BASE_URL"], !url.isEmpty { config.openMeteoBaseURL = url }
         if let url = environment["OPEN_METEO_GEOCODING_BASE_URL"], !url.isEmpty {
             config.openMeteoGeocodingBaseURL = url
@@ -189,6 +198,10 @@ public struct Configuration: Sendable, Equatable {
                 }
                 config.provider = name
             case "--owm-base-url": config.owmBaseURL = try url()
+            case "--owm-api":
+                let api = try value()
+                guard Self.owmAPIs.contains(api) else { throw ConfigurationError("--owm-api must be 2.5 or onecall3") }
+                config.owmAPI = api
             case "--open-meteo-base-url": config.openMeteoBaseURL = try url()
             case "--open-meteo-geocoding-base-url": config.openMeteoGeocodingBaseURL = try url()
             case "--open-meteo-air-quality-base-url": config.openMeteoAirQualityBaseURL = try url()
@@ -247,6 +260,9 @@ public struct Configuration: Sendable, Equatable {
         }
         return config
     }
+
+    /// The values of `--owm-api` and `OWM_API`.
+    static let owmAPIs = ["2.5", "onecall3"]
 
     /// A duration as every retention flag writes it: a whole number followed by `s`, `m`, `h` or `d`, or `0`.
     public static func duration(_ text: String) -> Duration? {
