@@ -87,16 +87,27 @@ struct Quantities {
         return "\(sign)\(Text.number(rounded, decimals: 0))\(units["temperature"]?.stringValue ?? "°C")"
     }
 
-    /// The wind as wttr.in prints it: an arrow for where the wind goes, the speed and its unit; metric
-    /// speeds in km/h, the unit most metric countries use. `?` when there is no speed.
+    /// The wind as wttr.in prints it: an arrow for where the wind goes, the speed and the unit the answer
+    /// names (`km/h`, `mph`, `kn`, `m/s`, or `Bft` for a Beaufort force). `?` when there is no speed.
     func wind(speed: JSONValue?, direction: JSONValue?) -> String {
         guard let speed = speed?.doubleValue else { return "?" }
         let arrow = direction?.doubleValue.map(Symbols.windArrow) ?? ""
-        let unit = units["windSpeed"]?.stringValue ?? "m/s"
-        if unit == "m/s", units["system"]?.stringValue == "metric" {
-            return "\(arrow)\(Text.number(speed * 3.6, decimals: 0))km/h"
-        }
-        return "\(arrow)\(Text.number(speed, decimals: 0))\(unit)"
+        return "\(arrow)\(Text.number(speed, decimals: 0))\(units["windSpeed"]?.stringValue ?? "m/s")"
+    }
+
+    /// `1013hPa`, `29.92inHg`, `760mmHg`: whole numbers but for inches of mercury (two decimals); `?` when
+    /// there is no value.
+    func pressure(_ value: JSONValue?) -> String {
+        guard let pressure = value?.doubleValue else { return "?" }
+        let unit = units["pressure"]?.stringValue ?? "hPa"
+        return "\(Text.number(pressure, decimals: unit == "inHg" ? 2 : 0))\(unit)"
+    }
+
+    /// `1.2mm`, `0.05in`: one decimal in millimetres, two in inches; `?` when there is no value.
+    func precipitation(_ value: JSONValue?) -> String {
+        guard let depth = value?.doubleValue else { return "?" }
+        let unit = units["precipitation"]?.stringValue ?? "mm"
+        return "\(Text.number(depth, decimals: unit == "in" ? 2 : 1))\(unit)"
     }
 
     /// A chance from 0…1 as `40%`; `?` when there is none.

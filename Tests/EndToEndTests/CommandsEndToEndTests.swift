@@ -119,12 +119,12 @@ struct CommandsEndToEndTests {
         let golden: [(format: String?, line: String)] = [
             (nil, "London: 🌤️ +15°C"),
             ("1", "🌤️ +15°C"),
-            ("2", "🌤️ 🌡️+15°C 🌬️←22km/h"),
+            ("2", "🌤️ 🌡️+15°C 🌬️←6m/s"),
             ("3", "London: 🌤️ +15°C"),
-            ("4", "London: 🌤️ 🌡️+15°C 🌬️←22km/h"),
+            ("4", "London: 🌤️ 🌡️+15°C 🌬️←6m/s"),
             (
                 "%C|%h|%t|%f|%w|%l|%P|%S|%s|%Z|100%%",
-                "Few clouds|58%|+15°C|+14°C|←22km/h|London|1031hPa|04:55:09|21:00:12|UTC+01:00|100%"
+                "Few clouds|58%|+15°C|+14°C|←6m/s|London|1031hPa|04:55:09|21:00:12|UTC+01:00|100%"
             ),
             // What neither answer has (precipitation now, UV) prints as "?", never as 0.
             ("%p %u", "? ?"),
@@ -134,6 +134,16 @@ struct CommandsEndToEndTests {
             #expect(run.status == 0, "\(format ?? "default"): \(run.errors)")
             #expect(run.lines == [line], "format \(format ?? "default")")
         }
+        // The line prints the units the settings choose: km/h and mmHg once they are set.
+        let weatherd = try RunningWeatherd(
+            arguments: ["--standalone", "--data-dir", directory.path, "--owm-base-url", server.baseURL],
+            environment: Self.owmKey)
+        let set = try await weatherd.call("settings/set", ["windSpeed": "km/h", "pressure": "mmHg"])
+        #expect(set["result"]?["resolved"]?["windSpeed"] == "km/h", "\(set)")
+        try weatherd.closeInput()
+        #expect(await weatherd.waitForExit() == 0)
+        let chosen = try await runCommand(base + ["--format", "%w %P"], environment: Self.owmKey)
+        #expect(chosen.lines == ["←22km/h 773mmHg"], "\(chosen.output)")
         let imperial = try await runCommand(
             base + ["--units", "imperial", "--format", "%t %w"], environment: Self.owmKey)
         #expect(imperial.lines.first?.hasSuffix("mph") == true, "\(imperial.output)")

@@ -11,7 +11,8 @@ struct DurableAnswerTests {
     func deliveredWhenDurable() async throws {
         let directory = TemporaryDataDirectory()
         let service = try InProcessWeatherd(directory: directory)
-        let completion = try await service.engine.setUnits(.imperial, origin: Origin(cause: "test/rpc:1"))
+        let completion = try await service.engine.changeSettings(
+            SettingsEdit(units: .imperial), origin: Origin(cause: "test/rpc:1"))
         let durable = try #require(completion.durable, "a change with a known answer carries it")
         let seen = Mutex<[String]>([])
         let delivered = Latch()
@@ -32,7 +33,8 @@ struct DurableAnswerTests {
         #expect(durable.onDurable { _ in again.withLock { $0 += 1 } })
         #expect(again.withLock { $0 } == 1)
 
-        let unchanged = try await service.engine.setUnits(.imperial, origin: Origin(cause: "test/rpc:2"))
+        let unchanged = try await service.engine.changeSettings(
+            SettingsEdit(units: .imperial), origin: Origin(cause: "test/rpc:2"))
         #expect(unchanged.durable == nil, "a change that writes nothing has no durable answer")
         #expect(try await unchanged()["units"]?.stringValue == "imperial")
         await service.stop()

@@ -46,7 +46,7 @@ struct ForecastTypeTests {
             #expect(first["humidity"] == 70.0)
             #expect(first["pressure"] == 1010.0)
             #expect(first["cloudCover"] == 75.0)
-            #expect(first["visibility"] == 24_000.0)
+            #expect(first["visibility"] == 24.0, "24 000 m in km, the metric system's unit")
             #expect(first["windSpeed"] == 3.0)
             #expect(first["windGust"] == 7.5)
             #expect(first["windDirection"] == 180.0)
@@ -61,6 +61,7 @@ struct ForecastTypeTests {
             let units = try #require(answer["units"])
             #expect(units["precipitation"] == "mm")
             #expect(units["cloudCover"] == "%")
+            #expect(units["visibility"] == "km")
         }
     }
 

@@ -232,6 +232,36 @@ struct GoldenLogTests {
     /// The official warnings and air quality: `warnings.fetched` and `air_quality.fetched` v1 (each replaced once,
     /// so compaction has something to strip), their failures as `weather.fetch_failed`, and `alerts.configured`
     /// and `alert.raised` v2 with the `official` and `air_quality` rules.
+    /// `settings.changed` v1 with the per-quantity members it gained after its release: overrides set, a system
+    /// changed under them, some changed and some cleared.
+    static func v1UnitOverridesEvents() -> [(DomainEvent, String, String?)] {
+        [
+            (.serviceStarted(ServiceStarted(version: "0.1.0", fsync: "always", pid: 4545)), "startup", nil),
+            (.settingsChanged(SettingsChange(units: .imperial)), "rpc:1", "c-1"),
+            (
+                .settingsChanged(
+                    SettingsChange(
+                        units: .metric,
+                        overrides: UnitOverrides(
+                            temperature: .fahrenheit, windSpeed: .kilometresPerHour, pressure: .inchesOfMercury,
+                            precipitation: .inches, visibility: .miles))), "rpc:2", "c-2"
+            ),
+            (
+                .settingsChanged(
+                    SettingsChange(
+                        units: .imperial,
+                        overrides: UnitOverrides(
+                            temperature: .celsius, windSpeed: .beaufort, pressure: .millimetresOfMercury))),
+                "rpc:3", "c-3"
+            ),
+            (
+                .settingsChanged(
+                    SettingsChange(units: .standard, overrides: UnitOverrides(windSpeed: .knots, visibility: .miles))),
+                "rpc:4", "c-4"
+            ),
+        ]
+    }
+
     static func v2OfficialEvents() -> [(DomainEvent, String, String?)] {
         let t = { (minute: Int64) in Timestamp(milliseconds: 1_795_348_800_000 + minute * 60_000) }
         let sarajevo = Place(name: "Sarajevo", country: "BA", state: nil, lat: 43.86, lon: 18.41)
@@ -358,6 +388,7 @@ struct GoldenLogTests {
         try await record("v1-alerts", v1AlertEvents())
         try await record("v1-weather-fields", v1WeatherFieldsEvents())
         try await record("v2-official", v2OfficialEvents())
+        try await record("v1-unit-overrides", v1UnitOverridesEvents())
     }
 
     static func record(_ name: String, _ events: [(DomainEvent, String, String?)]) async throws {
@@ -408,6 +439,27 @@ struct GoldenLogTests {
         #expect(!Self.holds(["a": 1], in: ["a": 2]))
         #expect(!Self.holds(["a": 1], in: ["b": 1]))
         #expect(!Self.holds(["a": [1, 2]], in: ["a": [1]]))
+    }
+
+    @Test("the unit-overrides golden replays to its last settings, and an older log's settings have no overrides")
+    func unitOverrides() throws {
+        let replayed = try Replay.run(
+            path: Self.folder.appendingPathComponent("v1-unit-overrides.jsonl").path, commandWindow: 100_000)
+        let settings = replayed.state.settings
+        #expect(settings.units == .standard)
+        #expect(settings.overrides == UnitOverrides(windSpeed: .knots, visibility: .miles))
+        let choice = settings.unitChoice
+        #expect(
+            choice.temperature == .kelvin && choice.pressure == .hectopascals && choice.precipitation == .millimetres)
+        #expect(choice.windSpeed == .knots && choice.visibility == .miles)
+        let answer = try #require(replayed.state.commands.result(for: "c-3"))
+        #expect(answer["units"] == "imperial" && answer["temperature"] == "°C" && answer["visibility"] == .null)
+        #expect(answer["resolved"]?["visibility"] == "mi" && answer["resolved"]?["windSpeed"] == "Bft")
+        let core = try Replay.run(
+            path: Self.folder.appendingPathComponent("v1-core.jsonl").path, commandWindow: 100_000)
+        #expect(core.state.settings.units == .imperial)
+        #expect(core.state.settings.overrides == UnitOverrides())
+        #expect(core.state.settings.unitChoice.pressure == .inchesOfMercury)
     }
 
     @Test("every golden log replays to its recorded state")

@@ -57,7 +57,7 @@ struct OneLineTests {
         #expect(try render("%+3h|%+7h") == "🌦️ +2°C|❄️ +3°C")
         #expect(try render("%+48h") == "?", "no step that far")
         #expect(
-            try render("%t %w") == "0°C ↑18km/h", "-0.4 rounds to 0, unsigned; a wind from the south (180°) points up")
+            try render("%t %w") == "0°C ↑5m/s", "-0.4 rounds to 0, unsigned; a wind from the south (180°) points up")
     }
 
     @Test("night emoji after sunset; conditions and codes the answers lack print ?")
@@ -78,6 +78,59 @@ struct OneLineTests {
         #expect(throws: UsageError.self) { try OneLine("50%") }
         #expect(try !OneLine("%l %t").needsForecast)
         #expect(try OneLine("%l %r").needsForecast)
-        #expect(try OneLine("2").render(current: Self.current(), forecast: nil, now: Self.noon) == "⛅️ 🌡️0°C 🌬️↑18km/h")
+        #expect(try OneLine("2").render(current: Self.current(), forecast: nil, now: Self.noon) == "⛅️ 🌡️0°C 🌬️↑5m/s")
+    }
+
+    /// Current conditions whose `units` object names `units`, with the figures as weatherd gives them in those.
+    static func current(units: JSONValue, temperature: Double, wind: Double, pressure: Double, precipitation: Double)
+        -> JSONValue
+    {
+        [
+            "location": ["name": "Berlin", "lat": 52.52, "lon": 13.41, "utcOffsetSeconds": 3600],
+            "units": units,
+            "current": [
+                "temperature": .double(temperature), "windSpeed": .double(wind), "windDirection": 180,
+                "pressure": .double(pressure), "precipitation": .double(precipitation),
+                "condition": ["scheme": "wmo", "code": 2, "text": "partly cloudy"],
+            ],
+            "observedAt": "2026-11-22T12:00:00.000Z", "stale": false,
+        ]
+    }
+
+    @Test(
+        "each quantity prints in the unit the answer's units object names, not one the line assumes",
+        arguments: [
+            (
+                [
+                    "system": "metric", "temperature": "°C", "windSpeed": "km/h", "pressure": "hPa",
+                    "precipitation": "mm",
+                ]
+                    as JSONValue, 12.4, 18.0, 1013.25, 1.25, "+12°C ↑18km/h 1013hPa 1.3mm"
+            ),
+            (
+                [
+                    "system": "imperial", "temperature": "°F", "windSpeed": "mph", "pressure": "inHg",
+                    "precipitation": "in",
+                ],
+                54.3, 11.18, 29.92, 0.05, "+54°F ↑11mph 29.92inHg 0.05in"
+            ),
+            (
+                [
+                    "system": "metric", "temperature": "K", "windSpeed": "Bft", "pressure": "mmHg",
+                    "precipitation": "mm",
+                ],
+                285.55, 3, 760.01, 0, "+286K ↑3Bft 760mmHg 0mm"
+            ),
+            (
+                ["system": "metric", "temperature": "°C", "windSpeed": "kn", "pressure": "hPa", "precipitation": "mm"],
+                -3.2, 9.72, 1000, 0.2, "-3°C ↑10kn 1000hPa 0.2mm"
+            ),
+        ] as [(JSONValue, Double, Double, Double, Double, String)])
+    func namedUnits(
+        units: JSONValue, temperature: Double, wind: Double, pressure: Double, precipitation: Double, line: String
+    ) throws {
+        let current = Self.current(
+            units: units, temperature: temperature, wind: wind, pressure: pressure, precipitation: precipitation)
+        #expect(try render("%t %w %P %p", current: current, forecast: nil) == line)
     }
 }

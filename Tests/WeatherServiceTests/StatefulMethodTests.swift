@@ -175,7 +175,7 @@ struct StatefulMethodTests {
             #expect(list["favorites"]?.arrayValue?.map { $0["name"] } == ["Kept"])
             let later = try await service.call("settings/set", ["units": "imperial"])
             #expect(later["error"]?["data"]?["kind"] == "storage_failure")
-            #expect(try await service.result("settings/get") == ["units": "metric"])
+            #expect(try await service.result("settings/get")["units"] == "metric")
             let status = try await service.result("service/status")
             #expect(status["readOnly"] == true)
         }
@@ -190,7 +190,7 @@ struct StatefulMethodTests {
             file.failSync(errno: EIO)
             let failed = try await service.call("settings/set", ["units": "standard"])
             #expect(failed["error"]?["data"]?["kind"] == "storage_failure")
-            #expect(try await service.result("settings/get") == ["units": "imperial"])
+            #expect(try await service.result("settings/get")["units"] == "imperial")
             #expect(file.syncCount == syncs)
         }
     }

@@ -51,7 +51,7 @@ struct WireTests {
         await service.receive(Array(#"{"jsonrpc":"2.0","id":\#(text),"method":"settings/get"}"#.utf8))
         #expect(await service.output.wait(for: 1))
         let answer = try #require(Self.line(withID: text, in: service.output.lines))
-        #expect(try JSONValue.parse(answer)["result"] == ["units": "metric"])
+        #expect(try JSONValue.parse(answer)["result"]?["units"] == "metric")
 
         await service.receive(Array(#"{"jsonrpc":"1.0","id":\#(text),"method":"settings/get"}"#.utf8))
         #expect(await service.output.wait(for: 2))

@@ -18,7 +18,7 @@ enum NowCommand {
 
             example:
               weatherd now Berlin                       Berlin: ⛅️ +12°C
-              weatherd now --format "%l %c %t %w %r"    Berlin ⛅️ +12°C ↙11km/h 40%
+              weatherd now --format "%l %c %t %w %r"    Berlin ⛅️ +12°C ↙3m/s 40%
               weatherd now 48.86,2.35 --format 1
             """,
         positionals: 0...1, positionalText: "at most one PLACE", valueFlags: ["--format", "--units"],

@@ -158,11 +158,8 @@ private struct Reading {
         case "l": return place
         case "m": return today?["moonPhase"]?.doubleValue.map(Symbols.moon) ?? "?"
         case "M": return today?["moonDay"]?.doubleValue.map { Text.number($0.rounded(.down), decimals: 0) } ?? "?"
-        case "p": return conditions["precipitation"]?.doubleValue.map { "\(Text.number($0))mm" } ?? "?"
-        case "P":
-            return conditions["pressure"]?.doubleValue.map {
-                "\(Text.number($0, decimals: 0))\(quantities.units["pressure"]?.stringValue ?? "hPa")"
-            } ?? "?"
+        case "p": return quantities.precipitation(conditions["precipitation"])
+        case "P": return quantities.pressure(conditions["pressure"])
         case "u": return conditions["uvIndex"]?.doubleValue.map { Text.number($0, decimals: 0) } ?? "?"
         case "D": return localTime(today?["dawn"])
         case "S": return localTime(today?["sunrise"] ?? conditions["sunrise"])

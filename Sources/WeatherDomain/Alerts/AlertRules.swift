@@ -26,13 +26,12 @@ public enum AlertRules {
         {
             let drop = Rounding.round(previous.temperature - temperature, decimals: 1)
             candidates.append(
-                (
-                    .tempDrop, "The temperature fell \(drop) °C, to \(temperature) °C.",
-                    .object([
+                written(
+                    .tempDrop, target,
+                    [
                         "temperature": .double(temperature), "previous": .double(previous.temperature),
                         "drop": .double(drop),
-                    ])
-                ))
+                    ]))
         }
         if state.settings.severe, report.current.condition.isSevere {
             candidates.append(
@@ -61,14 +60,12 @@ public enum AlertRules {
             currentTemperature - low.temperature > state.settings.tempDropC
         {
             candidates.append(
-                (
-                    .tempDrop,
-                    "The temperature will fall to \(low.temperature) °C within 24 h (now \(currentTemperature) °C).",
-                    .object([
+                written(
+                    .tempDrop, target,
+                    [
                         "temperature": .double(currentTemperature), "low": .double(low.temperature),
                         "at": .string(low.time.description),
-                    ])
-                ))
+                    ]))
         }
         if state.settings.severe, let storm = next.first(where: { $0.condition.isSevere }) {
             candidates.append(
@@ -95,14 +92,22 @@ public enum AlertRules {
             ?? DailySummary.days(of: forecast.entries, utcOffsetSeconds: utcOffsetSeconds, limit: 10)
             .first { $0.date == today }
         guard let day else { return [] }
-        let name = target.place.name ?? target.place.key
         return raise(
             [
-                (
-                    .dailySummary, "\(name) today: \(day.condition.text), \(day.min) to \(day.max) °C.",
-                    .object(["low": .double(day.min), "high": .double(day.max), "condition": day.condition.json])
-                )
+                written(
+                    .dailySummary, target,
+                    ["low": .double(day.min), "high": .double(day.max), "condition": day.condition.json])
             ], state: state, target: target, utcOffsetSeconds: utcOffsetSeconds, now: now)
+    }
+
+    /// A candidate whose message is written from its figures, in °C as the log records them (`AlertText`).
+    private static func written(
+        _ rule: AlertRule, _ target: AlertTarget, _ details: [String: JSONValue]
+    ) -> (AlertRule, String, JSONValue) {
+        let message = AlertText.message(
+            rule: rule, details: .object(details), placeName: target.place.name ?? target.place.key,
+            in: Units.metric.choice)
+        return (rule, message ?? "", .object(details))
     }
 
     private static func raise(

@@ -43,7 +43,7 @@ public struct CommandLedger: Sendable, Equatable {
         var json: JSONValue {
             switch self {
             case .favorite(let favorite): return favorite.json
-            case .settings(let change): return change.json
+            case .settings(let change): return change.answer
             case .location(let location): return location.json
             case .alerts(let settings): return settings.json
             case .cleared(let count): return CommandResult.cleared(count)

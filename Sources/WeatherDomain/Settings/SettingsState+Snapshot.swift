@@ -9,5 +9,6 @@ extension SettingsState {
             throw FieldError(path: "\(path).units", problem: "is required")
         }
         self.units = units
+        overrides = try UnitOverrides(reader)
     }
 }

@@ -1,49 +1,104 @@
-/// The unit system answers are given in.
-public enum Units: String, Sendable, Equatable, CaseIterable {
-    /// °C, m/s, hPa.
-    case metric
-    /// °F, mph, hPa.
-    case imperial
-    /// K, m/s, hPa (the providers' "standard").
-    case standard
-}
-
-/// The user's persisted settings.
+/// The user's persisted settings: the unit system, and the quantities given in another unit.
 public struct SettingsState: StateSlice {
     /// The default unit system for answers.
     public internal(set) var units: Units = .metric
+    /// The quantities the user wants in a unit other than the system's.
+    public internal(set) var overrides = UnitOverrides()
 
     public init() {}
 
     public mutating func apply(_ event: DomainEvent) {
-        if case .settingsChanged(let settings) = event { units = settings.units }
+        if case .settingsChanged(let settings) = event {
+            units = settings.units
+            overrides = settings.overrides
+        }
     }
 
-    public var json: JSONValue { .object(["units": .string(units.rawValue)]) }
+    /// The unit of each quantity in answers that ask for no system of their own.
+    public var unitChoice: UnitChoice { UnitChoice(system: units, overrides: overrides) }
+
+    /// The canonical form (snapshots): `units`, and a member for each override only.
+    public var json: JSONValue { SettingsChange(units: units, overrides: overrides).json }
+
+    /// What `settings/get` answers (`SettingsChange.answer`).
+    public var answer: JSONValue { SettingsChange(units: units, overrides: overrides).answer }
 }
 
 /// The payload of `settings.changed`: the whole settings after the change.
+///
+/// `units` is the system; `temperature`, `windSpeed`, `pressure`, `precipitation` and `visibility` are
+/// present only for an overridden quantity (absent: the system's unit), so a payload written before the
+/// overrides existed reads as the settings it was.
 public struct SettingsChange: Sendable, Equatable {
     public var units: Units
+    public var overrides: UnitOverrides
 
-    public init(units: Units) { self.units = units }
+    public init(units: Units, overrides: UnitOverrides = UnitOverrides()) {
+        self.units = units
+        self.overrides = overrides
+    }
 
-    public var json: JSONValue { .object(["units": .string(units.rawValue)]) }
+    public var json: JSONValue {
+        var object: [String: JSONValue] = ["units": .string(units.rawValue)]
+        overrides.write(into: &object)
+        return .object(object)
+    }
+
+    /// The settings as `settings/get` and `settings/set` answer them: `units`, each quantity's override or
+    /// null, and `resolved`, the unit of every quantity (an answer's `units` object).
+    public var answer: JSONValue {
+        var object: [String: JSONValue] = ["units": .string(units.rawValue)]
+        for quantity in Quantity.allCases {
+            object[quantity.rawValue] = overrides.name(of: quantity).map { .string($0) } ?? .null
+        }
+        object["resolved"] = UnitChoice(system: units, overrides: overrides).json
+        return .object(object)
+    }
 
     public init(json: JSONValue) throws(FieldError) {
         let reader = try FieldReader(json, path: "data")
         guard let units = try reader.choice("units", as: Units.self) else {
             throw FieldError(path: "data.units", problem: "is required")
         }
-        self.init(units: units)
+        self.init(units: units, overrides: try UnitOverrides(reader))
     }
+}
+
+/// A `settings/set`: the system to switch to, the overrides to set and the quantities to return to the
+/// system's unit; each nil or empty when the request leaves it as it is.
+public struct SettingsEdit: Sendable, Equatable {
+    public var units: Units?
+    public var overrides: UnitOverrides
+    public var cleared: Set<Quantity>
+
+    public init(units: Units? = nil, overrides: UnitOverrides = UnitOverrides(), cleared: Set<Quantity> = []) {
+        self.units = units
+        self.overrides = overrides
+        self.cleared = cleared
+    }
+
+    /// Whether the edit names nothing to change.
+    public var isEmpty: Bool { units == nil && overrides == UnitOverrides() && cleared.isEmpty }
 }
 
 /// Pure decisions about settings.
 public enum SettingsDecisions {
-    /// Changes the settings; no event when nothing changes.
+    /// Changes the settings; no event when nothing changes. A new system keeps the overrides.
+    public static func set(_ state: SettingsState, _ edit: SettingsEdit) -> [DomainEvent] {
+        var overrides = state.overrides
+        for quantity in edit.cleared { overrides.clear(quantity) }
+        if let unit = edit.overrides.temperature { overrides.temperature = unit }
+        if let unit = edit.overrides.windSpeed { overrides.windSpeed = unit }
+        if let unit = edit.overrides.pressure { overrides.pressure = unit }
+        if let unit = edit.overrides.precipitation { overrides.precipitation = unit }
+        if let unit = edit.overrides.visibility { overrides.visibility = unit }
+        let change = SettingsChange(units: edit.units ?? state.units, overrides: overrides)
+        guard change != SettingsChange(units: state.units, overrides: state.overrides) else { return [] }
+        return [.settingsChanged(change)]
+    }
+
+    /// Changes the system only.
     public static func set(_ state: SettingsState, units: Units?) -> [DomainEvent] {
-        guard let units, units != state.units else { return [] }
-        return [.settingsChanged(SettingsChange(units: units))]
+        set(state, SettingsEdit(units: units))
     }
 }

@@ -1,17 +1,25 @@
 import WeatherDomain
 
 extension Engine {
-    /// One page of the alerts raised, most recent first.
+    /// One page of the alerts raised, most recent first, in the reader's units (`RaisedAlert.json(in:)`).
     public func listAlerts(_ page: PageRequest) async -> Completion {
-        await alerts.query { state in
-            Paging.page(state.recent.map(\.json), name: "alerts", limit: page.limit, offset: page.offset)
+        let barrier = await alerts.barrier()
+        return Completion {
+            await barrier?.settled()
+            let units = await self.readerUnits()
+            return await self.alerts.read { state in
+                Paging.page(
+                    state.recent.map { $0.json(in: units) }, name: "alerts", limit: page.limit, offset: page.offset)
+            }
         }
     }
 
-    /// Every alert raised that is kept, most recent first, once every change before it is durable.
+    /// Every alert raised that is kept, most recent first, in the reader's units, once every change before
+    /// it is durable.
     public func allAlerts() async -> [JSONValue] {
         await alerts.barrier()?.settled()
-        return await alerts.read { $0.recent.map(\.json) }
+        let units = await readerUnits()
+        return await alerts.read { $0.recent.map { $0.json(in: units) } }
     }
 
     /// Changes the alert settings; answers the settings.

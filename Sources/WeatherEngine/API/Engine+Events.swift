@@ -79,7 +79,8 @@ extension Engine {
         }
     }
 
-    /// Calls `raised` with every alert raised from now on (live, from the bus), until cancelled or cut off.
+    /// Calls `raised` with every alert raised from now on (live, from the bus), in the reader's units as they
+    /// are when it is raised, until cancelled or cut off.
     public func followAlerts(_ raised: @Sendable (JSONValue) -> Void) async {
         while !Task.isCancelled {
             let (subscription, _) = bus.subscribe(capacity: 10_000)
@@ -87,7 +88,9 @@ extension Engine {
                 guard case .event(let envelope) = message else { break }
                 guard envelope.type == "alert.raised" else { continue }
                 do {
-                    if case .event(.alertRaised(let alert)) = try envelope.decodedEvent() { raised(alert.json) }
+                    if case .event(.alertRaised(let alert)) = try envelope.decodedEvent() {
+                        raised(alert.json(in: await readerUnits()))
+                    }
                 } catch {
                     logger.error("alerts cannot read seq \(envelope.seq): \(error)")
                 }

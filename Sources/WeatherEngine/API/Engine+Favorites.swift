@@ -88,18 +88,6 @@ extension Engine {
         }
     }
 
-    /// The settings.
-    public func getSettings() async -> Completion { await settings.query { $0.json } }
-
-    /// Sets the default units.
-    public func setUnits(_ units: Units, origin: Origin) async throws -> Completion {
-        try await settings.change(origin) { state in
-            SettingsDecisions.set(state, units: units)
-        } unchanged: {
-            $0.json
-        }
-    }
-
     /// The current location.
     public func getLocation() async -> Completion {
         await location.query { state in

@@ -3,8 +3,8 @@ import Providers
 import WeatherDomain
 
 extension Engine {
-    /// Current weather at a place, in `units` (else the settings'), from the cache when younger than
-    /// `maxAgeMs` (else the TTL).
+    /// Current weather at a place, from the cache when younger than `maxAgeMs` (else the TTL); in the system
+    /// `units` whole when given, else in the settings' units (`units(_:)`).
     public func current(_ place: PlaceQuery, units: Units?, maxAgeMs: Int64?, origin: Origin) -> Completion {
         Completion {
             let resolved = try await self.resolve(place, cause: origin.cause)
@@ -67,19 +67,12 @@ extension Engine {
             let weather = await self.cache.read { cache in
                 items.map { cache.current[Place.key(lat: $0.lat, lon: $0.lon)] }
             }
-            let units = await self.settings.read { $0.units }
-            return MapFeatures.collection(items, weather: weather, units: units)
+            return MapFeatures.collection(items, weather: weather, units: await self.readerUnits())
         }
     }
 
     /// The map layers weatherd describes.
     public var mapLayers: JSONValue { MapFeatures.layers }
-
-    /// The units of an answer: the request's, else the settings'.
-    func units(_ requested: Units?) async throws -> Units {
-        if let requested { return requested }
-        return await settings.read { $0.units }
-    }
 
     /// Turns a place into coordinates: the client's own (rounded, so the events of the fetch do not
     /// record them exactly), geocoding a city (and recording it in the history), looking up a favorite

@@ -2,8 +2,11 @@ import WeatherDomain
 
 /// GeoJSON (RFC 7946) and tile layers for map clients.
 enum MapFeatures {
-    /// A FeatureCollection of favorites, each a Point `[lon, lat]` with its latest cached weather.
-    static func collection(_ favorites: [Favorite], weather: [Cached<CurrentReport>?], units: Units) -> JSONValue {
+    /// A FeatureCollection of favorites, each a Point `[lon, lat]` with its latest cached weather in `units`;
+    /// the collection's `units` (a foreign member, RFC 7946 §6.1) and each weather's own name the units.
+    static func collection(_ favorites: [Favorite], weather: [Cached<CurrentReport>?], units: UnitChoice)
+        -> JSONValue
+    {
         let features: [JSONValue] = zip(favorites, weather).map { favorite, cached in
             var properties: [String: JSONValue] = [
                 "id": .string(favorite.id), "name": .string(favorite.name), "notify": .bool(favorite.notify),
@@ -16,6 +19,7 @@ enum MapFeatures {
                     utcOffsetSeconds: cached.value.utcOffsetSeconds)
                 properties["weather"] = .object([
                     "temperature": .double(WeatherFormatting.temperature(now.temperature, units)),
+                    "units": .object(["temperature": .string(units.temperature.rawValue)]),
                     "condition": WeatherFormatting.condition(now.condition, isDay: isDay, windSpeed: now.windSpeed),
                     "theme": .string(now.condition.theme.rawValue),
                     "observedAt": .string(now.observedAt.description),
@@ -32,7 +36,9 @@ enum MapFeatures {
                 "properties": .object(properties),
             ])
         }
-        return .object(["type": "FeatureCollection", "features": .array(features)])
+        return .object([
+            "type": "FeatureCollection", "features": .array(features), "units": WeatherFormatting.unitNames(units),
+        ])
     }
 
     /// OpenWeatherMap tile layers; `{apiKey}` is a placeholder the client fills in: the key is never sent.

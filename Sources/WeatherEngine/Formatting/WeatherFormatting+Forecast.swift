@@ -12,7 +12,7 @@ extension WeatherFormatting {
     ///   - detail: `full` adds `entries`, `summary` does not (nor does `type` `daily`).
     ///   - type: the steps: 3-hourly, hourly (the next 48 hours), day and night halves, or none (`daily`).
     static func forecast(
-        _ answer: FetchAnswer<ForecastReport>, units: Units, now: Timestamp, days: Int? = nil,
+        _ answer: FetchAnswer<ForecastReport>, units: UnitChoice, now: Timestamp, days: Int? = nil,
         detail: ForecastDetail = .full, type: ForecastType = .threeHourly
     ) -> JSONValue {
         let report = answer.value
@@ -67,7 +67,7 @@ extension WeatherFormatting {
     }
 
     /// A forecast step in `units`, with whether it is day and its condition's HA name.
-    static func step(_ report: ForecastReport, _ entry: ForecastEntry, units: Units) -> JSONValue {
+    static func step(_ report: ForecastReport, _ entry: ForecastEntry, units: UnitChoice) -> JSONValue {
         var step = Quantities(units)
         step.temperature("temperature", entry.temperature)
         step.measurements(entry)
@@ -80,11 +80,11 @@ extension WeatherFormatting {
 
     /// A day in `units`: the provider's figures (or the summary of its steps), and the Sun and Moon
     /// computed locally for its date.
-    static func day(_ report: ForecastReport, _ day: DailySummary, units: Units) -> JSONValue {
+    static func day(_ report: ForecastReport, _ day: DailySummary, units: UnitChoice) -> JSONValue {
         var object = Quantities(units)
         object.temperature("min", day.min)
         object.temperature("max", day.max)
-        object.plain("precipitation", day.precipitation)
+        object.precipitation("precipitation", day.precipitation)
         object.plain("pop", day.pop)
         object.plain("uvIndex", day.uvIndex)
         object.object["date"] = .string(day.date)
@@ -94,14 +94,14 @@ extension WeatherFormatting {
     }
 
     /// A day or night half in `units`.
-    static func half(_ half: ForecastHalf, units: Units) -> JSONValue {
+    static func half(_ half: ForecastHalf, units: UnitChoice) -> JSONValue {
         let summary = half.summary
         var object = Quantities(units)
         object.temperature("min", summary.min)
         object.temperature("max", summary.max)
         object.speed("windSpeed", summary.windSpeed)
         object.speed("windGust", summary.windGust)
-        object.plain("precipitation", summary.precipitation)
+        object.precipitation("precipitation", summary.precipitation)
         object.plain("pop", summary.pop)
         object.plain("uvIndex", summary.uvIndex)
         object.object["date"] = .string(half.date)

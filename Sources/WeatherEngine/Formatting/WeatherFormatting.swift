@@ -1,31 +1,33 @@
 import WeatherDomain
 
-/// Turns canonical reports (°C, m/s, hPa) into answers in the requested units.
+/// Turns canonical reports (°C, m/s, hPa, mm, metres) into answers in the reader's units.
 enum WeatherFormatting {
-    static func temperature(_ celsius: Double, _ units: Units) -> Double {
-        switch units {
-        case .metric: round(celsius)
-        case .imperial: round(celsius * 9 / 5 + 32)
-        case .standard: round(celsius + 273.15)
-        }
+    static func temperature(_ celsius: Double, _ units: UnitChoice) -> Double {
+        round(units.temperature.value(celsius: celsius))
     }
 
-    static func speed(_ metresPerSecond: Double, _ units: Units) -> Double {
-        units == .imperial ? round(metresPerSecond * 2.236_936_292) : round(metresPerSecond)
+    /// A speed in `units`; a Beaufort force is a whole number already.
+    static func speed(_ metresPerSecond: Double, _ units: UnitChoice) -> Double {
+        round(units.windSpeed.value(metresPerSecond: metresPerSecond))
+    }
+
+    static func pressure(_ hectopascals: Double, _ units: UnitChoice) -> Double {
+        round(units.pressure.value(hectopascals: hectopascals))
+    }
+
+    static func precipitation(_ millimetres: Double, _ units: UnitChoice) -> Double {
+        round(units.precipitation.value(millimetres: millimetres))
+    }
+
+    static func visibility(_ metres: Double, _ units: UnitChoice) -> Double {
+        round(units.visibility.value(metres: metres))
     }
 
     /// Two decimals: more would be noise, and stable numbers compare well in clients' tests.
     static func round(_ value: Double) -> Double { Rounding.round(value, decimals: 2) }
 
     /// The unit of each quantity, so a client needs no table.
-    static func unitNames(_ units: Units) -> JSONValue {
-        let temperature = units == .metric ? "°C" : units == .imperial ? "°F" : "K"
-        return .object([
-            "system": .string(units.rawValue), "temperature": .string(temperature),
-            "windSpeed": .string(units == .imperial ? "mph" : "m/s"), "pressure": "hPa", "humidity": "%",
-            "visibility": "m", "pop": "0..1", "precipitation": "mm", "cloudCover": "%",
-        ])
-    }
+    static func unitNames(_ units: UnitChoice) -> JSONValue { units.json }
 
     static func location(_ place: Place, timezone: String?, utcOffsetSeconds: Int64) -> JSONValue {
         guard case .object(var object) = place.json else { return place.json }
@@ -50,10 +52,10 @@ enum WeatherFormatting {
     /// The quantities of a step or of the current conditions, converted to `units`; each absent when the
     /// provider gave no value.
     struct Quantities {
-        var units: Units
+        var units: UnitChoice
         var object: [String: JSONValue] = [:]
 
-        init(_ units: Units) { self.units = units }
+        init(_ units: UnitChoice) { self.units = units }
 
         mutating func temperature(_ key: String, _ celsius: Double?) {
             if let celsius { object[key] = .double(WeatherFormatting.temperature(celsius, units)) }
@@ -61,6 +63,18 @@ enum WeatherFormatting {
 
         mutating func speed(_ key: String, _ metresPerSecond: Double?) {
             if let metresPerSecond { object[key] = .double(WeatherFormatting.speed(metresPerSecond, units)) }
+        }
+
+        mutating func pressure(_ key: String, _ hectopascals: Double?) {
+            if let hectopascals { object[key] = .double(WeatherFormatting.pressure(hectopascals, units)) }
+        }
+
+        mutating func precipitation(_ key: String, _ millimetres: Double?) {
+            if let millimetres { object[key] = .double(WeatherFormatting.precipitation(millimetres, units)) }
+        }
+
+        mutating func visibility(_ key: String, _ metres: Double?) {
+            if let metres { object[key] = .double(WeatherFormatting.visibility(metres, units)) }
         }
 
         mutating func plain(_ key: String, _ value: Double?) {
@@ -74,12 +88,12 @@ enum WeatherFormatting {
             speed("windSpeed", measured.windSpeed)
             speed("windGust", measured.windGust)
             plain("humidity", measured.humidity)
-            plain("pressure", measured.pressure)
+            pressure("pressure", measured.pressure)
             plain("cloudCover", measured.cloudCover)
-            plain("visibility", measured.visibility)
+            visibility("visibility", measured.visibility)
             plain("windDirection", measured.windDirection)
             plain("uvIndex", measured.uvIndex)
-            plain("precipitation", measured.precipitation)
+            precipitation("precipitation", measured.precipitation)
             plain("pop", measured.pop)
         }
     }
@@ -90,7 +104,7 @@ enum WeatherFormatting {
             ?? ForecastTimeline.isDaylight(at: time, lat: place.lat, lon: place.lon, utcOffsetSeconds: utcOffsetSeconds)
     }
 
-    static func current(_ answer: FetchAnswer<CurrentReport>, units: Units) -> JSONValue {
+    static func current(_ answer: FetchAnswer<CurrentReport>, units: UnitChoice) -> JSONValue {
         let report = answer.value
         let now = report.current
         var current = Quantities(units)

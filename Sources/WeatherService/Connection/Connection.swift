@@ -17,7 +17,7 @@ public final class Connection: Sendable {
         let pushes = Pushes(sink: sink)
         let mcp = MCPSession(version: Engine.version)
         let controllers: [any Controller] = [
-            WeatherController(engine: engine), FavoritesController(engine: engine),
+            WeatherController(engine: engine), FavoritesController(engine: engine), SettingsController(engine: engine),
             LocationController(engine: engine), AlertsController(engine: engine), LogController(engine: engine),
             SubscriptionsController(engine: engine, pushes: pushes), OfficialController(engine: engine),
             MCPController(engine: engine, session: mcp, pushes: pushes),

@@ -9,6 +9,7 @@ extension MCPController {
         let name = try call.params.string("name")
         guard let tool = MCPTool.listedNamed(name) else { throw MCPErrors.unknownTool(name) }
         if MCPTool.summarized.contains(name) { return try await callSummarizedTool(name, request, call) }
+        if MCPTool.settingsNames.contains(name) { return try await callSettingsTool(name, request, call) }
         let started: Completion
         do {
             let arguments = try FieldReader(call.params.members["arguments"], path: "arguments", allowAbsent: true)

@@ -33,8 +33,8 @@ extension MCPTool {
             openWorld: true),
     ]
 
-    /// Every tool `tools/list` lists, in order: the weather tools, then the official ones.
-    static let listed: [MCPTool] = all + official
+    /// Every tool `tools/list` lists, in order: the weather tools, the settings ones, then the official ones.
+    static let listed: [MCPTool] = all + settings + official
 
     /// Looks a listed tool up by name.
     static func listedNamed(_ name: String) -> MCPTool? { listed.first { $0.name == name } }

@@ -1,7 +1,7 @@
 import WeatherDomain
 import WeatherEngine
 
-/// `favorites/*`, `history/*`, `settings/*` and `location/get`.
+/// `favorites/*`, `history/*` and `location/get`.
 struct FavoritesController: Controller {
     let engine: Engine
 
@@ -31,13 +31,6 @@ struct FavoritesController: Controller {
             },
             "history/clear": MethodHandler(changesState: true) { [engine] call in
                 try await engine.clearHistory(origin: call.origin)
-            },
-            "settings/get": MethodHandler { [engine] _ in await engine.getSettings() },
-            "settings/set": MethodHandler(changesState: true, params: ["units"]) { [engine] call in
-                guard let units = try call.params.choice("units", as: Units.self) else {
-                    throw FieldError(path: "params.units", problem: "is required")
-                }
-                return try await engine.setUnits(units, origin: call.origin)
             },
             "location/get": MethodHandler { [engine] _ in await engine.getLocation() },
         ]

@@ -1,0 +1,27 @@
+import WeatherDomain
+
+extension Engine {
+    /// The settings: the system, each quantity's override or null, and the unit of every quantity
+    /// (`resolved`).
+    public func getSettings() async -> Completion { await settings.query { $0.answer } }
+
+    /// Changes the system and the per-quantity overrides; answers the settings as `getSettings` does.
+    public func changeSettings(_ edit: SettingsEdit, origin: Origin) async throws -> Completion {
+        try await settings.change(origin) { state in
+            SettingsDecisions.set(state, edit)
+        } unchanged: {
+            $0.answer
+        }
+    }
+
+    /// The units of an answer: the request's system whole when it names one, else the settings' system
+    /// with the user's per-quantity overrides.
+    func units(_ requested: Units?) async throws -> UnitChoice {
+        if let requested { return requested.choice }
+        return await readerUnits()
+    }
+
+    /// The units of whoever reads what weatherd says unasked or with no units of its own (alerts, the
+    /// map): the settings' system with its overrides.
+    func readerUnits() async -> UnitChoice { await settings.read { $0.unitChoice } }
+}
