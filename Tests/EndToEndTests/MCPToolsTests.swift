@@ -50,9 +50,19 @@ struct MCPToolsTests {
         try MCPSchemas.expectValid(noLocation, "CallToolResult", version: "2025-06-18")
         #expect(noLocation["isError"] == true)
         let text = noLocation["content"]?.arrayValue?.first?["text"]?.stringValue ?? ""
-        #expect(text.contains("Give the tool a city"))
+        #expect(
+            text
+                == "No current location is set. Call set_location first, or give the tool a city, lat and lon, or a favorite."
+        )
         let missing = try #require(try await mcp.tool("remove_favorite", ["favorite": "Atlantis"])["result"])
         #expect(missing["isError"] == true)
+        let missingText = missing["content"]?.arrayValue?.first?["text"]?.stringValue ?? ""
+        #expect(missingText == #"No favorite has the id or name "Atlantis". list_favorites shows the ids and names."#)
+        for error in [text, missingText] {
+            #expect(Self.rpcNames.allSatisfy { !error.contains($0) }, "names no JSON-RPC method or flag: \(error)")
+            let sentences = error.split(separator: ".").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            #expect(Set(sentences).count == sentences.count, "says each thing once: \(error)")
+        }
         #expect(try await mcp.tool("get_snow")["error"]?["code"] == -32602)
         let invalid = try await mcp.tool("get_forecast", ["days": 17])
         #expect(invalid["error"]?["code"] == -32602, "before 2025-11-25 invalid arguments are a protocol error")
@@ -126,6 +136,11 @@ struct MCPToolsTests {
         let sorted = { (events: [JSONValue]) in events.map(\.jsonString).sorted() }
         #expect(sorted(mcpEvents) == sorted(nativeEvents), "every event (the refresh's fetches run concurrently)")
     }
+
+    /// What only the JSON-RPC face or whoever runs weatherd can use: an MCP error text names none of it.
+    static let rpcNames = [
+        "weather/", "favorites/", "location/", "cities/", "alerts/", "settings/", "history/", "--",
+    ]
 
     /// `data` without the members that differ run to run (times, latencies, the stand-in's port).
     static func timeless(_ value: JSONValue) -> JSONValue {

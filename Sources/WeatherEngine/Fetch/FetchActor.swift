@@ -173,13 +173,12 @@ public actor FetchActor {
         if CachePolicy.knownNotFound(state, kind: kind, key: key, now: now, ttlMs: policy.notFoundTTL.milliseconds) {
             counts.notFoundHits += 1
             throw ProviderError(
-                .notFound,
-                "\(source) knows no such place (remembered for \(policy.notFoundTTL)); check the spelling or search with cities/search."
-            )
+                .notFound, "\(source) knows no such place (remembered for \(policy.notFoundTTL)).",
+                remedy: .searchCities)
         }
         if let until = CachePolicy.rateLimitedUntil(state, provider: source, now: now) {
             let error = ProviderError(
-                .rateLimited, "\(source) asked weatherd to wait until \(until); try again then.")
+                .rateLimited, "\(source) asked weatherd to wait until \(until).", advice: "Try again then.")
             return try staleOr(entry, error)
         }
         let flightKey = "\(kind)|\(key)"
@@ -253,8 +252,8 @@ public actor FetchActor {
                         FetchFailure(
                             error: ProviderError(
                                 .rateLimited,
-                                "weatherd's own limit of \(policy.callsPerMinute) calls a minute is reached; try again in \(wait / 1000 + 1) s."
-                            )))
+                                "weatherd's own limit of \(policy.callsPerMinute) calls a minute is reached.",
+                                advice: "Try again in \(wait / 1000 + 1) s.")))
                 }
                 do {
                     try await Task.sleep(for: .milliseconds(wait))
