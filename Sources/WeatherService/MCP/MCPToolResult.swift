@@ -2,15 +2,19 @@ import Providers
 import WeatherDomain
 import WeatherEngine
 
-/// Builds `CallToolResult`s: the structured result and the same JSON as one text block, or an
-/// `isError` result whose text says what happened and what to do, once each, naming MCP tools.
+/// Builds `CallToolResult`s: a one-line summary, then the structured result as JSON, or an `isError`
+/// result whose text says what happened and what to do, once each, naming MCP tools.
 enum MCPToolResult {
-    /// A successful tool result (its members; the era adds its own); a `summary` for people comes first.
-    static func success(_ value: JSONValue, summary: String? = nil, version: MCPVersion) -> [String: JSONValue] {
-        var content: [JSONValue] = [["type": "text", "text": .string(value.jsonString)]]
-        if let summary { content.insert(["type": "text", "text": .string(summary)], at: 0) }
+    /// A successful tool result (its members; the era adds its own): the summary line as the first text block
+    /// and the JSON as the last, together within `MCPAnswer.maxTextCharacters` (cut to fit when longer).
+    static func success(_ answer: MCPAnswer, version: MCPVersion) -> [String: JSONValue] {
+        let capped = answer.capped()
+        let content: [JSONValue] = [
+            ["type": "text", "text": .string(capped.summary)],
+            ["type": "text", "text": .string(capped.value.jsonString)],
+        ]
         var result: [String: JSONValue] = ["content": .array(content)]
-        if version.hasStructuredContent { result["structuredContent"] = value }
+        if version.hasStructuredContent { result["structuredContent"] = capped.value }
         return result
     }
 
