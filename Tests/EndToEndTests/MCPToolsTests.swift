@@ -19,6 +19,7 @@ struct MCPToolsTests {
             ("get_forecast", ["favorite": "fav-2"]),
             ("refresh_weather", ["scope": "favorites"]),
             ("get_alerts", [:]),
+            ("set_location", ["lat": 52.52, "lon": 13.41]),
         ]
         calls.append(("remove_favorite", ["favorite": "Hut"]))
         var results: [String: JSONValue] = [:]
@@ -29,6 +30,8 @@ struct MCPToolsTests {
             #expect(result["isError"] == nil, "\(name): \(result)")
             let structured = try #require(result["structuredContent"]?.objectValue, "\(name) has an object")
             #expect(try toolText(response) == .object(structured), "the text block is the same JSON")
+            let texts = result["content"]?.arrayValue?.compactMap { $0["text"]?.stringValue } ?? []
+            #expect(texts.count == 2 && texts.first?.contains("\n") == false, "\(name): a summary line first")
             results[name] = result["structuredContent"]
         }
         #expect(results["search_cities"]?["candidates"]?.arrayValue?.count == 2)
@@ -38,6 +41,7 @@ struct MCPToolsTests {
         #expect(results["refresh_weather"]?["results"]?.arrayValue?.count == 2)
         #expect(results["remove_favorite"]?["name"] == "Hut")
         #expect(results["get_alerts"]?["alerts"] != nil)
+        #expect(results["set_location"]?["lat"] == 52.52)
         #expect(try await mcp.stop() == 0)
     }
 
