@@ -55,17 +55,34 @@ public struct ProviderError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     public var kind: Kind
-    public var message: String
+    /// What happened, in words that suit every face.
+    public var situation: String
+    /// What to do, in the terms of JSON-RPC and the commands where it names their methods or weatherd's flags
+    /// and environment (the MCP face words its own for those kinds), else in words for every face; nil when
+    /// `situation` says it all or `remedy` gives it.
+    public var advice: String?
+    /// What the caller can do, named for each face to word (a place the provider does not know).
+    public var remedy: Remedy?
     /// The HTTP status, when there was a response.
     public var status: Int?
     /// From `Retry-After` on a 429, in seconds.
     public var retryAfterSeconds: Int64?
 
-    public init(_ kind: Kind, _ message: String, status: Int? = nil, retryAfterSeconds: Int64? = nil) {
+    public init(
+        _ kind: Kind, _ situation: String, advice: String? = nil, remedy: Remedy? = nil, status: Int? = nil,
+        retryAfterSeconds: Int64? = nil
+    ) {
         self.kind = kind
-        self.message = message
+        self.situation = situation
+        self.advice = advice
+        self.remedy = remedy
         self.status = status
         self.retryAfterSeconds = retryAfterSeconds
+    }
+
+    /// The situation and the advice, as JSON-RPC and the commands say it.
+    public var message: String {
+        (advice ?? remedy?.rpcAdvice).map { "\(situation) \($0)" } ?? situation
     }
 
     public var description: String { message }
@@ -82,23 +99,20 @@ public struct ProviderError: Error, Sendable, Equatable, CustomStringConvertible
             return nil
         case 401, 403:
             return ProviderError(
-                .unauthorized,
-                "\(provider) refused the API key (HTTP \(status)); check OWM_API_KEY, or use --provider open-meteo.",
-                status: status)
+                .unauthorized, "\(provider) refused the API key (HTTP \(status)).",
+                advice: "Check OWM_API_KEY, or use --provider open-meteo.", status: status)
         case 404:
             return ProviderError(
-                .notFound,
-                "\(provider) knows no such place (HTTP 404); check the spelling or search with cities/search.",
+                .notFound, "\(provider) knows no such place (HTTP 404).", remedy: .searchCities,
                 status: status)
         case 429:
             let retryAfter = headers["retry-after"].flatMap { Int64($0.trimmingWhitespace) }.map { max(0, $0) }
             return ProviderError(
-                .rateLimited,
-                "\(provider) is rate-limiting weatherd (HTTP 429); retry after \(retryAfter ?? 60) s.",
-                status: status, retryAfterSeconds: retryAfter)
+                .rateLimited, "\(provider) is rate-limiting weatherd (HTTP 429).",
+                advice: "Retry after \(retryAfter ?? 60) s.", status: status, retryAfterSeconds: retryAfter)
         case 500..<600:
             return ProviderError(
-                .upstreamError, "\(provider) failed (HTTP \(status)); try again later.", status: status)
+                .upstreamError, "\(provider) failed (HTTP \(status)).", advice: "Try again later.", status: status)
         default:
             return ProviderError(
                 .badUpstreamResponse, "\(provider) answered HTTP \(status), which weatherd does not expect.",
@@ -111,9 +125,10 @@ public struct ProviderError: Error, Sendable, Equatable, CustomStringConvertible
         switch error.kind {
         case .offline:
             ProviderError(
-                .offline, "\(provider) cannot be reached (\(error.detail)); check the network or the base URL.")
+                .offline, "\(provider) cannot be reached (\(error.detail)).",
+                advice: "Check the network or the base URL.")
         case .timeout:
-            ProviderError(.timeout, "\(provider) did not answer in time; try again later.")
+            ProviderError(.timeout, "\(provider) did not answer in time.", advice: "Try again later.")
         }
     }
 

@@ -29,8 +29,8 @@ struct MCPLifecycleTests {
         #expect(
             tools["tools"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == [
                 "get_current_weather", "get_forecast", "search_cities", "list_favorites", "add_favorite",
-                "remove_favorite", "get_alerts", "refresh_weather", "get_settings", "set_units", "get_warnings",
-                "get_air_quality",
+                "remove_favorite", "get_alerts", "refresh_weather", "set_location", "get_settings", "set_units",
+                "get_warnings", "get_air_quality",
             ])
         let hasOutputSchema = tools["tools"]?.arrayValue?.allSatisfy { $0["outputSchema"] != nil } ?? false
         #expect(hasOutputSchema == (answered >= "2025-06-18"))

@@ -19,6 +19,7 @@ struct MCPToolsTests {
             ("get_forecast", ["favorite": "fav-2"]),
             ("refresh_weather", ["scope": "favorites"]),
             ("get_alerts", [:]),
+            ("set_location", ["lat": 52.52, "lon": 13.41]),
         ]
         calls.append(("remove_favorite", ["favorite": "Hut"]))
         var results: [String: JSONValue] = [:]
@@ -29,6 +30,8 @@ struct MCPToolsTests {
             #expect(result["isError"] == nil, "\(name): \(result)")
             let structured = try #require(result["structuredContent"]?.objectValue, "\(name) has an object")
             #expect(try toolText(response) == .object(structured), "the text block is the same JSON")
+            let texts = result["content"]?.arrayValue?.compactMap { $0["text"]?.stringValue } ?? []
+            #expect(texts.count == 2 && texts.first?.contains("\n") == false, "\(name): a summary line first")
             results[name] = result["structuredContent"]
         }
         #expect(results["search_cities"]?["candidates"]?.arrayValue?.count == 2)
@@ -38,6 +41,7 @@ struct MCPToolsTests {
         #expect(results["refresh_weather"]?["results"]?.arrayValue?.count == 2)
         #expect(results["remove_favorite"]?["name"] == "Hut")
         #expect(results["get_alerts"]?["alerts"] != nil)
+        #expect(results["set_location"]?["lat"] == 52.52)
         #expect(try await mcp.stop() == 0)
     }
 
@@ -50,9 +54,19 @@ struct MCPToolsTests {
         try MCPSchemas.expectValid(noLocation, "CallToolResult", version: "2025-06-18")
         #expect(noLocation["isError"] == true)
         let text = noLocation["content"]?.arrayValue?.first?["text"]?.stringValue ?? ""
-        #expect(text.contains("Give the tool a city"))
+        #expect(
+            text
+                == "No current location is set. Call set_location first, or give the tool a city, lat and lon, or a favorite."
+        )
         let missing = try #require(try await mcp.tool("remove_favorite", ["favorite": "Atlantis"])["result"])
         #expect(missing["isError"] == true)
+        let missingText = missing["content"]?.arrayValue?.first?["text"]?.stringValue ?? ""
+        #expect(missingText == #"No favorite has the id or name "Atlantis". list_favorites shows the ids and names."#)
+        for error in [text, missingText] {
+            #expect(Self.rpcNames.allSatisfy { !error.contains($0) }, "names no JSON-RPC method or flag: \(error)")
+            let sentences = error.split(separator: ".").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            #expect(Set(sentences).count == sentences.count, "says each thing once: \(error)")
+        }
         #expect(try await mcp.tool("get_snow")["error"]?["code"] == -32602)
         let invalid = try await mcp.tool("get_forecast", ["days": 17])
         #expect(invalid["error"]?["code"] == -32602, "before 2025-11-25 invalid arguments are a protocol error")
@@ -126,6 +140,11 @@ struct MCPToolsTests {
         let sorted = { (events: [JSONValue]) in events.map(\.jsonString).sorted() }
         #expect(sorted(mcpEvents) == sorted(nativeEvents), "every event (the refresh's fetches run concurrently)")
     }
+
+    /// What only the JSON-RPC face or whoever runs weatherd can use: an MCP error text names none of it.
+    static let rpcNames = [
+        "weather/", "favorites/", "location/", "cities/", "alerts/", "settings/", "history/", "--",
+    ]
 
     /// `data` without the members that differ run to run (times, latencies, the stand-in's port).
     static func timeless(_ value: JSONValue) -> JSONValue {

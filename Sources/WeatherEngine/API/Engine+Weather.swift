@@ -4,16 +4,18 @@ import WeatherDomain
 
 extension Engine {
     /// Current weather at a place, from the cache when younger than `maxAgeMs` (else the TTL); in the system
-    /// `units` whole when given, else in the settings' units (`units(_:)`).
+    /// `units` whole when given, else in the settings' units (`units(_:)`); the place named as `answerPlace` says.
     public func current(_ place: PlaceQuery, units: Units?, maxAgeMs: Int64?, origin: Origin) -> Completion {
         Completion {
             let resolved = try await self.resolve(place, cause: origin.cause)
-            let answer = try await self.fetcher.current(at: resolved, maxAgeMs: maxAgeMs, cause: origin.cause)
+            var answer = try await self.fetcher.current(at: resolved, maxAgeMs: maxAgeMs, cause: origin.cause)
+            answer.value.place = await self.answerPlace(for: place, resolved: resolved, reported: answer.value.place)
             return WeatherFormatting.current(answer, units: try await self.units(units))
         }
     }
 
-    /// The forecast at a place: `days` days (all when nil) with `detail`, its steps of `type`.
+    /// The forecast at a place: `days` days (all when nil) with `detail`, its steps of `type`; the place named
+    /// as `answerPlace` says.
     ///
     /// - Throws: `RPCError` `unsupported_forecast_type` (-32602) when the provider cannot give `type`
     ///   (hourly steps from OpenWeatherMap), before anything is fetched; its `data.supported` lists the types
@@ -34,7 +36,8 @@ extension Engine {
         }
         return Completion {
             let resolved = try await self.resolve(place, cause: origin.cause)
-            let answer = try await self.fetcher.forecast(at: resolved, maxAgeMs: maxAgeMs, cause: origin.cause)
+            var answer = try await self.fetcher.forecast(at: resolved, maxAgeMs: maxAgeMs, cause: origin.cause)
+            answer.value.place = await self.answerPlace(for: place, resolved: resolved, reported: answer.value.place)
             return WeatherFormatting.forecast(
                 answer, units: try await self.units(units), now: self.clock.now(), days: days, detail: detail,
                 type: type)

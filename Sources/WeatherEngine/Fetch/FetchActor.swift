@@ -85,6 +85,9 @@ public actor FetchActor {
             ? provider.currentRequest(lat: place.lat, lon: place.lon)
             : provider.forecastRequest(lat: place.lat, lon: place.lon)
         let key = place.key
+        // The report records the provider's own description of the point, not the name it was asked under
+        // (a favorite's, which may be renamed): answers name their place when they are given.
+        let asked = Place(name: nil, country: nil, state: nil, lat: place.lat, lon: place.lon)
         return try await fetch(
             kind: kind.rawValue, key: key, maxAgeMs: maxAgeMs, refresh: refresh, cause: cause, request: request,
             source: provider.name, ttlMs: (kind == .current ? policy.ttl : policy.forecastTTL).milliseconds,
@@ -103,11 +106,11 @@ public actor FetchActor {
         ) { [provider] (body: [UInt8], call: UpstreamCall) throws(ProviderError) -> (FetchedValue, DomainEvent) in
             let report: WeatherFetched.Report
             if kind == .current {
-                let current = try provider.decodeCurrent(body, place: place)
+                let current = try provider.decodeCurrent(body, place: asked)
                 try ReportCheck.check(current, provider: provider.name)
                 report = .current(current)
             } else {
-                let forecast = try provider.decodeForecast(body, place: place)
+                let forecast = try provider.decodeForecast(body, place: asked)
                 try ReportCheck.check(forecast, provider: provider.name)
                 report = .forecast(forecast)
             }
@@ -170,13 +173,12 @@ public actor FetchActor {
         if CachePolicy.knownNotFound(state, kind: kind, key: key, now: now, ttlMs: policy.notFoundTTL.milliseconds) {
             counts.notFoundHits += 1
             throw ProviderError(
-                .notFound,
-                "\(source) knows no such place (remembered for \(policy.notFoundTTL)); check the spelling or search with cities/search."
-            )
+                .notFound, "\(source) knows no such place (remembered for \(policy.notFoundTTL)).",
+                remedy: .searchCities)
         }
         if let until = CachePolicy.rateLimitedUntil(state, provider: source, now: now) {
             let error = ProviderError(
-                .rateLimited, "\(source) asked weatherd to wait until \(until); try again then.")
+                .rateLimited, "\(source) asked weatherd to wait until \(until).", advice: "Try again then.")
             return try staleOr(entry, error)
         }
         let flightKey = "\(kind)|\(key)"
@@ -250,8 +252,8 @@ public actor FetchActor {
                         FetchFailure(
                             error: ProviderError(
                                 .rateLimited,
-                                "weatherd's own limit of \(policy.callsPerMinute) calls a minute is reached; try again in \(wait / 1000 + 1) s."
-                            )))
+                                "weatherd's own limit of \(policy.callsPerMinute) calls a minute is reached.",
+                                advice: "Try again in \(wait / 1000 + 1) s.")))
                 }
                 do {
                     try await Task.sleep(for: .milliseconds(wait))

@@ -6,9 +6,11 @@ enum MCPDescription {
     /// Guidance for the model, sent as `instructions`.
     static let instructions =
         "weatherd keeps favorite places and serves their weather. Ask get_current_weather or get_forecast "
-        + "with a city, lat and lon, or a favorite (id or name); with no place they use the current location. "
-        + "Manage places with list_favorites, add_favorite and remove_favorite, find them with search_cities, "
-        + "read raised alerts with get_alerts and fetch everything again with refresh_weather. "
+        + "with a city, lat and lon, or a favorite (id or name); with no place they use the current location, "
+        + "which set_location sets. Manage places with list_favorites, add_favorite and remove_favorite, find "
+        + "them with search_cities, read raised alerts with get_alerts, official warnings with get_warnings and "
+        + "air quality with get_air_quality, and fetch everything again with refresh_weather. Every result "
+        + "begins with a one-line summary, then the JSON; detail: summary keeps the weather tools' answers short. "
         + "Answers come from a 10-minute cache and are marked stale when the provider is unreachable."
 
     /// The server capabilities in `version`.

@@ -3,59 +3,106 @@ import WeatherDomain
 import WeatherEngine
 
 extension MCPController {
-    /// `tools/call`: runs a tool through the native method of the same meaning (same actors, same
-    /// events), and answers a `CallToolResult`; weatherd's application errors become `isError` results.
+    /// `tools/call`: runs a tool through the engine's typed API, as the native method of the same meaning
+    /// does (same actors, same events), and answers a `CallToolResult`: a one-line summary, then the JSON,
+    /// within `MCPAnswer.maxTextCharacters`; weatherd's application errors become `isError` results.
     func callTool(_ request: MCPRequest, _ call: MethodCall) async throws -> Completion {
         let name = try call.params.string("name")
         guard let tool = MCPTool.listedNamed(name) else { throw MCPErrors.unknownTool(name) }
-        if MCPTool.summarized.contains(name) { return try await callSummarizedTool(name, request, call) }
-        if MCPTool.settingsNames.contains(name) { return try await callSettingsTool(name, request, call) }
-        let started: Completion
+        let run: MCPToolRun
         do {
             let arguments = try FieldReader(call.params.members["arguments"], path: "arguments", allowAbsent: true)
             try arguments.rejectUnknown(tool.argumentNames)
-            started = try await startTool(tool.name, arguments, request, call)
+            run = try await startTool(tool.name, arguments, request, call)
         } catch {
             let failure = try MCPToolResult.failure(error, version: request.version)
             return Completion { request.result(failure) }
         }
         return Completion {
             do {
-                return request.result(MCPToolResult.success(try await started(), version: request.version))
+                return request.result(MCPToolResult.success(try await run(), version: request.version))
             } catch {
                 return request.result(try MCPToolResult.failure(error, version: request.version))
             }
         }
     }
 
-    /// Checks a tool's arguments and begins it through the engine's API, as the JSON-RPC face does;
-    /// the completion produces its structured result.
+    /// Checks a tool's arguments and begins it: each group of tools starts its own and passes on the others.
     private func startTool(_ name: String, _ a: FieldReader, _ request: MCPRequest, _ call: MethodCall) async throws
-        -> Completion
+        -> MCPToolRun
     {
         let origin = Origin(cause: call.cause)
+        if let run = try await startWeatherTool(name, a, request, call) { return run }
+        if let run = try await startLocationTool(name, a, origin) { return run }
+        if let run = try await startSettingsTool(name, a, origin) { return run }
+        if let run = try startOfficialTool(name, a, origin) { return run }
+        throw MCPErrors.unknownTool(name)
+    }
+
+    /// Begins one of the weather and favorites tools (`MCPTool.all`); nil for another tool.
+    private func startWeatherTool(_ name: String, _ a: FieldReader, _ request: MCPRequest, _ call: MethodCall)
+        async throws -> MCPToolRun?
+    {
+        let origin = Origin(cause: call.cause)
+        let clock = engine.clock
         switch name {
         case "get_current_weather":
             let place = try PlaceParams(a)
-            return engine.current(place.place, units: place.units, maxAgeMs: place.maxAgeMs, origin: origin)
+            let detail = try a.choice("detail", as: MCPDetail.self) ?? .standard
+            let answer = engine.current(place.place, units: place.units, maxAgeMs: place.maxAgeMs, origin: origin)
+            return {
+                let value = try await answer()
+                return MCPAnswer(MCPSummary.current(value, now: clock.now()), detail.keep(value))
+            }
         case "get_forecast":
             let place = try PlaceParams(a)
-            let shape = try PlaceParams.forecastShape(a, defaultDetail: .summary)
-            return try engine.forecast(
-                place.place, units: place.units, maxAgeMs: place.maxAgeMs, days: shape.days ?? 5, detail: shape.detail,
-                type: shape.type, origin: origin)
+            let detail = try a.choice("detail", as: MCPDetail.self) ?? .standard
+            let range = Int64(ForecastDetail.days.lowerBound)...Int64(ForecastDetail.days.upperBound)
+            let days = Int(try a.int("days", in: range) ?? 5)
+            let type = try a.choice("type", as: ForecastType.self) ?? .threeHourly
+            let answer = try engine.forecast(
+                place.place, units: place.units, maxAgeMs: place.maxAgeMs, days: days, detail: detail.forecast,
+                type: type, origin: origin)
+            return {
+                let value = try await answer()
+                return MCPAnswer(MCPSummary.forecast(value, now: clock.now()), detail.keep(value))
+            }
         case "search_cities":
             let limit = Int(try a.int("limit", in: 1...5) ?? 5)
-            return try engine.searchCities(try a.string("query"), limit: limit, origin: origin)
+            let query = try a.string("query")
+            let answer = try engine.searchCities(query, limit: limit, origin: origin)
+            return {
+                let value = try await answer()
+                return MCPAnswer(MCPSummary.candidates(value, query: query.trimmingWhitespace), value)
+            }
         case "list_favorites":
-            return await engine.listFavorites(try PageParams.read(a, defaultLimit: 100))
+            let page = try PageParams.read(a, defaultLimit: 100)
+            let answer = await engine.listFavorites(page)
+            return {
+                let value = try await answer()
+                return MCPAnswer(
+                    MCPSummary.favorites(value), value, page: MCPAnswer.Page(member: "favorites", offset: page.offset))
+            }
         case "add_favorite":
-            return try await engine.addFavorite(try FavoritesController.newFavorite(a), origin: origin)
+            let answer = try await engine.addFavorite(try FavoritesController.newFavorite(a), origin: origin)
+            return {
+                let value = try await answer()
+                return MCPAnswer(MCPSummary.added(value), value)
+            }
         case "remove_favorite":
-            return try await engine.removeFavorite(try a.string("favorite"), origin: origin)
-        default:
+            let answer = try await engine.removeFavorite(try a.string("favorite"), origin: origin)
+            return {
+                let value = try await answer()
+                return MCPAnswer(MCPSummary.removed(value), value)
+            }
+        case "refresh_weather":
             let scope = try a.choice("scope", as: RefreshScope.self) ?? .all
-            return Completion { try await refreshWithProgress(scope, request: request, cause: call.cause) }
+            return {
+                let value = try await refreshWithProgress(scope, request: request, cause: call.cause)
+                return MCPAnswer(MCPSummary.refresh(value), value)
+            }
+        default:
+            return nil
         }
     }
 

@@ -2,15 +2,19 @@ import Providers
 import WeatherDomain
 import WeatherEngine
 
-/// Builds `CallToolResult`s: the structured result and the same JSON as one text block, or an
-/// `isError` result whose text says what to do.
+/// Builds `CallToolResult`s: a one-line summary, then the structured result as JSON, or an `isError`
+/// result whose text says what happened and what to do, once each, naming MCP tools.
 enum MCPToolResult {
-    /// A successful tool result (its members; the era adds its own); a `summary` for people comes first.
-    static func success(_ value: JSONValue, summary: String? = nil, version: MCPVersion) -> [String: JSONValue] {
-        var content: [JSONValue] = [["type": "text", "text": .string(value.jsonString)]]
-        if let summary { content.insert(["type": "text", "text": .string(summary)], at: 0) }
+    /// A successful tool result (its members; the era adds its own): the summary line as the first text block
+    /// and the JSON as the last, together within `MCPAnswer.maxTextCharacters` (cut to fit when longer).
+    static func success(_ answer: MCPAnswer, version: MCPVersion) -> [String: JSONValue] {
+        let capped = answer.capped()
+        let content: [JSONValue] = [
+            ["type": "text", "text": .string(capped.summary)],
+            ["type": "text", "text": .string(capped.value.jsonString)],
+        ]
         var result: [String: JSONValue] = ["content": .array(content)]
-        if version.hasStructuredContent { result["structuredContent"] = value }
+        if version.hasStructuredContent { result["structuredContent"] = capped.value }
         return result
     }
 
@@ -20,39 +24,49 @@ enum MCPToolResult {
     /// arguments are a tool error from 2025-11-25 on (SEP-1303) and `-32602` before; cancellation
     /// and internal errors stay protocol errors.
     static func failure(_ error: any Error, version: MCPVersion) throws -> [String: JSONValue] {
-        let kind: String
-        let message: String
+        let text: String
         switch error {
         case let problem as FieldError:
             guard version.invalidArgumentsAreToolErrors else { throw RPCError.invalidParams(problem) }
-            kind = "invalid_arguments"
-            message = "Invalid arguments: \(problem). Check the tool's inputSchema and call it again."
+            text = "Invalid arguments: \(problem). Check the tool's inputSchema and call it again."
+        case let domain as DomainError:
+            text = said(domain.situation, domain.remedy.map(advice) ?? hints[domain.kind])
+        case let provider as ProviderError:
+            let kind = provider.kind.rawValue
+            text = said(provider.situation, provider.remedy.map(advice) ?? hints[kind] ?? provider.advice)
         case let wire as RPCError where (1000...1099).contains(wire.rpcCode):
-            (kind, message) = (wire.kind, wire.message)
+            text = said(wire.message, hints[wire.kind])
         case is RPCError, is CancellationError:
             throw error
         case let wire as any WireError:
-            (kind, message) = (wire.kind, wire.message)
-        case let provider as ProviderError:
-            (kind, message) = (provider.kind.rawValue, provider.message)
+            text = said(wire.message, hints[wire.kind])
         default:
             throw error
         }
-        let text = [message, hints[kind]].compactMap { $0 }.joined(separator: " ")
         return ["content": [["type": "text", "text": .string(text)]], "isError": true]
     }
 
-    /// What an agent can do about each kind of failure.
+    /// A situation and, when there is one, the advice after it.
+    private static func said(_ situation: String, _ advice: String?) -> String {
+        [situation, advice].compactMap { $0 }.joined(separator: " ")
+    }
+
+    /// A remedy in the MCP face's terms: its tools and arguments.
+    static func advice(_ remedy: Remedy) -> String {
+        switch remedy {
+        case .listFavorites: "list_favorites shows the ids and names."
+        case .searchCities: "Check the spelling, or find the place with search_cities."
+        case .removeFavorites: "Remove some with remove_favorite first."
+        case .setLocation: "Call set_location first, or give the tool a city, lat and lon, or a favorite."
+        }
+    }
+
+    /// What an agent can do about the kinds of failure whose own advice is in the terms of JSON-RPC and of
+    /// whoever runs weatherd (flags), or that give none.
     private static let hints: [String: String] = [
-        "no_location": "Give the tool a city, lat and lon, or a favorite instead.",
-        "not_found": "Check the spelling, or find the place with search_cities or list_favorites.",
-        "offline": "The weather provider cannot be reached and nothing is cached; try again later.",
-        "timeout": "The weather provider did not answer in time; try again later.",
-        "upstream_error": "The weather provider failed; try again later.",
-        "bad_upstream_response": "The weather provider answered something unusable; try again later.",
-        "rate_limited": "Too many calls to the weather provider; wait a minute and try again.",
-        "unauthorized": "The provider refused the API key: set OWM_API_KEY in the MCP server's env, or remove it "
-            + "to use Open-Meteo.",
-        "storage_failure": "weatherd's disk is full or failing; free space and restart it. Reads still work.",
+        "offline": "Nothing is cached for this place yet; try again later.",
+        "bad_upstream_response": "Try again later.",
+        "unauthorized": "Set OWM_API_KEY in the MCP server's env to a valid key, or remove it to use Open-Meteo.",
+        "storage_failure": "Reads still work.",
     ]
 }

@@ -19,9 +19,6 @@ extension MCPTool {
             properties: setUnitsProperties, output: settingsOutput, readOnly: false, openWorld: false),
     ]
 
-    /// The names of the settings tools.
-    static let settingsNames: Set<String> = Set(settings.map(\.name))
-
     private static let settingsOutput: JSONValue = [
         "type": "object", "required": ["units", "resolved"],
         "properties": ["units": ["type": "string"], "resolved": ["type": "object"]],
@@ -67,32 +64,19 @@ extension MCPTool {
 }
 
 extension MCPController {
-    /// `tools/call` of a settings tool: the engine's settings API, as the other face calls it, with a
-    /// summary line before the JSON.
-    func callSettingsTool(_ name: String, _ request: MCPRequest, _ call: MethodCall) async throws -> Completion {
-        let started: Completion
-        do {
-            let arguments = try FieldReader(call.params.members["arguments"], path: "arguments", allowAbsent: true)
-            try arguments.rejectUnknown(MCPTool.listedNamed(name)?.argumentNames ?? [])
-            if name == "get_settings" {
-                started = await engine.getSettings()
-            } else {
-                started = try await engine.changeSettings(
-                    try SettingsController.edit(arguments), origin: Origin(cause: call.cause))
-            }
-        } catch {
-            let failure = try MCPToolResult.failure(error, version: request.version)
-            return Completion { request.result(failure) }
+    /// Begins `get_settings` or `set_units` through the engine's settings API, as the native methods do; nil
+    /// for another tool.
+    func startSettingsTool(_ name: String, _ arguments: FieldReader, _ origin: Origin) async throws -> MCPToolRun? {
+        let answer: Completion
+        switch name {
+        case "get_settings": answer = await engine.getSettings()
+        case "set_units":
+            answer = try await engine.changeSettings(try SettingsController.edit(arguments), origin: origin)
+        default: return nil
         }
-        return Completion {
-            do {
-                let settings = try await started()
-                return request.result(
-                    MCPToolResult.success(
-                        settings, summary: MCPTool.settingsSummary(settings), version: request.version))
-            } catch {
-                return request.result(try MCPToolResult.failure(error, version: request.version))
-            }
+        return {
+            let settings = try await answer()
+            return MCPAnswer(MCPTool.settingsSummary(settings), settings)
         }
     }
 }

@@ -45,22 +45,30 @@ struct MCPTool: Sendable {
         return .object(tool)
     }
 
-    /// Every tool, in a fixed order.
+    /// The weather and favorites tools, in a fixed order (`listed` has every tool).
     static let all: [MCPTool] =
         [
             MCPTool(
                 name: "get_current_weather", title: "Current weather",
                 description: "Current conditions at a place: give city, or lat and lon, or favorite (id or name); "
-                    + "give none for the current location. Served from the cache while fresh (10 minutes) and "
-                    + "marked stale when the provider cannot be reached.",
-                properties: placeProperties, output: object(["location", "current", "fetchedAt", "source", "stale"]),
-                readOnly: true, openWorld: true),
+                    + "give none for the current location (set_location sets it). Served from the cache while "
+                    + "fresh (10 minutes) and marked stale when the provider cannot be reached. The place is named "
+                    + "by the favorite, else the nearest known name. detail: summary (the line and the temperature, "
+                    + "wind and condition), standard (the default) or full (the same: every field).",
+                properties: placeProperties.merging([
+                    "detail": MCPDetail.property(
+                        "summary (the line, and a minimal result), standard (the default: every field) or full.")
+                ]) { first, _ in first },
+                output: object(["location", "current", "fetchedAt", "source", "stale"]), readOnly: true,
+                openWorld: true),
             MCPTool(
                 name: "get_forecast", title: "Forecast",
                 description: "Forecast at a place (same place arguments as get_current_weather): each day's low, high, "
                     + "precipitation, UV and condition for up to \(ForecastDetail.days.upperBound) days (as many as the "
                     + "provider gives); detail \"full\" adds the steps of type: threeHourly, hourly (next 48 h; "
-                    + "Open-Meteo only), twiceDaily (day and night halves) or daily (none).",
+                    + "not from OpenWeatherMap 2.5), twiceDaily (day and night halves) or daily (none); detail \"summary\" gives "
+                    + "the line and each day's low, high and condition. A result longer than "
+                    + "\(MCPAnswer.maxTextCharacters) characters keeps fewer steps and says truncated: true.",
                 properties: placeProperties.merging(forecastProperties) { first, _ in first },
                 output: object(["location", "daily", "fetchedAt", "source", "stale"]), readOnly: true, openWorld: true),
             MCPTool(
@@ -73,7 +81,9 @@ struct MCPTool: Sendable {
                 required: ["query"], output: object(["candidates"]), readOnly: true, openWorld: true),
             MCPTool(
                 name: "list_favorites", title: "List favorites",
-                description: "The saved favorite places, most recent first (paged with limit and cursor).",
+                description: "The saved favorite places, most recent first (paged with limit and cursor; a page "
+                    + "longer than \(MCPAnswer.maxTextCharacters) characters is cut, with truncated: true and the "
+                    + "nextCursor of the first left out).",
                 properties: paging,
                 output: object(["favorites"]), readOnly: true, openWorld: false),
             MCPTool(
@@ -123,7 +133,9 @@ struct MCPTool: Sendable {
         "favorite": ["type": "string", "description": "A favorite's id (fav-1) or name."],
         "units": [
             "type": "string", "enum": ["metric", "imperial", "standard"],
-            "description": "metric (°C, m/s), imperial (°F, mph) or standard (K); default: the settings.",
+            "description": .string(
+                "A whole system for this answer: metric (°C, m/s, hPa, mm, km), imperial (°F, mph, inHg, in, "
+                    + "mi) or standard (K, m/s, hPa, mm, km); default: the settings, with their own unit per quantity."),
         ],
         "maxAgeSeconds": [
             "type": "integer", "minimum": 0, "description": "Refetch when the cached data is older than this.",
@@ -137,15 +149,14 @@ struct MCPTool: Sendable {
             "type": "integer", "minimum": .int(Int64(ForecastDetail.days.lowerBound)),
             "maximum": .int(Int64(ForecastDetail.days.upperBound)), "description": "Days to return (default 5).",
         ]
-        let detail: JSONValue = [
-            "type": "string", "enum": ["summary", "full"],
-            "description": "summary (days only, the default) or full (with the steps of type as entries).",
-        ]
+        let detail = MCPDetail.property(
+            "summary (the line, and each day's low, high and condition), standard (the default: the days) or full "
+                + "(the days, and the steps of type as entries).")
         let type: JSONValue = [
             "type": "string", "enum": .array(types),
             "description": .string(
                 "The steps of a full forecast: threeHourly (the default), hourly (the next 48 hours; not with "
-                    + "OpenWeatherMap), twiceDaily (day and night halves, split by sunrise and sunset) or daily "
+                    + "OpenWeatherMap 2.5), twiceDaily (day and night halves, split by sunrise and sunset) or daily "
                     + "(no steps)."),
         ]
         return ["days": days, "detail": detail, "type": type]

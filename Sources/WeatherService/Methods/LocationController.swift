@@ -8,24 +8,26 @@ struct LocationController: Controller {
     var methods: [String: MethodHandler] {
         [
             "location/set": MethodHandler(changesState: true, params: ["lat", "lon", "address"]) { [engine] call in
-                let p = call.params
-                let lat = try p.double("lat", in: -90...90)
-                let lon = try p.double("lon", in: -180...180)
-                if let address = try p.nonEmptyString("address") {
-                    guard lat == nil, lon == nil else {
-                        throw FieldError(path: "params", problem: "must give either address, or lat and lon")
-                    }
-                    return try await engine.setLocation(.address(address), origin: call.origin)
-                }
-                guard let lat, let lon else {
-                    throw FieldError(path: "params", problem: "needs lat and lon, or address")
-                }
-                return try await engine.setLocation(.coordinates(lat: lat, lon: lon), origin: call.origin)
+                try await engine.setLocation(try Self.newLocation(call.params), origin: call.origin)
             },
             "refresh": MethodHandler(params: ["scope"]) { [engine] call in
                 let scope = try call.params.choice("scope", as: RefreshScope.self) ?? .all
                 return Completion { try await engine.refresh(scope, cause: call.cause) }
             },
         ]
+    }
+
+    /// `location/set`'s params (MCP's `set_location` takes the same): `lat` and `lon`, or `address`.
+    static func newLocation(_ p: FieldReader) throws(FieldError) -> NewLocation {
+        let lat = try p.double("lat", in: -90...90)
+        let lon = try p.double("lon", in: -180...180)
+        if let address = try p.nonEmptyString("address") {
+            guard lat == nil, lon == nil else {
+                throw FieldError(path: p.path, problem: "must give either address, or lat and lon")
+            }
+            return .address(address)
+        }
+        guard let lat, let lon else { throw FieldError(path: p.path, problem: "needs lat and lon, or address") }
+        return .coordinates(lat: lat, lon: lon)
     }
 }
