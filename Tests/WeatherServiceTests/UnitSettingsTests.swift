@@ -266,8 +266,13 @@ struct UnitSettingsTests {
             #expect(got["structuredContent"] == (try await service.result("settings/get")))
 
             let weather = try await Self.tool(service, "get_current_weather", Self.berlin)
+            // The summary line is in the reader's units too: °C and Beaufort here, not the system's °F and mph.
+            let line = try #require(OfficialMCPTests.texts(weather).first)
             let text = try #require(OfficialMCPTests.texts(weather).last)
             let decoded = try JSONValue.parse(Array(text.utf8))
+            let force = try #require(decoded["current"]?["windSpeed"]?.doubleValue)
+            #expect(line.contains("3 °C") && line.contains("wind \(Int(force)) Bft"), "\(line)")
+            #expect(!line.contains("°F") && !line.contains("mph"), "\(line)")
             #expect(decoded["units"]?["temperature"] == "°C" && decoded["units"]?["windSpeed"] == "Bft")
             #expect(decoded["current"]?["temperature"] == 3.0)
             #expect(decoded["current"]?["windGust"] == 5.0, "9.5 m/s is force 5")
@@ -275,6 +280,8 @@ struct UnitSettingsTests {
             let forecast = try await Self.tool(
                 service, "get_forecast", Self.merged(["detail": "full", "type": "hourly"]))
             let steps = try JSONValue.parse(Array((OfficialMCPTests.texts(forecast).last ?? "").utf8))
+            let forecastLine = try #require(OfficialMCPTests.texts(forecast).first)
+            #expect(forecastLine.contains("°C") && !forecastLine.contains("°F"), "\(forecastLine)")
             #expect(steps["units"]?["visibility"] == "km" && steps["units"]?["precipitation"] == "in")
             #expect(steps["entries"]?.arrayValue?.first?["visibility"] == 24.0)
             #expect(steps["entries"]?.arrayValue?.first?["precipitation"] == 0.01)
