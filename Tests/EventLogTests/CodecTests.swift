@@ -56,6 +56,26 @@ struct CodecTests {
         }
     }
 
+    @Test(
+        "long inputs, read as two interleaved halves, match the bit-by-bit definition at and around the threshold",
+        arguments: [4095, 4096, 4097, 4103, 4104, 10_007, 65_539])
+    func twoStreams(length: Int) {
+        let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
+        func reference(_ bytes: ArraySlice<UInt8>, from start: UInt32) -> UInt32 {
+            var crc = ~start
+            for byte in bytes {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0x82F6_3B78 : crc >> 1 }
+            }
+            return ~crc
+        }
+        #expect(CRC32C.checksum(bytes) == reference(bytes[...], from: 0))
+        // Continuing from an earlier checksum, and from a start that is not a multiple of 8 bytes in.
+        let seed = CRC32C.checksumOfHex(0x5E0C_11AA)
+        #expect(CRC32C.checksum(bytes, continuing: seed) == reference(bytes[...], from: seed))
+        #expect(CRC32C.checksum(bytes[3...]) == reference(bytes[3...], from: 0))
+    }
+
     static func line(seq: Int64, corr: String? = nil, previousChain: UInt32 = 0) -> (bytes: [UInt8], chain: UInt32) {
         var buffer: [UInt8] = []
         let event = NewEvent(

@@ -131,4 +131,42 @@ struct JSONTests {
             try Array(#"{"a":1,"b":[1,2"#.utf8).withUnsafeBytes { try JSONValue.parseMembers($0, keeping: ["a"]) }
         }
     }
+
+    @Test(
+        "a stepped-over member that does not end, or nests too deep, is refused with its reason",
+        arguments: [
+            (#"{"a":1,"big":{"s":"never closed}}"#, "unterminated string"),
+            (#"{"a":1,"big":{"s":"\"}"#, "unterminated string"),
+            (#"{"a":1,"big":[[1,2],{"x":"]"}"#, "unterminated array or object"),
+            (#"{"big":"#, "unexpected end of input"),
+            (
+                "{\"big\":" + String(repeating: "[", count: 70) + String(repeating: "]", count: 70) + "}",
+                "deeper than 64"
+            ),
+        ])
+    func stepOverRefusals(text: String, reason: String) {
+        let error = Array(text.utf8).withUnsafeBytes { bytes -> JSONParseError? in
+            do throws(JSONParseError) {
+                _ = try JSONValue.parseMembers(bytes, keeping: ["a"])
+                return nil
+            } catch {
+                return error
+            }
+        }
+        #expect(error.map { "\($0)".contains(reason) } == true, "\(String(describing: error))")
+    }
+
+    @Test("stepping over a large payload of strings with escapes and brackets keeps the members after it")
+    func stepOverLarge() throws {
+        let entry: JSONValue = [
+            "text": #"a "quoted" \ back} slash ] and { brackets ["#, "list": [1, 2.5, ["x": "y]"]], "n": nil,
+        ]
+        let payload: JSONValue = .object([
+            "attempt": 1, "entries": .array(Array(repeating: entry, count: 2000)), "key": "52.52,13.41", "url": "u",
+        ])
+        let bytes = payload.jsonBytes
+        #expect(bytes.count > 100_000)
+        let kept = try bytes.withUnsafeBytes { try JSONValue.parseMembers($0, keeping: ["attempt", "key", "url"]) }
+        #expect(kept == ["attempt": 1, "key": "52.52,13.41", "url": "u"])
+    }
 }
