@@ -48,6 +48,27 @@ func replay(dir: String, count: Int, mix: LogGenerator.Mix, baselines: Bool = tr
     return .object(figures)
 }
 
+/// Full start-up replay of a data dir already on disk (`--log`, e.g. one kept with `--keep` by another build),
+/// so two builds can be compared on the very same bytes: the best of three runs.
+func replay(existing dataDir: String) throws -> JSONValue {
+    var best = Double.infinity
+    var result: Replay.Result?
+    for _ in 0..<3 {
+        best = min(best, try seconds { result = try Replay.run(directory: dataDir, commandWindow: 100_000) })
+    }
+    guard let result else { throw BenchError("replay of \(dataDir) read nothing") }
+    let files = try LogFiles.list(directory: dataDir)
+    let paths = files.segments.map(files.path(ofSegment:)) + [files.activePath]
+    let bytes = try paths.reduce(Int64(0)) { total, path in
+        total + ((try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? 0)
+    }
+    return .object([
+        "bench": "replay-existing", "dataDir": .string(dataDir), "events": .int(result.outcome.lines),
+        "logBytes": .int(bytes), "eventsPerSecond": .double((Double(result.outcome.lines) / best).rounded()),
+        "megabytesPerSecond": .double((Double(bytes) / best / 1_000_000).rounded()),
+    ])
+}
+
 /// Calls `body` with every line of the file (without its newline); returns the number of lines.
 func forEachLine(_ path: String, _ body: (UnsafeRawBufferPointer) throws -> Void) throws -> Int {
     let fd = open(path, O_RDONLY)

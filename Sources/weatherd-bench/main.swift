@@ -15,7 +15,8 @@ import WeatherTesting
 /// `replay` and `startup` (which also prints the `memory` figures) generate logs of `--events` events
 /// (1,000,000 by default) in a small mix and a realistic mix with 10 % cached 5-day forecasts (`--mix`
 /// picks one); `--only weatherd` skips the baselines (for profiling); `--keep` leaves the generated data
-/// dirs in `--dir` for a look afterwards. `durable` sends min(`--count`, 5,000) serial changes and `--count`
+/// dirs in `--dir` for a look afterwards; `replay --log DATA_DIR` replays a data dir already on disk (one
+/// another build kept), so two builds compare on the same bytes. `durable` sends min(`--count`, 5,000) serial changes and `--count`
 /// pipelined ones, `--window` (256) in flight.
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -33,6 +34,7 @@ var mixes: [LogGenerator.Mix] = [.small, .mixed]
 var only: String?
 var keep = false
 var window = 256
+var existingLog: String?
 while let flag = arguments.first {
     arguments.removeFirst()
     if flag == "--keep" {
@@ -48,10 +50,11 @@ while let flag = arguments.first {
     case "--mix": mixes = LogGenerator.Mix(rawValue: value).map { [$0] } ?? mixes
     case "--only": only = value
     case "--window": window = Int(value) ?? window
+    case "--log": existingLog = value
     default:
         FileHandle.standardError.write(
             Data(
-                "usage: weatherd-bench append|group|durable|rpc|sockets|favorites|replay|startup|retention|all [--binary PATH] [--dir DIR] [--count N] [--events N] [--window N] [--mix small|mixed] [--only weatherd] [--keep]\n"
+                "usage: weatherd-bench append|group|durable|rpc|sockets|favorites|replay|startup|retention|all [--binary PATH] [--dir DIR] [--count N] [--events N] [--window N] [--mix small|mixed] [--only weatherd] [--keep] [--log DATA_DIR]\n"
                     .utf8))
         exit(2)
     }
@@ -90,7 +93,9 @@ if command == "rpc" || command == "all" { emit(try rpc(binary: binary, dir: work
 if command == "sockets" || command == "all" {
     emit(try sockets(binary: binary, dir: workDir, clients: 8, perClient: count * 2))
 }
-if command == "replay" || command == "all" {
+if command == "replay", let existingLog {
+    emit(try replay(existing: existingLog))
+} else if command == "replay" || command == "all" {
     for mix in mixes { emit(try replay(dir: workDir, count: events, mix: mix, baselines: only != "weatherd")) }
 }
 if command == "favorites" || command == "all" {
