@@ -27,7 +27,12 @@ struct LogDamageEndToEndTests {
         try directory.writeLog(bytes)
         let first = try startWeatherd(directory)
         try first.closeInput()
-        guard await first.waitForExit() == 0 else { throw RunningWeatherdError("weatherd did not exit cleanly") }
+        let status = await first.waitForExit()
+        guard status == 0 else {
+            throw RunningWeatherdError(
+                "weatherd did not exit cleanly (status \(status.map(String.init) ?? "none: still running")): "
+                    + first.standardError)
+        }
         var log = directory.logBytes()
         log[starts[1] + 20] ^= 0x01
         try directory.writeLog(log)

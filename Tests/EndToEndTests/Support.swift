@@ -51,6 +51,11 @@ func populatedDataDirectory(favorites count: Int) async throws -> TemporaryDataD
     let weatherd = try startWeatherd(directory)
     try await addFavorites(weatherd, 0..<count)
     try weatherd.closeInput()
-    guard await weatherd.waitForExit() == 0 else { throw RunningWeatherdError("weatherd did not exit cleanly") }
+    let status = await weatherd.waitForExit()
+    guard status == 0 else {
+        throw RunningWeatherdError(
+            "weatherd did not exit cleanly (status \(status.map(String.init) ?? "none: still running")): "
+                + weatherd.standardError)
+    }
     return directory
 }
