@@ -57,11 +57,7 @@ func replay(existing dataDir: String) throws -> JSONValue {
         best = min(best, try seconds { result = try Replay.run(directory: dataDir, commandWindow: 100_000) })
     }
     guard let result else { throw BenchError("replay of \(dataDir) read nothing") }
-    let files = try LogFiles.list(directory: dataDir)
-    let paths = files.segments.map(files.path(ofSegment:)) + [files.activePath]
-    let bytes = try paths.reduce(Int64(0)) { total, path in
-        total + ((try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? 0)
-    }
+    let bytes = try LogFiles.list(directory: dataDir).bytes
     return .object([
         "bench": "replay-existing", "dataDir": .string(dataDir), "events": .int(result.outcome.lines),
         "logBytes": .int(bytes), "eventsPerSecond": .double((Double(result.outcome.lines) / best).rounded()),

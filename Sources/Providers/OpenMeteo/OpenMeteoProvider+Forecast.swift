@@ -15,7 +15,8 @@ extension OpenMeteoProvider {
             : DailySummary.days(of: hours, utcOffsetSeconds: offset, limit: maxDays)
         return ForecastReport(
             place: place, timezone: timezone, utcOffsetSeconds: offset,
-            entries: threeHourly(hours, utcOffsetSeconds: offset), hourly: Array(hours.prefix(ForecastReport.maxHours)),
+            entries: ThreeHourlySteps.make(from: hours, utcOffsetSeconds: offset),
+            hourly: Array(hours.prefix(ForecastReport.maxHours)),
             daily: daily)
     }
 
@@ -45,43 +46,6 @@ extension OpenMeteoProvider {
             if let step { steps.append(step) }
         }
         return steps
-    }
-
-    /// The 3-hourly steps: the hours on a multiple of 3 h of the local clock, from the first on, at most
-    /// `maxEntries`.
-    ///
-    /// Each stands for its three hours: its values are the first hour's, its precipitation the three
-    /// hours' total and its chance of precipitation their highest, so that the steps of a day add up to
-    /// its hours. Open-Meteo's hourly grid is whole local hours (with `timezone=auto`), so in a zone such
-    /// as +05:30 no time at all falls on a UTC multiple of 3 h; lining the steps up with local midnight
-    /// gives every local day the same eight steps. A grid with no such time (not seen from Open-Meteo) is
-    /// stepped from its first time instead.
-    static func threeHourly(_ hours: [ForecastEntry], utcOffsetSeconds: Int64) -> [ForecastEntry] {
-        let times = hours.map(\.time)
-        var steps: [ForecastEntry] = []
-        for index in threeHourlyIndices(times, utcOffsetSeconds: utcOffsetSeconds) {
-            guard steps.count < maxEntries else { break }
-            let end = hours[index].time.milliseconds + stepMilliseconds
-            let covered = hours[index...].prefix { $0.time.milliseconds < end }
-            var step = hours[index]
-            let amounts = covered.compactMap(\.precipitation)
-            step.precipitation = amounts.isEmpty ? nil : amounts.reduce(0, +)
-            step.pop = covered.compactMap(\.pop).max()
-            steps.append(step)
-        }
-        return steps
-    }
-
-    /// The indices of the 3-hourly steps: times on a multiple of 3 h of the local clock, from the first on.
-    static func threeHourlyIndices(_ times: [Timestamp], utcOffsetSeconds: Int64) -> [Int] {
-        func isStep(_ time: Timestamp, from anchor: Int64) -> Bool {
-            let remainder = (time.milliseconds - anchor) % stepMilliseconds
-            return remainder == 0
-        }
-        guard
-            let start = times.first(where: { isStep($0, from: -utcOffsetSeconds * 1000) }) ?? times.first
-        else { return [] }
-        return times.indices.filter { times[$0] >= start && isStep(times[$0], from: start.milliseconds) }
     }
 
     /// The days of `daily`, at most `maxDays`: the provider's own low, high, precipitation total, highest

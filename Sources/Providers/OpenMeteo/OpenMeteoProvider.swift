@@ -36,11 +36,8 @@ public struct OpenMeteoProvider: WeatherProvider {
         "weather_code", "temperature_2m_max", "temperature_2m_min", "precipitation_sum",
         "precipitation_probability_max", "uv_index_max", "sunrise", "sunset",
     ]
-    /// 3-hourly steps kept, as OpenWeatherMap's 5-day / 3-hour forecast has.
-    static let maxEntries = 40
     /// Days asked for and kept: the most Open-Meteo forecasts.
     static let maxDays = 16
-    static let stepMilliseconds: Int64 = 3 * 3600 * 1000
 
     /// The forecast gives hourly steps.
     public var hasHourlyForecast: Bool { true }

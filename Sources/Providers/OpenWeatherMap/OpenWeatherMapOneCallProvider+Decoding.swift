@@ -90,9 +90,9 @@ extension OpenWeatherMapOneCallProvider {
         }
         return ForecastReport(
             place: place, timezone: try top.optionalString("timezone"), utcOffsetSeconds: offset,
-            // The 3-hourly steps are made from the hours as Open-Meteo's are: on the local clock's multiples of
+            // The 3-hourly steps are made from the hours as Open-Meteo's are (`ThreeHourlySteps`): on the local clock's multiples of
             // 3 h, each with its three hours' precipitation and highest chance of it.
-            entries: OpenMeteoProvider.threeHourly(hours, utcOffsetSeconds: offset), hourly: hours, daily: days)
+            entries: ThreeHourlySteps.make(from: hours, utcOffsetSeconds: offset), hourly: hours, daily: days)
     }
 
     /// A day of `daily`: its local date (its `dt`, local noon, at the place's offset), the provider's own low and
