@@ -16,7 +16,7 @@ public final class LocalHTTPServer: Sendable {
         public var status: Int
         public var headers: [String: String]
         public var body: [UInt8]
-        /// How long to wait before answering.
+        /// How long to wait before answering (cut short by `releaseDelays()`).
         public var delay: Duration
 
         public init(status: Int = 200, headers: [String: String] = [:], body: [UInt8], delay: Duration = .zero) {
@@ -32,6 +32,7 @@ public final class LocalHTTPServer: Sendable {
         var requests: [String] = []
         var headers: [[String: String]] = []
         var stopped = false
+        var released = false
     }
 
     /// The port it listens on.
@@ -84,10 +85,16 @@ public final class LocalHTTPServer: Sendable {
     /// Every request's headers (names lower-cased), in the order of `requests`.
     public var requestHeaders: [[String: String]] { state.withLock { $0.headers } }
 
-    /// Stops accepting.
+    /// Answers every request held by its route's delay now, and later ones without waiting.
+    public func releaseDelays() { state.withLock { $0.released = true } }
+
+    /// Stops accepting, and answers the requests it holds.
     public func stop() {
         let first = state.withLock { state -> Bool in
-            defer { state.stopped = true }
+            defer {
+                state.stopped = true
+                state.released = true
+            }
             return !state.stopped
         }
         if first { shutdown(fd, Int32(SHUT_RDWR)) }
@@ -132,11 +139,8 @@ public final class LocalHTTPServer: Sendable {
             let key = RouteKey.match(target, among: state.routes.keys)
             return key.flatMap { state.routes[$0] } ?? Response(status: 404, body: Array(#"{"error":"no route"}"#.utf8))
         }
-        if response.delay > .zero {
-            Thread.sleep(
-                forTimeInterval: Double(response.delay.components.seconds) + Double(
-                    response.delay.components.attoseconds) / 1e18)
-        }
+        let answerAt = ContinuousClock.now.advanced(by: response.delay)
+        while ContinuousClock.now < answerAt, !state.withLock({ $0.released }) { usleep(10_000) }
         var head =
             "HTTP/1.1 \(response.status) Status\r\nContent-Length: \(response.body.count)\r\nConnection: close\r\n"
         head += "Content-Type: application/json\r\n"

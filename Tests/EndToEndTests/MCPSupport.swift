@@ -11,8 +11,9 @@ struct MCPHarness {
     /// Set when weatherd is a relay to a shared daemon (`relay: true`).
     let shared: SharedDataDir?
 
-    /// Starts weatherd against a local stand-in; `forecastDelay` slows every weather answer. With `relay`,
-    /// the client is a relay to the data dir's shared daemon (as hosts run it), else `--standalone`.
+    /// Starts weatherd against a local stand-in; `forecastDelay` slows every weather answer (and the upstream
+    /// deadline is set past it, so only a cancel or a shutdown ends such a call). With `relay`, the client is a
+    /// relay to the data dir's shared daemon (as hosts run it), else `--standalone`.
     static func start(forecastDelay: Duration = .zero, relay: Bool = false) throws -> MCPHarness {
         let server = try LocalHTTPServer()
         server.route(
@@ -27,11 +28,14 @@ struct MCPHarness {
         server.route(
             "/v1/forecast", query: "hourly=", .init(body: OpenMeteoBodies.forecast(), delay: forecastDelay))
         server.route("/api/v1/warnings/feeds-germany", .init(body: Array(#"{"warnings":[]}"#.utf8)))
-        let options = [
+        var options = [
             "--open-meteo-base-url", server.baseURL, "--open-meteo-geocoding-base-url", server.baseURL,
             "--nws-base-url", server.baseURL, "--meteoalarm-base-url", server.baseURL,
             "--open-meteo-air-quality-base-url", server.baseURL,
         ]
+        if forecastDelay > .zero {
+            options += ["--upstream-timeout", String(min(600, forecastDelay.components.seconds + 100))]
+        }
         if relay {
             let shared = try SharedDataDir()
             return MCPHarness(
@@ -82,8 +86,10 @@ let statelessMeta: JSONValue = [
     "io.modelcontextprotocol/clientInfo": ["name": "weatherd-tests", "version": "1"],
 ]
 
-/// Waits until `condition` holds, for at most `timeout`.
-func eventually(_ timeout: Duration = .seconds(20), _ condition: () throws -> Bool) async rethrows -> Bool {
+/// Waits until `condition` holds, for at most `timeout`: a guard against a hang, so wide that a test process
+/// paused by the whole suite on 2 cores does not give up on a condition that holds (it is checked once more
+/// after any pause).
+func eventually(_ timeout: Duration = .seconds(120), _ condition: () throws -> Bool) async rethrows -> Bool {
     let deadline = ContinuousClock.now.advanced(by: timeout)
     while try !condition() {
         if ContinuousClock.now >= deadline { return false }

@@ -73,7 +73,8 @@ struct URLSessionTransportTests {
             }
         }
         canceller.start()
-        let deadline = ContinuousClock.now.advanced(by: .seconds(20))
+        // A guard against the deadlock, wide enough for a test process paused by the whole suite.
+        let deadline = ContinuousClock.now.advanced(by: .seconds(120))
         while returned.count.load(ordering: .relaxed) < calls, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }

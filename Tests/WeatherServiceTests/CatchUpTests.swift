@@ -34,11 +34,11 @@ struct CatchUpTests {
                 sent.withLock { $0.append(event["seq"]?.intValue ?? -1) }
             }
         }
-        #expect(await SocketTestSupport.eventually(within: 10) { rooms.withLock { $0 } == 1 })
+        #expect(await SocketTestSupport.eventually { rooms.withLock { $0 } == 1 })
         try await Task.sleep(for: .milliseconds(100))
         #expect(sent.withLock { $0.count } == 1000, "one chunk, then it waits for room")
         gate.open()
-        #expect(await SocketTestSupport.eventually(within: 10) { sent.withLock { $0.count } == 2500 })
+        #expect(await SocketTestSupport.eventually { sent.withLock { $0.count } == 2500 })
         #expect(sent.withLock { $0 } == Array(1...2500))
         feed.cancel()
         #expect(await feed.value == .cancelled)

@@ -288,7 +288,7 @@ struct RelayTests {
         async let code = rig.relay.run()
         // The request is pending once the daemon has it; stopping then leaves it unanswered (exit 1).
         // A generous wait: on a loaded 2-core machine the relay's task may start late.
-        #expect(await SocketTestSupport.eventually(within: 60) { daemonGotRequest.withLock { $0 } })
+        #expect(await SocketTestSupport.eventually { daemonGotRequest.withLock { $0 } })
         // Neither the input nor the daemon ever ends here: only `stop` can end the relay.
         rig.relay.stop()
         #expect(await code == 1)
