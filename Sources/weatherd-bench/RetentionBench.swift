@@ -11,11 +11,13 @@ import WeatherTesting
 /// every refresh is an upstream call (7,200 forecasts, one every 12 s), with the default `--forecast-ttl 3600`
 /// one in six is (1,200, one every 72 s; the other refreshes are answered from the cache and write nothing).
 /// Each is written in
-/// 64 MiB segments, two months in the past, and compacted with `--retain-payloads 0` (everything replaced);
-/// the year's figures are that day's measured bytes: 365 full days without retention, and with the default
-/// 30 days, 30 full days plus 335 compacted ones (compaction keeps a place's last fetch, and a segment's
-/// first line, so a compacted day is measured, not assumed); with `--retain-audit 90d` as well, the disk holds
-/// at most 30 full and 60 compacted days. Replay time is measured on the day's log before and after compaction.
+/// 64 MiB segments, two months in the past, and compacted with `--retain-payloads 0` (everything replaced).
+/// The year's figures are built from that day's measured bytes: 365 full days without retention; with a payload
+/// window of N days, N full days plus 365 − N compacted ones, where a compacted day is the day's events at the
+/// measured size of a stripped line (within one day compaction keeps each place's last fetch whole, which in a
+/// year happens once, not every day), plus each 64 MiB segment's first line, kept whole. With `--retain-audit
+/// 90d` as well, the disk holds at most 30 full and 60 compacted days. Replay time is measured on the day's log
+/// before and after compaction.
 func retention(dir: String, forecastTTLMinutes: Int) throws -> JSONValue {
     let dataDir = dir + "/retention"
     try? FileManager.default.removeItem(atPath: dataDir)
@@ -37,20 +39,37 @@ func retention(dir: String, forecastTTLMinutes: Int) throws -> JSONValue {
     let compactSeconds = try seconds {
         report = try LogMaintenance.compact(directory: dataDir, retainPayloads: .zero, now: now)
     }
-    let compactedBytes = try LogFiles.list(directory: dataDir).bytes
+    let compactedFiles = try LogFiles.list(directory: dataDir)
+    let compactedBytes = compactedFiles.bytes
+    var stripped = (lines: 0, bytes: 0)
+    for first in compactedFiles.segments {
+        let bytes = [UInt8](FileManager.default.contents(atPath: compactedFiles.path(ofSegment: first)) ?? Data())
+        for line in bytes.split(separator: UInt8(ascii: "\n")) where line.firstRange(of: strippedMark) != nil {
+            stripped.lines += 1
+            stripped.bytes += line.count + 1
+        }
+    }
+    guard stripped.lines > 0 else { throw BenchError("compaction stripped nothing") }
     let replayAfter = try seconds { _ = try Replay.run(directory: dataDir, commandWindow: 100_000) }
     outcome = try LogReader.read(directory: dataDir) { _, _ in true }
     guard outcome.lines == Int64(perDay) else { throw BenchError("the compacted log lost lines") }
     try? FileManager.default.removeItem(atPath: dataDir)
     let gb = { (bytes: Double) in Rounding.round(bytes / 1e9, decimals: 2) }
-    let yearRaw = Double(rawBytes) * 365
-    let yearRetained = Double(rawBytes) * 30 + Double(compactedBytes) * 335
+    let fullDay = Double(rawBytes)
+    let strippedLine = Double(stripped.bytes) / Double(stripped.lines)
+    let compactedDay = Double(perDay) * strippedLine
+    // Each sealed segment keeps its first line whole: one full line per 64 MiB written.
+    let firstLines = fullDay * 365 / Double(64 << 20) * (fullDay / Double(perDay))
+    let year = { (fullDays: Double) in fullDay * fullDays + compactedDay * (365 - fullDays) + firstLines }
     return .object([
         "bench": "retention", "forecastTtlSeconds": .int(Int64(forecastTTLMinutes * 60)),
         "dashboardDayEvents": .int(Int64(perDay)), "dayBytes": .int(rawBytes),
         "dayBytesCompacted": .int(compactedBytes), "strippedEvents": .int(report.eventsStripped),
-        "yearGBWithoutRetention": .double(gb(yearRaw)), "yearGBWithRetention30d": .double(gb(yearRetained)),
-        "boundGBWithAuditRetention90d": .double(gb(Double(rawBytes) * 30 + Double(compactedBytes) * 60)),
+        "strippedLineBytes": .double(strippedLine.rounded()),
+        "compactedDayBytesInAYear": .double(compactedDay.rounded()),
+        "yearGBWithoutRetention": .double(gb(fullDay * 365)), "yearGBWithRetention30d": .double(gb(year(30))),
+        "yearGBWithRetention7d": .double(gb(year(7))),
+        "boundGBWithAuditRetention90d": .double(gb(fullDay * 30 + compactedDay * 60)),
         "compactionMBPerSecond": .double(
             Rounding.round(Double(report.bytesBefore) / 1e6 / compactSeconds, decimals: 0)),
         "replayDayMs": .double(Rounding.round(replayBefore * 1000, decimals: 0)),
@@ -58,3 +77,6 @@ func retention(dir: String, forecastTTLMinutes: Int) throws -> JSONValue {
         "target": "a year of the dashboard under 1 GB with every audit fact kept",
     ])
 }
+
+/// What a stripped line holds and a whole one does not.
+private let strippedMark = Array(#""compacted":{"bytes":"#.utf8)
