@@ -11,7 +11,7 @@ struct FetchTests {
         var policy = FetchPolicy()
         policy.backoff = .milliseconds(1)
         // Not under test here: generous, so a loaded machine still makes every attempt.
-        policy.deadline = .seconds(60)
+        policy.deadline = .seconds(600)
         return policy
     }
 

@@ -49,7 +49,7 @@ enum OfficialFixture {
     static var quick: FetchPolicy {
         var policy = FetchPolicy()
         policy.backoff = .milliseconds(1)
-        policy.deadline = .seconds(60)
+        policy.deadline = .seconds(600)
         return policy
     }
 
