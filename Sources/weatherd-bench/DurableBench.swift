@@ -12,6 +12,7 @@ import WeatherDomain
 ///   of the disk during the run weighs on both sides;
 /// - serial changes over stdio: `settings/set` alternating imperial and metric (each one writes an event), sent
 ///   one at a time, each answered before the next, with the p50 and p99 of the round trip;
+/// - the same over the socket: a client of `weatherd serve` on its socket, and a stdio client through the relay;
 /// - pipelined changes: the same requests with up to `window` in flight;
 /// - the floor of any server: this program as a child (`floor-server`), one thread that reads a request line
 ///   from its stdin pipe, appends a `rawLineBytes`-byte line and `fdatasync`s, and writes an answer line, sent
@@ -25,10 +26,13 @@ func durable(binary: String, dir: String, serialCount: Int, pipelinedCount: Int,
     let rawFirst = try rawWriteSync(path: rawPath, count: serialCount / 2, lineBytes: rawLineBytes)
 
     let alone = try changes(
-        binary: binary, dataDir: dir + "/durable-\(getpid())", relay: false, serialCount: serialCount,
+        binary: binary, dataDir: dir + "/durable-\(getpid())", face: .standalone, serialCount: serialCount,
         pipelinedCount: pipelinedCount, window: window)
+    let direct = try changes(
+        binary: binary, dataDir: dir + "/durable-socket-\(getpid())", face: .socket(dir + "/d-\(getpid()).sock"),
+        serialCount: serialCount, pipelinedCount: pipelinedCount, window: window)
     let shared = try changes(
-        binary: binary, dataDir: dir + "/durable-relay-\(getpid())", relay: true, serialCount: serialCount,
+        binary: binary, dataDir: dir + "/durable-relay-\(getpid())", face: .relay, serialCount: serialCount,
         pipelinedCount: pipelinedCount, window: window)
     let floor = try floorRoundTrips(path: rawPath, count: serialCount, lineBytes: rawLineBytes)
     let rawSecond = try rawWriteSync(path: rawPath, count: serialCount - serialCount / 2, lineBytes: rawLineBytes)
@@ -52,7 +56,7 @@ func durable(binary: String, dir: String, serialCount: Int, pipelinedCount: Int,
         "serialCount": .int(Int64(serialCount)), "pipelinedCount": .int(Int64(pipelinedCount)),
         "pipelinedWindow": .int(Int64(window)),
     ]
-    for (name, run) in [("stdio", alone), ("socket", shared)] {
+    for (name, run) in [("stdio", alone), ("socket", direct), ("relay", shared)] {
         let perSerial = run.serialSeconds / Double(serialCount)
         figures[name] = .object([
             "serialPerSecond": .double((1 / perSerial).rounded()),
@@ -70,17 +74,32 @@ func durable(binary: String, dir: String, serialCount: Int, pipelinedCount: Int,
         shared.reads[shared.reads.count / 2] - alone.reads[alone.reads.count / 2])
     figures["relayAddedReadP99Microseconds"] = microseconds(
         shared.reads[shared.reads.count * 99 / 100] - alone.reads[alone.reads.count * 99 / 100])
-    figures["target"] = "serial >= 0.8x raw (stdio: standalone; socket: through the relay and the daemon)"
+    figures["target"] = .string(
+        "serial >= 0.8x raw (stdio: standalone; socket: a client of weatherd serve on its socket; "
+            + "relay: a stdio client through the relay and the daemon)")
     return .object(figures)
+}
+
+/// How a bench reaches weatherd: standalone on stdio, a client of `weatherd serve` on its socket, or a stdio client
+/// through the relay and the daemon.
+private enum Face {
+    case standalone
+    case socket(String)
+    case relay
 }
 
 /// One weatherd's figures: serial changes (each answered before the next; sorted round trips), pipelined
 /// changes, and serial reads (`settings/get`, sorted round trips).
 private func changes(
-    binary: String, dataDir: String, relay: Bool, serialCount: Int, pipelinedCount: Int, window: Int
+    binary: String, dataDir: String, face: Face, serialCount: Int, pipelinedCount: Int, window: Int
 ) throws -> (samples: [Double], serialSeconds: Double, pipelinedSeconds: Double, reads: [Double], eventLineBytes: Int) {
-    let child = try Child(
-        binary: binary, dataDir: dataDir, extra: ["--fsync", "always", "--snapshot-every", "0"], relay: relay)
+    let durable = ["--fsync", "always", "--snapshot-every", "0"]
+    let child: Child
+    switch face {
+    case .standalone: child = try Child(binary: binary, dataDir: dataDir, extra: durable)
+    case .relay: child = try Child(binary: binary, dataDir: dataDir, extra: durable, relay: true)
+    case .socket(let path): child = try Child(binary: binary, dataDir: dataDir, extra: durable, socketPath: path)
+    }
     child.send(request(0, "service/status", "{}"))
     child.readLines(1)
     var id = 0
