@@ -13,22 +13,9 @@ import WeatherService
 func sockets(binary: String, dir: String, clients: Int, perClient: Int) throws -> JSONValue {
     let dataDir = dir + "/sockets-\(getpid())"
     let socket = dir + "/s-\(getpid()).sock"
-    let daemon = Process()
-    daemon.executableURL = URL(fileURLWithPath: binary)
-    daemon.arguments = [
-        "serve", "--data-dir", dataDir, "--socket", socket, "--log-level", "error", "--refresh-interval", "0",
-    ]
-    daemon.standardError = FileHandle.nullDevice
-    try daemon.run()
-    defer {
-        daemon.terminate()
-        daemon.waitUntilExit()
-    }
-    let deadline = ContinuousClock.now.advanced(by: .seconds(20))
-    while (try? DaemonLauncher.connect(path: socket)).map({ close($0) }) == nil {
-        guard ContinuousClock.now < deadline else { throw BenchError("weatherd serve did not listen on \(socket)") }
-        usleep(10_000)
-    }
+    // The daemon, started as the durable bench starts it; its own connection stays idle.
+    let daemon = try Child(binary: binary, dataDir: dataDir, socketPath: socket)
+    defer { daemon.stop() }
     let lines = (0..<perClient).reduce(into: [UInt8]()) { $0 += request($1, "settings/get", "{}") }
     func run(_ count: Int) throws -> Double {
         let fds = try (0..<count).map { _ in try DaemonLauncher.connect(path: socket) }
