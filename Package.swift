@@ -13,31 +13,35 @@ let package = Package(
         .executable(name: "weatherd", targets: ["weatherd"])
     ],
     targets: [
+        .target(name: "WeatherRuntime", swiftSettings: swiftSettings),
         .target(name: "WeatherDomain", swiftSettings: swiftSettings),
-        .target(name: "EventLog", dependencies: ["WeatherDomain"], swiftSettings: swiftSettings),
-        .target(name: "Providers", dependencies: ["WeatherDomain"], swiftSettings: swiftSettings),
+        .target(name: "EventLog", dependencies: ["WeatherDomain", "WeatherRuntime"], swiftSettings: swiftSettings),
+        .target(name: "Providers", dependencies: ["WeatherDomain", "WeatherRuntime"], swiftSettings: swiftSettings),
         .target(
-            name: "WeatherEngine", dependencies: ["WeatherDomain", "EventLog", "Providers"],
+            name: "WeatherEngine", dependencies: ["WeatherRuntime", "WeatherDomain", "EventLog", "Providers"],
             swiftSettings: swiftSettings),
         .target(
-            name: "WeatherService", dependencies: ["WeatherDomain", "EventLog", "Providers", "WeatherEngine"],
+            name: "WeatherService",
+            dependencies: ["WeatherRuntime", "WeatherDomain", "EventLog", "Providers", "WeatherEngine"],
             swiftSettings: swiftSettings),
         .target(
-            name: "WeatherCLI", dependencies: ["WeatherDomain", "Providers", "WeatherEngine", "WeatherService"],
+            name: "WeatherCLI",
+            dependencies: ["WeatherRuntime", "WeatherDomain", "Providers", "WeatherEngine", "WeatherService"],
             swiftSettings: swiftSettings),
         .target(
             name: "WeatherTesting",
-            dependencies: ["WeatherDomain", "EventLog", "Providers", "WeatherEngine", "WeatherService"],
+            dependencies: ["WeatherRuntime", "WeatherDomain", "EventLog", "Providers", "WeatherEngine", "WeatherService"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
-            name: "weatherd", dependencies: ["WeatherCLI", "WeatherService", "WeatherEngine", "Providers"],
+            name: "weatherd", dependencies: ["WeatherRuntime", "WeatherCLI", "WeatherService", "WeatherEngine", "Providers"],
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "weatherd-check-log", dependencies: ["WeatherDomain", "WeatherTesting"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "weatherd-bench",
-            dependencies: ["WeatherDomain", "EventLog", "WeatherEngine", "WeatherService", "WeatherTesting"], swiftSettings: swiftSettings),
+            dependencies: ["WeatherRuntime", "WeatherDomain", "EventLog", "WeatherEngine", "WeatherService", "WeatherTesting"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "WeatherDomainTests",
             dependencies: ["WeatherDomain", "WeatherTesting"],

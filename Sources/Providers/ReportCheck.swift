@@ -4,8 +4,8 @@ import WeatherDomain
 ///
 /// Both providers' decoders pass their results through here (via the `FetchActor`); a value out of
 /// range makes the whole answer a `bad_upstream_response`, like an unreadable body.
-public enum ReportCheck {
-    public static func check(_ report: CurrentReport, provider: String) throws(ProviderError) {
+package enum ReportCheck {
+    package static func check(_ report: CurrentReport, provider: String) throws(ProviderError) {
         try place(report.place, provider)
         try offset(report.utcOffsetSeconds, provider)
         let now = report.current
@@ -18,7 +18,7 @@ public enum ReportCheck {
             ], provider)
     }
 
-    public static func check(_ report: ForecastReport, provider: String) throws(ProviderError) {
+    package static func check(_ report: ForecastReport, provider: String) throws(ProviderError) {
         try place(report.place, provider)
         try offset(report.utcOffsetSeconds, provider)
         for entry in report.entries + report.hourly {
@@ -51,7 +51,7 @@ public enum ReportCheck {
         for (name, value) in amounts { try range(name, value, 0...Double.greatestFiniteMagnitude, provider) }
     }
 
-    public static func check(_ places: [Place], provider: String) throws(ProviderError) {
+    package static func check(_ places: [Place], provider: String) throws(ProviderError) {
         for candidate in places { try place(candidate, provider) }
     }
 

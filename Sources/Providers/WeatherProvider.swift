@@ -1,15 +1,15 @@
 import WeatherDomain
 
 /// A request a provider wants made: the real URL and the one to record.
-public struct ProviderRequest: Sendable, Equatable {
+package struct ProviderRequest: Sendable, Equatable {
     /// The URL to fetch (may hold the API key).
-    public var url: String
+    package var url: String
     /// The same URL with the API key removed: what the audit log, stdout and stderr may show.
-    public var auditURL: String
+    package var auditURL: String
     /// Request headers the provider needs (NWS refuses requests without a `User-Agent`); never an API key.
-    public var headers: [String: String]
+    package var headers: [String: String]
 
-    public init(url: String, auditURL: String, headers: [String: String] = [:]) {
+    package init(url: String, auditURL: String, headers: [String: String] = [:]) {
         self.url = url
         self.auditURL = auditURL
         self.headers = headers
@@ -21,7 +21,7 @@ public struct ProviderRequest: Sendable, Equatable {
 /// Three implementations: `OpenMeteoProvider`, and for OpenWeatherMap `OpenWeatherMapProvider` (its 2.5 APIs) and
 /// `OpenWeatherMapOneCallProvider` (One Call 3.0). None performs I/O:
 /// the `FetchActor` makes the calls, times them, retries them and audits every attempt.
-public protocol WeatherProvider: Sendable {
+package protocol WeatherProvider: Sendable {
     /// `open-meteo` or `openweathermap`, as recorded in events.
     var name: String { get }
     /// Whether its forecast has hourly steps (besides the 3-hourly ones and the days).
@@ -42,9 +42,9 @@ public protocol WeatherProvider: Sendable {
 }
 
 /// A provider failure with a stable kind and a message that says what to do.
-public struct ProviderError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct ProviderError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The stable kinds, shared with the JSON-RPC application errors.
-    public enum Kind: String, Sendable, CaseIterable {
+    package enum Kind: String, Sendable, CaseIterable {
         case unauthorized
         case notFound = "not_found"
         case rateLimited = "rate_limited"
@@ -54,21 +54,21 @@ public struct ProviderError: Error, Sendable, Equatable, CustomStringConvertible
         case badUpstreamResponse = "bad_upstream_response"
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// What happened, in words that suit every face.
-    public var situation: String
+    package var situation: String
     /// What to do, in the terms of JSON-RPC and the commands where it names their methods or weatherd's flags
     /// and environment (the MCP face words its own for those kinds), else in words for every face; nil when
     /// `situation` says it all or `remedy` gives it.
-    public var advice: String?
+    package var advice: String?
     /// What the caller can do, named for each face to word (a place the provider does not know).
-    public var remedy: Remedy?
+    package var remedy: Remedy?
     /// The HTTP status, when there was a response.
-    public var status: Int?
+    package var status: Int?
     /// From `Retry-After` on a 429, in seconds.
-    public var retryAfterSeconds: Int64?
+    package var retryAfterSeconds: Int64?
 
-    public init(
+    package init(
         _ kind: Kind, _ situation: String, advice: String? = nil, remedy: Remedy? = nil, status: Int? = nil,
         retryAfterSeconds: Int64? = nil
     ) {
@@ -81,19 +81,19 @@ public struct ProviderError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// The situation and the advice, as JSON-RPC and the commands say it.
-    public var message: String {
+    package var message: String {
         (advice ?? remedy?.rpcAdvice).map { "\(situation) \($0)" } ?? situation
     }
 
-    public var description: String { message }
+    package var description: String { message }
 
     /// Whether another attempt may succeed (`upstream_error`, `timeout`, `offline`).
-    public var isRetryable: Bool { kind == .upstreamError || kind == .timeout || kind == .offline }
+    package var isRetryable: Bool { kind == .upstreamError || kind == .timeout || kind == .offline }
 
     /// The error for a non-2xx status, from the status alone (never from the body's `cod`).
     ///
     /// - Returns: nil for 2xx.
-    public static func from(status: Int, headers: [String: String], provider: String) -> ProviderError? {
+    package static func from(status: Int, headers: [String: String], provider: String) -> ProviderError? {
         switch status {
         case 200..<300:
             return nil
@@ -121,7 +121,7 @@ public struct ProviderError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// The error for a request that got no response.
-    public static func from(_ error: TransportError, provider: String) -> ProviderError {
+    package static func from(_ error: TransportError, provider: String) -> ProviderError {
         switch error.kind {
         case .offline:
             ProviderError(
@@ -133,7 +133,7 @@ public struct ProviderError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// The error for a 2xx body that cannot be read.
-    public static func badBody(_ provider: String, _ detail: String) -> ProviderError {
+    package static func badBody(_ provider: String, _ detail: String) -> ProviderError {
         ProviderError(.badUpstreamResponse, "\(provider) sent a response weatherd cannot read (\(detail)).")
     }
 }

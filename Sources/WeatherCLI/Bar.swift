@@ -1,7 +1,7 @@
 import WeatherDomain
 
 /// The status bars `weatherd bar` prints for, each reading one line per update.
-public enum BarStyle: String, CaseIterable, Sendable {
+package enum BarStyle: String, CaseIterable, Sendable {
     /// One JSON object per line: `{text, tooltip, class, percentage}` (waybar's custom module, `return-type
     /// json`).
     case waybar

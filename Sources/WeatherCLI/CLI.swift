@@ -2,61 +2,60 @@ import Foundation
 import Providers
 import WeatherDomain
 import WeatherEngine
+import WeatherRuntime
 import WeatherService
 
 /// weatherd's commands for people and scripts (`weatherd now`, `weatherd favorites`, …): each is a JSON-RPC
 /// client of the data dir's shared daemon (started when none runs) or, with `--standalone`, of an engine in
 /// this process. A command prints for people, or its method's result with `--json`.
-public enum CLI {
+package enum CLI {
     /// The exit statuses of every command.
-    public enum Exit {
+    package enum Exit {
         /// Done.
-        public static let ok: Int32 = 0
+        package static let ok: Int32 = 0
         /// The request failed (an unknown place, no weather available, a refused change); the reason is on
         /// standard error.
-        public static let failed: Int32 = 1
+        package static let failed: Int32 = 1
         /// The command line is wrong; the usage is on standard error (`EX_USAGE`).
-        public static let usage: Int32 = 64
+        package static let usage: Int32 = 64
         /// weatherd could not be reached: no daemon could be started, or (with `--standalone`) the data dir
         /// could not be opened (`EX_UNAVAILABLE`).
-        public static let unavailable: Int32 = 69
+        package static let unavailable: Int32 = 69
     }
 
     /// Every command, in the order `weatherd --help` lists them.
-    public static let commands: [Command] = [
+    package static let commands: [Command] = [
         NowCommand.command, ForecastCommand.command, ChartCommand.command, BarCommand.command,
         StatusCommand.command, FavoritesCommand.command, AlertsCommand.command, EventsCommand.command,
     ]
 
     /// The command named `name`, if there is one.
-    public static func command(named name: String) -> Command? { commands.first { $0.name == name } }
+    package static func command(named name: String) -> Command? { commands.first { $0.name == name } }
 
     /// What a command needs from the program that runs it.
-    public struct Environment: Sendable {
-        public var variables: [String: String]
+    package struct Environment: Sendable {
+        package var variables: [String: String]
         /// This program, started as the daemon when none runs.
-        public var executable: String
-        public var clock: WallClock
-        /// What long-running commands (`bar`) wait on.
-        public var timer: any Clock<Duration>
-        public var transport: HTTPTransport
-        public var output: Output
+        package var executable: String
+        /// The time, and what long-running commands (`bar`) wait on.
+        package var clock: any RuntimeClock
+        package var transport: HTTPTransport
+        package var output: Output
 
-        public init(
-            variables: [String: String], executable: String, clock: WallClock,
-            timer: any Clock<Duration> = ContinuousClock(), transport: HTTPTransport, output: Output
+        package init(
+            variables: [String: String], executable: String, clock: any RuntimeClock, transport: HTTPTransport,
+            output: Output
         ) {
             self.variables = variables
             self.executable = executable
             self.clock = clock
-            self.timer = timer
             self.transport = transport
             self.output = output
         }
     }
 
     /// Runs `command` with its arguments (after the command's name) and returns the exit status.
-    public static func run(_ command: Command, _ arguments: [String], in environment: Environment) async -> Int32 {
+    package static func run(_ command: Command, _ arguments: [String], in environment: Environment) async -> Int32 {
         let output = environment.output
         let invocation: Invocation
         let configuration: Configuration
@@ -105,7 +104,7 @@ public enum CLI {
             status = try await command.run(
                 Context(
                     invocation: invocation, client: connection.client, notifications: notifications.stream,
-                    now: environment.clock.now, timer: environment.timer))
+                    clock: environment.clock))
         } catch {
             output.error("weatherd \(command.name): \(Self.message(error))")
             status = (error as? RPCError)?.kind == "daemon_unavailable" ? Exit.unavailable : Exit.failed
@@ -122,7 +121,7 @@ public enum CLI {
     }
 
     /// `weatherd --help`: every command with one line each.
-    public static var overview: String {
+    package static var overview: String {
         var text = """
             usage: weatherd [options]               JSON-RPC on stdin/stdout, through the data dir's shared daemon
                    weatherd --standalone [options]  JSON-RPC on stdin/stdout in this process alone
@@ -157,9 +156,9 @@ public enum CLI {
 }
 
 /// A notification the server pushed on this connection (an event, an alert).
-public struct Notification: Sendable {
-    public var method: String
-    public var params: JSONValue
+package struct Notification: Sendable {
+    package var method: String
+    package var params: JSONValue
 }
 
 /// A command line that is wrong.
@@ -170,58 +169,58 @@ struct UsageError: Error, CustomStringConvertible {
 }
 
 /// What a command's `run` gets.
-public struct Context: Sendable {
-    public var invocation: Invocation
-    public var client: LineClient
+package struct Context: Sendable {
+    package var invocation: Invocation
+    package var client: LineClient
     /// The server's notifications on this connection, in order.
-    public var notifications: AsyncStream<Notification>
-    /// The time now.
-    var now: @Sendable () -> Timestamp
-    /// What a long-running command waits on.
-    var timer: any Clock<Duration>
+    package var notifications: AsyncStream<Notification>
+    /// The time, and what a long-running command waits on.
+    var clock: any RuntimeClock
 
     var output: Output { invocation.output }
+    /// The time now.
+    func now() -> Timestamp { clock.timestamp() }
     /// Whether the command prints its method's result as JSON.
     var json: Bool { invocation.switches.contains("--json") }
 }
 
 /// One of weatherd's commands.
-public struct Command: Sendable {
+package struct Command: Sendable {
     /// The word after `weatherd`.
-    public var name: String
+    package var name: String
     /// One line for `weatherd --help`.
-    public var summary: String
+    package var summary: String
     /// The usage line(s), e.g. `usage: weatherd now [PLACE] [--format FORMAT]`.
-    public var usage: String
+    package var usage: String
     /// The rest of `--help`: what it does, its flags, an example.
-    public var details: String
+    package var details: String
     /// How many positional arguments it takes.
-    public var positionals: ClosedRange<Int> = 0...0
+    package var positionals: ClosedRange<Int> = 0...0
     /// The positional arguments as the usage error names them.
-    public var positionalText = "no arguments"
+    package var positionalText = "no arguments"
     /// Its own flags that take a value, e.g. `--format`.
-    public var valueFlags: Set<String> = []
+    package var valueFlags: Set<String> = []
     /// Its own flags without a value, e.g. `--follow`.
-    public var switchFlags: Set<String> = []
+    package var switchFlags: Set<String> = []
     /// Further checks of the arguments (choices, numbers), throwing a `UsageError`.
     var check: @Sendable (Invocation) throws -> Void = { _ in }
     /// Runs the command; returns the exit status.
     var run: @Sendable (Context) async throws -> Int32
 
     /// The whole `--help` text.
-    public var help: String { usage + "\n\n" + details }
+    package var help: String { usage + "\n\n" + details }
 }
 
 /// A command's arguments, sorted: positional ones, its own flags, and weatherd's options (passed on).
-public struct Invocation: Sendable {
-    public var positional: [String] = []
+package struct Invocation: Sendable {
+    package var positional: [String] = []
     /// The command's flags with their values.
-    public var values: [String: String] = [:]
+    package var values: [String: String] = [:]
     /// The command's flags without a value, and `--standalone`, `--json`, `--help`.
-    public var switches: Set<String> = []
+    package var switches: Set<String> = []
     /// weatherd's own options (all of which take a value), for the configuration and a daemon started.
-    public var serverOptions: [String] = []
-    public var output: Output
+    package var serverOptions: [String] = []
+    package var output: Output
 
     /// Flags every command takes.
     static let commonSwitches: Set<String> = ["--standalone", "--json", "--help", "-h"]

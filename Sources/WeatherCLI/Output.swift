@@ -9,16 +9,16 @@ import Synchronization
 
 /// Where a command prints: its lines (standard output) and its errors (standard error), and whether it may
 /// colour them.
-public final class Output: Sendable {
+package final class Output: Sendable {
     /// Writes the text, returning false when it could not (standard output closed, say).
     private let write: @Sendable (_ text: String, _ toError: Bool) -> Bool
     private let failed = Mutex(false)
     /// Whether standard output is a terminal.
-    public let isTerminal: Bool
+    package let isTerminal: Bool
     /// Whether to colour: on a terminal, unless `NO_COLOR` is set (to anything but the empty string).
-    public let colour: Bool
+    package let colour: Bool
 
-    public init(
+    package init(
         isTerminal: Bool, environment: [String: String], write: @escaping @Sendable (String, Bool) -> Bool
     ) {
         self.isTerminal = isTerminal
@@ -27,7 +27,7 @@ public final class Output: Sendable {
     }
 
     /// Standard output and standard error of this process.
-    public static func standard(environment: [String: String]) -> Output {
+    package static func standard(environment: [String: String]) -> Output {
         Output(isTerminal: isatty(1) == 1, environment: environment) { text, toError in
             let bytes = Array(text.utf8)
             var written = 0
@@ -45,18 +45,18 @@ public final class Output: Sendable {
 
     /// Whether a line could not be printed: whoever read standard output is gone (SIGPIPE is ignored, so
     /// that is an error, `EPIPE`).
-    public var isClosed: Bool { failed.withLock { $0 } }
+    package var isClosed: Bool { failed.withLock { $0 } }
 
     /// Prints `text` and a newline.
-    public func print(_ text: String) {
+    package func print(_ text: String) {
         if !write(text + "\n", false) { failed.withLock { $0 = true } }
     }
 
     /// Prints `text` and a newline on standard error.
-    public func error(_ text: String) { _ = write(text + "\n", true) }
+    package func error(_ text: String) { _ = write(text + "\n", true) }
 
     /// `text` in an ANSI style (e.g. `1` bold, `2` dim, `31` red) when colouring, else as it is.
-    public func styled(_ text: String, _ style: String) -> String {
+    package func styled(_ text: String, _ style: String) -> String {
         colour ? "\u{1B}[\(style)m\(text)\u{1B}[0m" : text
     }
 }

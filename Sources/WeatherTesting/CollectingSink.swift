@@ -4,27 +4,27 @@ import WeatherEngine
 import WeatherService
 
 /// A line sink that keeps every line: the RPC front's output in process, a child's stdout end to end.
-public final class CollectingSink: LineSink {
+package final class CollectingSink: LineSink {
     private let state = Mutex<[[UInt8]]>([])
 
-    public init() {}
+    package init() {}
 
-    public func send(_ line: [UInt8]) { state.withLock { $0.append(line) } }
+    package func send(_ line: [UInt8]) { state.withLock { $0.append(line) } }
 
     /// The raw lines so far.
-    public var lines: [[UInt8]] { state.withLock { $0 } }
+    package var lines: [[UInt8]] { state.withLock { $0 } }
 
     /// The lines so far, decoded.
-    public func messages() throws -> [JSONValue] { try lines.map { try JSONValue.parse($0) } }
+    package func messages() throws -> [JSONValue] { try lines.map { try JSONValue.parse($0) } }
 
     /// How long a test waits for output before calling it lost. Only a hang guard: the whole suite runs its
     /// end-to-end processes beside the in-process services on 2 cores, where an answer can wait a minute for a
     /// thread (all pass alone in a second or two).
-    public static let patience: Duration = .seconds(240)
+    package static let patience: Duration = .seconds(240)
 
     /// Waits until at least `count` lines have arrived; false when `timeout` passes first.
     @discardableResult
-    public func wait(for count: Int, timeout: Duration = patience) async -> Bool {
+    package func wait(for count: Int, timeout: Duration = patience) async -> Bool {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while state.withLock({ $0.count }) < count {
             if ContinuousClock.now >= deadline { return false }
@@ -34,7 +34,7 @@ public final class CollectingSink: LineSink {
     }
 
     /// Waits for the response with `id`; nil when `timeout` passes first.
-    public func response(id: JSONValue, timeout: Duration = patience) async throws -> JSONValue? {
+    package func response(id: JSONValue, timeout: Duration = patience) async throws -> JSONValue? {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while true {
             for message in try messages() where message["id"] == id && message["method"] == nil {

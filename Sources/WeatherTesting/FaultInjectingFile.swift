@@ -12,16 +12,16 @@ import Synchronization
 /// Faults are planned, not flagged: `failAppend` makes a future append fail with an errno after
 /// writing a given number of its bytes (as a full disk does); `failSync` makes the next sync fail.
 /// `afterPowerLoss` returns what the file would hold after the machine lost power.
-public final class FaultInjectingFile: LogFile {
+package final class FaultInjectingFile: LogFile {
     /// A planned append failure.
-    public struct AppendFault: Sendable {
+    package struct AppendFault: Sendable {
         /// How many appends succeed before the one that fails.
-        public var after: Int
+        package var after: Int
         /// How many bytes of the failing append are written before the error.
-        public var partialBytes: Int
-        public var errno: Int32
+        package var partialBytes: Int
+        package var errno: Int32
 
-        public init(after: Int = 0, partialBytes: Int = 0, errno: Int32 = ENOSPC) {
+        package init(after: Int = 0, partialBytes: Int = 0, errno: Int32 = ENOSPC) {
             self.after = after
             self.partialBytes = partialBytes
             self.errno = errno
@@ -29,7 +29,7 @@ public final class FaultInjectingFile: LogFile {
     }
 
     /// How unsynced bytes are damaged by a power loss.
-    public enum PowerLoss: Sendable, CaseIterable {
+    package enum PowerLoss: Sendable, CaseIterable {
         /// They are gone.
         case drop
         /// A prefix of them survives.
@@ -55,36 +55,36 @@ public final class FaultInjectingFile: LogFile {
     private let state: Mutex<State>
 
     /// A file holding `initial` bytes, all durable.
-    public init(initial: [UInt8] = []) { state = Mutex(State(bytes: initial, durableLength: initial.count)) }
+    package init(initial: [UInt8] = []) { state = Mutex(State(bytes: initial, durableLength: initial.count)) }
 
     /// Plans an append failure.
-    public func failAppend(_ fault: AppendFault) { state.withLock { $0.appendFault = fault } }
+    package func failAppend(_ fault: AppendFault) { state.withLock { $0.appendFault = fault } }
 
     /// Makes the next sync fail with `errno`.
-    public func failSync(errno: Int32 = EIO) { state.withLock { $0.syncFault = errno } }
+    package func failSync(errno: Int32 = EIO) { state.withLock { $0.syncFault = errno } }
 
     /// Makes the next roll-over fail with `errno` (before anything is sealed).
-    public func failRollOver(errno: Int32 = ENOSPC) { state.withLock { $0.rollOverFault = errno } }
+    package func failRollOver(errno: Int32 = ENOSPC) { state.withLock { $0.rollOverFault = errno } }
 
     /// The segments sealed so far: each one's first seq and bytes, in order.
-    public var sealed: [(firstSeq: Int64, bytes: [UInt8])] { state.withLock { $0.sealed } }
+    package var sealed: [(firstSeq: Int64, bytes: [UInt8])] { state.withLock { $0.sealed } }
 
     /// Every byte written so far, durable or not.
-    public var contents: [UInt8] { state.withLock { $0.bytes } }
+    package var contents: [UInt8] { state.withLock { $0.bytes } }
 
     /// The bytes that survive any crash.
-    public var durableContents: [UInt8] { state.withLock { Array($0.bytes[..<$0.durableLength]) } }
+    package var durableContents: [UInt8] { state.withLock { Array($0.bytes[..<$0.durableLength]) } }
 
     /// How many syncs succeeded.
-    public var syncCount: Int { state.withLock { $0.syncs } }
+    package var syncCount: Int { state.withLock { $0.syncs } }
 
     /// How many appends were made (successful or not).
-    public var appendCount: Int { state.withLock { $0.appends } }
+    package var appendCount: Int { state.withLock { $0.appends } }
 
     /// How many bytes each append was asked to write, in order.
-    public var appendSizes: [Int] { state.withLock { $0.appendSizes } }
+    package var appendSizes: [Int] { state.withLock { $0.appendSizes } }
 
-    public func append(_ bytes: UnsafeRawBufferPointer) throws(StorageError) {
+    package func append(_ bytes: UnsafeRawBufferPointer) throws(StorageError) {
         let failure: Int32? = state.withLock { state in
             state.appends += 1
             state.appendSizes.append(bytes.count)
@@ -103,7 +103,7 @@ public final class FaultInjectingFile: LogFile {
         if let failure { throw StorageError(operation: "write", path: "memory", errno: failure) }
     }
 
-    public func sync() throws(StorageError) {
+    package func sync() throws(StorageError) {
         let failure: Int32? = state.withLock { state in
             if let fault = state.syncFault {
                 state.syncFault = nil
@@ -116,7 +116,7 @@ public final class FaultInjectingFile: LogFile {
         if let failure { throw StorageError(operation: "fdatasync", path: "memory", errno: failure) }
     }
 
-    public func rollOver(firstSeq: Int64) throws(StorageError) {
+    package func rollOver(firstSeq: Int64) throws(StorageError) {
         let failure: Int32? = state.withLock { state in
             if let fault = state.rollOverFault {
                 state.rollOverFault = nil
@@ -130,7 +130,7 @@ public final class FaultInjectingFile: LogFile {
         if let failure { throw StorageError(operation: "link", path: "memory", errno: failure) }
     }
 
-    public func truncate(to length: Int64) throws(StorageError) {
+    package func truncate(to length: Int64) throws(StorageError) {
         state.withLock { state in
             let length = Int(length)
             if length < state.bytes.count { state.bytes.removeLast(state.bytes.count - length) }
@@ -139,7 +139,7 @@ public final class FaultInjectingFile: LogFile {
     }
 
     /// The file as a power loss would leave it, using `random` for the surviving prefix and garbage.
-    public func afterPowerLoss(_ loss: PowerLoss, using random: inout some RandomNumberGenerator) -> [UInt8] {
+    package func afterPowerLoss(_ loss: PowerLoss, using random: inout some RandomNumberGenerator) -> [UInt8] {
         let (bytes, durable) = state.withLock { ($0.bytes, $0.durableLength) }
         let volatile = bytes.count - durable
         var out = Array(bytes[..<durable])

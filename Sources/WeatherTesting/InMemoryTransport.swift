@@ -6,9 +6,9 @@ import Synchronization
 /// Routes are matched on the path (the part before `?`); each route holds a queue of replies, the
 /// last of which repeats. A reply is a response, a transport failure (offline, timeout) or a
 /// response after a delay, so single-flight, deadlines and retries can be tested without a network.
-public final class InMemoryTransport: Sendable {
+package final class InMemoryTransport: Sendable {
     /// One scripted reply.
-    public enum Reply: Sendable {
+    package enum Reply: Sendable {
         case response(HTTPResponse)
         case failure(TransportError)
         /// The reply, after sleeping this long (cancellation is ignored, as URLSession on Linux does).
@@ -23,32 +23,32 @@ public final class InMemoryTransport: Sendable {
 
     private let state = Mutex(State())
 
-    public init() {}
+    package init() {}
 
     /// Sets the replies for requests whose path ends with `suffix` (e.g. `/v1/forecast`) and, when
     /// `query` is given, whose query contains it (e.g. `current=`).
-    public func route(_ suffix: String, query: String = "", _ replies: Reply...) {
+    package func route(_ suffix: String, query: String = "", _ replies: Reply...) {
         state.withLock { $0.routes[RouteKey.make(suffix, query)] = replies }
     }
 
     /// A 200 JSON response.
-    public static func ok(_ body: [UInt8], headers: [String: String] = [:]) -> Reply {
+    package static func ok(_ body: [UInt8], headers: [String: String] = [:]) -> Reply {
         .response(HTTPResponse(status: 200, headers: headers, body: body))
     }
 
     /// A response with a status.
-    public static func status(_ status: Int, _ body: String = "{}", headers: [String: String] = [:]) -> Reply {
+    package static func status(_ status: Int, _ body: String = "{}", headers: [String: String] = [:]) -> Reply {
         .response(HTTPResponse(status: status, headers: headers, body: Array(body.utf8)))
     }
 
     /// Every requested URL, in order.
-    public var requests: [String] { state.withLock { $0.requests } }
+    package var requests: [String] { state.withLock { $0.requests } }
 
     /// Every request as the transport received it (URL and headers), in order.
-    public var received: [HTTPRequest] { state.withLock { $0.received } }
+    package var received: [HTTPRequest] { state.withLock { $0.received } }
 
     /// The transport to give the service.
-    public var transport: HTTPTransport {
+    package var transport: HTTPTransport {
         HTTPTransport { [self] request throws(TransportError) in
             let reply = state.withLock { state -> Reply in
                 state.requests.append(request.url)

@@ -8,22 +8,22 @@ import WeatherService
 
 /// The service in this process on a temporary data dir: the real methods, RPC front and log writer,
 /// with a collecting sink instead of stdout and a manual clock.
-public final class InProcessWeatherd: Sendable {
-    public let engine: Engine
-    public let output = CollectingSink()
-    public let connection: Connection
-    public var server: RPCServer { connection.server }
+package final class InProcessWeatherd: Sendable {
+    package let engine: Engine
+    package let output = CollectingSink()
+    package let connection: Connection
+    package var server: RPCServer { connection.server }
     /// The provider's in-memory network: route replies here.
-    public let network: InMemoryTransport
+    package let network: InMemoryTransport
     private let writerTask: Task<Void, Never>
     private let alertTask: Task<Void, Never>
-    /// The clock of the daily-summary timer (and of the official warnings' timer, when one runs).
-    public let timer = ManualSleepClock()
+    /// The service's one clock: wall time, deadlines, backoff and every timer.
+    package let clock: ManualClock
     private let warningsTask: Task<Void, Never>?
     private let nextID = Mutex<Int64>(1)
 
     /// Opens the service on `directory` (replaying whatever log is there).
-    public init(
+    package init(
         directory: TemporaryDataDirectory, clock: ManualClock = ManualClock(), fsync: FsyncMode = .always,
         maxLineBytes: Int = 1 << 20, commandWindow: Int = 100_000, file: FaultInjectingFile? = nil,
         network: InMemoryTransport = InMemoryTransport(), fetch: FetchPolicy = FetchPolicy(),
@@ -32,6 +32,7 @@ public final class InProcessWeatherd: Sendable {
         warningsLanguage: String? = nil
     ) throws {
         self.network = network
+        self.clock = clock
         var configuration = Configuration(dataDirectory: directory.path)
         configuration.segmentBytes = segmentBytes
         configuration.fsync = fsync
@@ -48,23 +49,22 @@ public final class InProcessWeatherd: Sendable {
         configuration.warningsLanguage = warningsLanguage
         let opened = try Self.open(configuration: configuration, clock: clock, logger: logger, file: file)
         let engine = Engine(
-            opened, configuration: configuration, clock: clock.wallClock, logger: logger,
+            opened, configuration: configuration, clock: clock, logger: logger,
             provider: OpenMeteoProvider(baseURL: "http://weather.test", geocodingBaseURL: "http://geo.test"),
             transport: network.transport)
         self.engine = engine
         connection = Connection(engine: engine, label: "stdio", sink: output, maxLineBytes: maxLineBytes)
         writerTask = Task { await engine.runLog() }
-        alertTask = Task { [timer] in await engine.runAlerts(clock: timer) }
-        let timer = self.timer
+        alertTask = Task { await engine.runAlerts() }
         warningsTask = warningsInterval.map { interval in
-            Task { await engine.runOfficialChecks(every: interval, clock: timer) }
+            Task { await engine.runOfficialChecks(every: interval) }
         }
     }
 
     /// The base URLs the official sources are asked at (route replies by their paths).
-    public static let nwsBaseURL = "http://nws.test"
-    public static let meteoAlarmBaseURL = "http://meteoalarm.test"
-    public static let airQualityBaseURL = "http://aq.test"
+    package static let nwsBaseURL = "http://nws.test"
+    package static let meteoAlarmBaseURL = "http://meteoalarm.test"
+    package static let airQualityBaseURL = "http://aq.test"
 
     /// Opens the data dir, waiting up to 5 s while its lock is held by this very process. That happens only
     /// in tests that stop a service and open the dir again: the lock's descriptor is closed, but a child
@@ -78,7 +78,7 @@ public final class InProcessWeatherd: Sendable {
         while true {
             let failure: StartupError
             do {
-                return try OpenedDataDir.open(configuration: configuration, clock: clock.wallClock, logger: logger) {
+                return try OpenedDataDir.open(configuration: configuration, clock: clock, logger: logger) {
                     path in
                     guard let file else { return try PosixLogFile(path: path) }
                     return file
@@ -94,7 +94,7 @@ public final class InProcessWeatherd: Sendable {
     }
 
     /// Runs `body` against a service on a fresh temporary data dir, and stops the service afterwards.
-    public static func with(
+    package static func with(
         clock: ManualClock = ManualClock(), file: FaultInjectingFile? = nil,
         network: InMemoryTransport = InMemoryTransport(), fetch: FetchPolicy = FetchPolicy(),
         _ body: (InProcessWeatherd) async throws -> Void
@@ -112,7 +112,7 @@ public final class InProcessWeatherd: Sendable {
     }
 
     /// Feeds one raw input line, as the stdin reader would.
-    public func receive(_ line: [UInt8]) async {
+    package func receive(_ line: [UInt8]) async {
         var splitter = LineSplitter(maxLineBytes: server.maxLineBytes)
         var items: [LineSplitter.Item] = []
         line.withUnsafeBytes { splitter.feed($0) { items.append($0) } }
@@ -121,7 +121,7 @@ public final class InProcessWeatherd: Sendable {
     }
 
     /// Sends a request and returns the whole response object.
-    public func call(_ method: String, _ params: JSONValue? = nil) async throws -> JSONValue {
+    package func call(_ method: String, _ params: JSONValue? = nil) async throws -> JSONValue {
         let id = nextID.withLock { id in
             defer { id += 1 }
             return id
@@ -136,7 +136,7 @@ public final class InProcessWeatherd: Sendable {
     }
 
     /// Sends a request and returns its `result`, failing when it is an error.
-    public func result(_ method: String, _ params: JSONValue? = nil) async throws -> JSONValue {
+    package func result(_ method: String, _ params: JSONValue? = nil) async throws -> JSONValue {
         let response = try await call(method, params)
         guard let result = response["result"] else {
             throw RunningWeatherdError("\(method) failed: \(response.jsonString)")
@@ -146,8 +146,8 @@ public final class InProcessWeatherd: Sendable {
 
     /// Waits for every request, stops the writer (and the snapshotter, which writes a last snapshot) and
     /// releases the data dir.
-    public func stop() async {
-        await connection.finish(grace: .seconds(3600))
+    package func stop() async {
+        await connection.finish(grace: .seconds(3600), cutShort: [])
         await engine.drainBackground()
         alertTask.cancel()
         await alertTask.value

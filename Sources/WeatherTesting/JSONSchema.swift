@@ -8,25 +8,25 @@ import WeatherDomain
 /// Annotation keywords (`description`, `title`, `default`, …) are ignored, as the specification says.
 /// Siblings of `$ref` are applied as well (2020-12 semantics); in draft-07 they would be ignored, which can only
 /// make this validator stricter, never more lenient.
-public struct JSONSchema: Sendable {
+package struct JSONSchema: Sendable {
     /// The whole document; `$ref`s resolve against it.
-    public let document: JSONValue
+    package let document: JSONValue
 
     /// A schema over an already parsed document.
-    public init(document: JSONValue) {
+    package init(document: JSONValue) {
         self.document = document
     }
 
     /// Reads and parses the schema document at `path`.
     ///
     /// - Throws: the file system's error, or `JSONParseError` for a file that is not JSON.
-    public init(contentsOf path: String) throws {
+    package init(contentsOf path: String) throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         self.init(document: try JSONValue.parse(data, maxDepth: 512))
     }
 
     /// The names under `definitions` (draft-07) or `$defs` (2020-12).
-    public var definitionNames: [String] {
+    package var definitionNames: [String] {
         let defs = document["$defs"]?.objectValue ?? [:]
         let definitions = document["definitions"]?.objectValue ?? [:]
         return Set(defs.keys).union(definitions.keys).sorted()
@@ -36,7 +36,7 @@ public struct JSONSchema: Sendable {
     ///
     /// Returns the problems found, each naming the JSON path (e.g. `$.result.tools[0].inputSchema.type`) and what is
     /// wrong; empty means valid.
-    public func validate(_ value: JSONValue, definition name: String) -> [String] {
+    package func validate(_ value: JSONValue, definition name: String) -> [String] {
         let schemaPath: String
         let schema: JSONValue
         if let found = document["$defs"]?[name] {
@@ -50,7 +50,7 @@ public struct JSONSchema: Sendable {
     }
 
     /// Validates `value` against the document's root schema.
-    public func validate(_ value: JSONValue) -> [String] {
+    package func validate(_ value: JSONValue) -> [String] {
         Validator(root: document).run(value, schema: document, schemaPath: "#")
     }
 

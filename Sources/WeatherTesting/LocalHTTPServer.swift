@@ -10,16 +10,16 @@ import Synchronization
 /// A small HTTP/1.1 server on 127.0.0.1, for end-to-end tests: it serves recorded bodies and error
 /// statuses by path, and counts what it was asked. One thread accepts; each connection gets a
 /// thread, reads one request, answers, and closes.
-public final class LocalHTTPServer: Sendable {
+package final class LocalHTTPServer: Sendable {
     /// A canned answer.
-    public struct Response: Sendable {
-        public var status: Int
-        public var headers: [String: String]
-        public var body: [UInt8]
+    package struct Response: Sendable {
+        package var status: Int
+        package var headers: [String: String]
+        package var body: [UInt8]
         /// How long to wait before answering (cut short by `releaseDelays()`).
-        public var delay: Duration
+        package var delay: Duration
 
-        public init(status: Int = 200, headers: [String: String] = [:], body: [UInt8], delay: Duration = .zero) {
+        package init(status: Int = 200, headers: [String: String] = [:], body: [UInt8], delay: Duration = .zero) {
             self.status = status
             self.headers = headers
             self.body = body
@@ -36,12 +36,12 @@ public final class LocalHTTPServer: Sendable {
     }
 
     /// The port it listens on.
-    public let port: Int
+    package let port: Int
     private let fd: Int32
     private let state = Mutex(State())
 
     /// Binds 127.0.0.1 on a free port and starts accepting.
-    public init() throws {
+    package init() throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RunningWeatherdError("socket: errno \(errno)") }
         var yes: Int32 = 1
@@ -72,24 +72,24 @@ public final class LocalHTTPServer: Sendable {
     deinit { stop() }
 
     /// `http://127.0.0.1:<port>`
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    package var baseURL: String { "http://127.0.0.1:\(port)" }
 
     /// Serves `response` for requests whose path ends with `suffix` and whose query contains `query`.
-    public func route(_ suffix: String, query: String = "", _ response: Response) {
+    package func route(_ suffix: String, query: String = "", _ response: Response) {
         state.withLock { $0.routes[RouteKey.make(suffix, query)] = response }
     }
 
     /// Every request line's target (path and query), in arrival order.
-    public var requests: [String] { state.withLock { $0.requests } }
+    package var requests: [String] { state.withLock { $0.requests } }
 
     /// Every request's headers (names lower-cased), in the order of `requests`.
-    public var requestHeaders: [[String: String]] { state.withLock { $0.headers } }
+    package var requestHeaders: [[String: String]] { state.withLock { $0.headers } }
 
     /// Answers every request held by its route's delay now, and later ones without waiting.
-    public func releaseDelays() { state.withLock { $0.released = true } }
+    package func releaseDelays() { state.withLock { $0.released = true } }
 
     /// Stops accepting, and answers the requests it holds.
-    public func stop() {
+    package func stop() {
         let first = state.withLock { state -> Bool in
             defer {
                 state.stopped = true

@@ -17,34 +17,34 @@ import WeatherDomain
 /// `compacted` object has its own `crc` checked and its stated `chain` taken as is, the segment must begin on the
 /// manifest's `previousChain` and end on its `lastChain`, and the file must have the manifest's length and
 /// CRC-32C (or its `originalBytes`: a compaction interrupted before its rename left the original).
-public struct LogCheck: Sendable {
+package struct LogCheck: Sendable {
     /// What a checked log holds.
-    public struct Summary: Sendable, Equatable {
+    package struct Summary: Sendable, Equatable {
         /// The number of events.
-        public var events: Int
+        package var events: Int
         /// The last event's `seq` (0 for an empty log).
-        public var lastSeq: Int64
+        package var lastSeq: Int64
         /// Events per type.
-        public var types: [String: Int]
+        package var types: [String: Int]
 
         /// A summary of `events` events ending at `lastSeq`.
-        public init(events: Int = 0, lastSeq: Int64 = 0, types: [String: Int] = [:]) {
+        package init(events: Int = 0, lastSeq: Int64 = 0, types: [String: Int] = [:]) {
             (self.events, self.lastSeq, self.types) = (events, lastSeq, types)
         }
     }
 
     /// The first problem found, with where it is.
-    public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
+    package struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
         /// What is wrong.
-        public var message: String
+        package var message: String
         /// The file it is in.
-        public var file: String
+        package var file: String
         /// The byte offset of the line in that file.
-        public var offset: Int
+        package var offset: Int
         /// The `seq` the line should have had.
-        public var seq: Int64
+        package var seq: Int64
 
-        public var description: String { "\(file) at offset \(offset) (seq \(seq)): \(message)" }
+        package var description: String { "\(file) at offset \(offset) (seq \(seq)): \(message)" }
     }
 
     /// The envelope's keys in their required order; `corr` is the only optional one.
@@ -56,7 +56,7 @@ public struct LogCheck: Sendable {
     /// Loads every `*.json` schema of `schemasDirectory`, named `<type>.v<v>.json`.
     ///
     /// - Throws: the file system's error, or `JSONParseError` for a schema that is not JSON.
-    public init(schemasDirectory: String) throws {
+    package init(schemasDirectory: String) throws {
         var schemas: [String: JSONSchema] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: schemasDirectory) where name.hasSuffix(".json")
         {
@@ -66,7 +66,7 @@ public struct LogCheck: Sendable {
     }
 
     /// The log files of a data dir in seq order: the sealed `events-<first seq>.jsonl` segments, then `events.jsonl`.
-    public static func logFiles(ofDataDirectory directory: String) throws -> [String] {
+    package static func logFiles(ofDataDirectory directory: String) throws -> [String] {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory)
         let sealed = names.filter { $0.hasPrefix("events-") && $0.hasSuffix(".jsonl") }.sorted()
         let active = names.contains("events.jsonl") ? ["events.jsonl"] : []
@@ -86,7 +86,7 @@ public struct LogCheck: Sendable {
     ///
     /// - Throws: `Problem` for the first problem found; the file system's error for an unreadable file.
     @discardableResult
-    public func check(dataDirectory directory: String) throws -> Summary {
+    package func check(dataDirectory directory: String) throws -> Summary {
         let manifestPath = directory + "/log-manifest.json"
         var compacted: [String: Compacted] = [:]
         var firstSeq: Int64 = 1
@@ -125,7 +125,7 @@ public struct LogCheck: Sendable {
     ///
     /// - Throws: `Problem` for the first problem found; the file system's error for an unreadable file.
     @discardableResult
-    public func check(files: [String]) throws -> Summary {
+    package func check(files: [String]) throws -> Summary {
         try check(files: files, firstSeq: 1, firstChain: "00000000", compacted: [:], namedSegments: false)
     }
 

@@ -12,8 +12,8 @@ import WeatherDomain
 /// The small mix cycles through favorites (add, rename, remove, keeping at most 200), history, settings
 /// and location; the realistic mix makes every tenth event a `weather.fetched` 5-day forecast (40 steps,
 /// 5 days) for one of 50 places, so later fetches supersede earlier ones as they do in a real log.
-public struct LogGenerator {
-    public enum Mix: String, Sendable {
+package struct LogGenerator {
+    package enum Mix: String, Sendable {
         /// Favorites, history, settings and location changes.
         case small
         /// As `small`, with every tenth event a 5-day forecast for one of 50 places.
@@ -30,7 +30,7 @@ public struct LogGenerator {
     private let step: Int64
 
     /// A generator whose first event is written at `start` plus `step` milliseconds, each next one `step` later.
-    public init(mix: Mix, start: Timestamp = Timestamp(milliseconds: 1_795_000_000_000), step: Int64 = 1_000) {
+    package init(mix: Mix, start: Timestamp = Timestamp(milliseconds: 1_795_000_000_000), step: Int64 = 1_000) {
         self.mix = mix
         clock = start
         self.step = step
@@ -41,7 +41,7 @@ public struct LogGenerator {
     /// With `segmentBytes`, the log rolls over as the writer's does: before a line that would take the active file
     /// past that size, it is renamed to its segment name.
     @discardableResult
-    public static func write(
+    package static func write(
         mix: Mix, count: Int, to directory: String, segmentBytes: Int64 = .max,
         start: Timestamp = Timestamp(milliseconds: 1_795_000_000_000), step: Int64 = 1_000
     ) throws -> Int64 {
@@ -90,7 +90,7 @@ public struct LogGenerator {
     }
 
     /// The next event, for seq `seq`; its time is `clock` afterwards.
-    public mutating func next(seq: Int64) -> NewEvent {
+    package mutating func next(seq: Int64) -> NewEvent {
         clock = Timestamp(milliseconds: clock.milliseconds + step)
         if mix == .dashboard {
             return NewEvent(.weatherFetched(forecast(place: Int(seq) % 50)), cause: "timer:refresh", corr: nil)
@@ -137,7 +137,7 @@ public struct LogGenerator {
 
     /// A realistic Open-Meteo forecast as weatherd logs one: 40 three-hourly and 72 hourly steps with every
     /// field Open-Meteo gives, and 16 days with their aggregates, sunrise and sunset (about 40 KB).
-    public func forecast(place index: Int) -> WeatherFetched {
+    package func forecast(place index: Int) -> WeatherFetched {
         let lat = Double(index) - 25.5
         let lon = Double(index * 7 % 360) - 179.5
         let place = Place(name: "Forecast \(index)", country: "NO", state: "Region \(index)", lat: lat, lon: lon)

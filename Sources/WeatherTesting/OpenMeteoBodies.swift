@@ -1,9 +1,9 @@
 import WeatherDomain
 
 /// Open-Meteo response bodies in the shape weatherd requests (unix times, m/s), for tests.
-public enum OpenMeteoBodies {
+package enum OpenMeteoBodies {
     /// A current-weather body.
-    public static func current(
+    package static func current(
         temperature: Double, code: Int64 = 3, time: Timestamp = Timestamp(milliseconds: 1_795_348_800_000),
         utcOffsetSeconds: Int64 = 3600
     ) -> [UInt8] {
@@ -33,7 +33,7 @@ public enum OpenMeteoBodies {
     /// The daily figures are deliberately not the hours' extremes (day `i`'s low is `i - 10.25` °C, its high
     /// `i + 30.75` °C), so a test can tell which an answer comes from. Hours from local 06:00 to 18:00 are
     /// `is_day` 1; precipitation is 0.2 mm an hour, its probability 40 %.
-    public static func forecast(
+    package static func forecast(
         start: Timestamp = Timestamp(milliseconds: 1_795_348_800_000), hours: Int = 120, code: Int64 = 61,
         utcOffsetSeconds: Int64 = 3600, days: Int = 16
     ) -> [UInt8] {
@@ -82,7 +82,7 @@ public enum OpenMeteoBodies {
     }
 
     /// A geocoding body with the given candidates (name, country code, admin1, lat, lon).
-    public static func geocode(_ places: [(String, String, String?, Double, Double)]) -> [UInt8] {
+    package static func geocode(_ places: [(String, String, String?, Double, Double)]) -> [UInt8] {
         let results: [JSONValue] = places.map { name, country, admin1, lat, lon in
             var object: [String: JSONValue] = [
                 "name": .string(name), "country_code": .string(country), "latitude": .double(lat),

@@ -9,22 +9,22 @@ import WeatherDomain
 #endif
 
 /// The real `weatherd` binary, started as a child process and spoken to over pipes.
-public final class RunningWeatherd: Sendable {
+package final class RunningWeatherd: Sendable {
     /// Every stdout line, in order.
-    public let output = CollectingSink()
+    package let output = CollectingSink()
     private let process: Process
     private let stdin: FileHandle
     /// The read end of the child's stdout, read from the start unless the caller chose to read it later.
     private let stdout: FileHandle
     private let readingOutput = Mutex(false)
     /// Every stderr line, in order.
-    public let errors = CollectingSink()
+    package let errors = CollectingSink()
     private let nextID = Mutex<Int64>(1)
     /// How many of the two output pipes have reached their end.
     private let drained = Drained()
 
     /// The built `weatherd` next to the running test bundle.
-    public static var binaryPath: String {
+    package static var binaryPath: String {
         let candidates = [
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
                 "weatherd"),
@@ -37,7 +37,7 @@ public final class RunningWeatherd: Sendable {
     /// Starts `weatherd` with `arguments` (for example `--data-dir`).
     ///
     /// - Parameter readOutput: false leaves stdout unread (a client that stops reading) until `readOutput()`.
-    public init(arguments: [String], environment: [String: String] = [:], readOutput: Bool = true) throws {
+    package init(arguments: [String], environment: [String: String] = [:], readOutput: Bool = true) throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binaryPath)
         process.arguments = arguments
@@ -59,7 +59,7 @@ public final class RunningWeatherd: Sendable {
     }
 
     /// Starts reading stdout (once; `init` does it unless told not to).
-    public func readOutput() {
+    package func readOutput() {
         let first = readingOutput.withLock { reading in
             defer { reading = true }
             return !reading
@@ -93,21 +93,21 @@ public final class RunningWeatherd: Sendable {
     }
 
     /// Everything written to stderr so far.
-    public var standardError: String {
+    package var standardError: String {
         errors.lines.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n")
     }
 
-    public var pid: Int32 { process.processIdentifier }
+    package var pid: Int32 { process.processIdentifier }
 
     /// The child's peak resident set size so far (`VmHWM` in `/proc/<pid>/status`), in bytes.
     ///
     /// - Throws: when the process has ended or the file cannot be read or understood.
-    public func peakResidentBytes() throws -> Int64 { try statusBytes("VmHWM") }
+    package func peakResidentBytes() throws -> Int64 { try statusBytes("VmHWM") }
 
     /// The child's resident set size now (`VmRSS`), in bytes.
     ///
     /// - Throws: when the process has ended or the file cannot be read or understood.
-    public func residentBytes() throws -> Int64 { try statusBytes("VmRSS") }
+    package func residentBytes() throws -> Int64 { try statusBytes("VmRSS") }
 
     private func statusBytes(_ field: String) throws -> Int64 {
         let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
@@ -118,15 +118,15 @@ public final class RunningWeatherd: Sendable {
     }
 
     /// Writes raw bytes to stdin.
-    public func write(_ bytes: [UInt8]) throws { try stdin.write(contentsOf: Data(bytes)) }
+    package func write(_ bytes: [UInt8]) throws { try stdin.write(contentsOf: Data(bytes)) }
 
     /// Writes one line (a newline is added).
-    public func send(line: String) throws { try write(Array((line + "\n").utf8)) }
+    package func send(line: String) throws { try write(Array((line + "\n").utf8)) }
 
     /// Sends a request and waits for its response.
     ///
     /// - Returns: the whole response object.
-    public func call(_ method: String, _ params: JSONValue? = nil, timeout: Duration = .seconds(20)) async throws
+    package func call(_ method: String, _ params: JSONValue? = nil, timeout: Duration = .seconds(20)) async throws
         -> JSONValue
     {
         let id = nextID.withLock { id in
@@ -143,17 +143,17 @@ public final class RunningWeatherd: Sendable {
     }
 
     /// Closes stdin (end of input).
-    public func closeInput() throws { try stdin.close() }
+    package func closeInput() throws { try stdin.close() }
 
     /// Sends a signal.
-    public func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+    package func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
     /// Waits for the process to exit and returns its exit status; nil when `timeout` passes first.
     ///
     /// The default is a hang guard, not a speed claim: a clean exit takes well under a second alone, but a
     /// debug build beside the whole suite on two busy cores has taken over 20 s. A test that claims a prompt
     /// exit passes its own, shorter `timeout`.
-    public func waitForExit(timeout: Duration = .seconds(120)) async -> Int32? {
+    package func waitForExit(timeout: Duration = .seconds(120)) async -> Int32? {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while process.isRunning || drained.count.withLock({ $0 }) < 2 {
             if ContinuousClock.now >= deadline { return process.isRunning ? nil : process.terminationStatus }
@@ -173,8 +173,8 @@ private final class Drained: Sendable {
 }
 
 /// A test-helper failure with a message.
-public struct RunningWeatherdError: Error, CustomStringConvertible {
-    public var description: String
+package struct RunningWeatherdError: Error, CustomStringConvertible {
+    package var description: String
 
-    public init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }

@@ -1,10 +1,10 @@
 /// A small deterministic random generator (SplitMix64), so every CI run tries the same cases.
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
-    public var state: UInt64
+package struct SeededGenerator: RandomNumberGenerator, Sendable {
+    package var state: UInt64
 
-    public init(state: UInt64) { self.state = state }
+    package init(state: UInt64) { self.state = state }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -3,14 +3,14 @@ import Foundation
 /// A data dir path inside a fresh temporary directory, removed (with everything in it) when released.
 ///
 /// The data dir itself is not created, so weatherd creates it as it would on a fresh machine.
-public final class TemporaryDataDirectory: Sendable {
+package final class TemporaryDataDirectory: Sendable {
     /// The temporary directory holding the data dir.
-    public let root: String
+    package let root: String
     /// The data dir's path.
-    public let path: String
+    package let path: String
 
     /// Creates the temporary directory.
-    public init(prefix: String = "weatherd-test") {
+    package init(prefix: String = "weatherd-test") {
         let base = FileManager.default.temporaryDirectory.path
         root = "\(base)/\(prefix)-\(UUID().uuidString.prefix(8))"
         path = root + "/data"
@@ -27,21 +27,21 @@ public final class TemporaryDataDirectory: Sendable {
     }
 
     /// The path of the log inside a data dir at `path`.
-    public var logPath: String { path + "/events.jsonl" }
+    package var logPath: String { path + "/events.jsonl" }
 
     /// The log's bytes (empty when it does not exist).
-    public func logBytes() -> [UInt8] {
+    package func logBytes() -> [UInt8] {
         (FileManager.default.contents(atPath: logPath)).map { Array($0) } ?? []
     }
 
     /// Replaces the log's bytes (creating the data dir when needed).
-    public func writeLog(_ bytes: [UInt8]) throws {
+    package func writeLog(_ bytes: [UInt8]) throws {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         try Data(bytes).write(to: URL(fileURLWithPath: logPath))
     }
 
     /// The names of the files in the directory.
-    public func fileNames() throws -> [String] {
+    package func fileNames() throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: path).sorted()
     }
 }

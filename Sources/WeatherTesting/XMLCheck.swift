@@ -6,33 +6,33 @@
 /// bare and `&` only as a reference (`&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;` or a character
 /// reference), only characters XML allows, and nothing but comments and white space around the root. An
 /// XML declaration may come first; a document type declaration is refused (no entities to expand).
-public enum XMLCheck {
+package enum XMLCheck {
     /// An element: its name, attributes (values decoded), child elements and text.
-    public struct Element: Sendable {
-        public var name: String
-        public var attributes: [String: String]
-        public var children: [Element]
+    package struct Element: Sendable {
+        package var name: String
+        package var attributes: [String: String]
+        package var children: [Element]
         /// The text inside the element and its descendants, references decoded (like the DOM's
         /// `textContent`).
-        public var text: String
+        package var text: String
 
         /// The element and all elements inside it, in document order.
-        public var all: [Element] { [self] + children.flatMap(\.all) }
+        package var all: [Element] { [self] + children.flatMap(\.all) }
 
         /// The elements named `name`, this one included, in document order.
-        public func elements(named name: String) -> [Element] { all.filter { $0.name == name } }
+        package func elements(named name: String) -> [Element] { all.filter { $0.name == name } }
     }
 
     /// Why a text is not well-formed XML, and where (the offset in Unicode scalars).
-    public struct Problem: Error, CustomStringConvertible {
-        public var offset: Int
-        public var message: String
+    package struct Problem: Error, CustomStringConvertible {
+        package var offset: Int
+        package var message: String
 
-        public var description: String { "not well-formed XML at \(offset): \(message)" }
+        package var description: String { "not well-formed XML at \(offset): \(message)" }
     }
 
     /// The root element of `text`, which must be a well-formed XML document.
-    public static func parse(_ text: String) throws(Problem) -> Element {
+    package static func parse(_ text: String) throws(Problem) -> Element {
         var reader = Reader(Array(text.unicodeScalars))
         return try reader.document()
     }

@@ -2,6 +2,7 @@ import EventLog
 import Foundation
 import WeatherDomain
 import WeatherEngine
+import WeatherRuntime
 import WeatherTesting
 
 /// Log size over a year with and without payload retention, compaction throughput, and start-up of a
@@ -21,7 +22,7 @@ import WeatherTesting
 func retention(dir: String, forecastTTLMinutes: Int) throws -> JSONValue {
     let dataDir = dir + "/retention"
     try? FileManager.default.removeItem(atPath: dataDir)
-    let now = WallClock.system.now()
+    let now = SystemClock().timestamp()
     let perDay = 50 * 24 * 60 / forecastTTLMinutes
     let rawBytes = try LogGenerator.write(
         mix: .dashboard, count: perDay, to: dataDir, segmentBytes: 64 << 20,

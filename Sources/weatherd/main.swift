@@ -3,6 +3,7 @@ import Providers
 import WeatherCLI
 import WeatherDomain
 import WeatherEngine
+import WeatherRuntime
 import WeatherService
 
 #if canImport(Glibc)
@@ -21,7 +22,7 @@ if arguments.first == "log" {
     }
     exit(code)
 }
-let clock = WallClock.system
+let clock = SystemClock()
 let executable =
     (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
     ?? URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path

@@ -28,7 +28,7 @@ struct AuditRetentionTests {
         CompactionService(
             directory: directory.path, retainPayloads: .seconds(30 * 86_400), retainAudit: .zero,
             writer: engine.writer, snapshots: SnapshotStore(directory: DataDirectory(path: directory.path)),
-            lastTruncation: nil, clock: clock.wallClock, timer: ContinuousClock(), delay: .zero, interval: .zero,
+            lastTruncation: nil, clock: clock, delay: .zero, interval: .zero,
             logger: Logger(level: .error))
     }
 
@@ -187,9 +187,9 @@ struct AuditRetentionTests {
         let weatherd = try InProcessWeatherd(directory: directory, clock: clock, snapshotEvery: 0, segmentBytes: 2048)
         try await Self.addFavorites(40, to: weatherd, clock: clock)
         // The event is durable, then the process "dies" before any file is touched.
-        let plan = try #require(try LogTruncation.plan(directory: directory.path, cutoff: clock.now))
+        let plan = try #require(try LogTruncation.plan(directory: directory.path, cutoff: clock.timestamp))
         let event = LogMaintenance.record(
-            of: plan, cutoff: clock.now, retainAudit: .zero, baseSeq: plan.throughSeq + 1)
+            of: plan, cutoff: clock.timestamp, retainAudit: .zero, baseSeq: plan.throughSeq + 1)
         let ticket = try weatherd.engine.writer.append([NewEvent(.logTruncated(event), cause: "retention", corr: nil)])
         _ = try await ticket.committed()
         #expect(try Self.segmentFiles(directory.path).first == 1)

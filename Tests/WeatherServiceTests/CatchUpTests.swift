@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import WeatherDomain
 import WeatherEngine
+import WeatherRuntime
 import WeatherService
 import WeatherTesting
 

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import WeatherDomain
 import WeatherEngine
+import WeatherRuntime
 import WeatherTesting
 
 @Suite("A change's answer from where its sync completes")

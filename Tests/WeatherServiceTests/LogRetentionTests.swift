@@ -2,6 +2,7 @@ import EventLog
 import Foundation
 import Testing
 import WeatherDomain
+import WeatherRuntime
 import WeatherService
 import WeatherTesting
 
@@ -250,7 +251,7 @@ struct LogRetentionTests {
     @Test("log compact runs on a stopped data dir and is refused on one in use")
     func compactCommand() async throws {
         let (directory, code, lines) = try await onThread {
-            let directory = try Self.oldLog(now: WallClock.system.now())
+            let directory = try Self.oldLog(now: SystemClock().timestamp())
             var lines: [String] = []
             let code = LogTools.run(
                 ["compact", "--data-dir", directory.path, "--retain-payloads", "30d"], environment: [:]

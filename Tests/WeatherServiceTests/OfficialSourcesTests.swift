@@ -76,7 +76,7 @@ struct OfficialSourcesTests {
             #expect(answer["source"] == "nws")
             #expect(answer["attribution"] == "National Weather Service")
             #expect(answer["stale"] == false)
-            #expect(answer["fetchedAt"] == .string(clock.now.description))
+            #expect(answer["fetchedAt"] == .string(clock.timestamp.description))
             #expect(
                 answer["warnings"]?.arrayValue?.first?["headline"]?.stringValue?.hasPrefix("Excessive Heat Warning")
                     == true)
@@ -333,7 +333,7 @@ struct OfficialSourcesTests {
                 atPath: directory.path + "/events.jsonl", toPath: segments.path + "/" + LogFiles.segmentName(1))
             let state = try Replay.run(directory: segments.path, commandWindow: 100_000).state
             let report = try LogMaintenance.compact(
-                directory: segments.path, retainPayloads: .zero, now: clock.now)
+                directory: segments.path, retainPayloads: .zero, now: clock.timestamp)
             #expect(report.eventsStripped == 4, "two of three warnings and two of three air-quality payloads")
             let compacted = try Replay.run(directory: segments.path, commandWindow: 100_000).state
             #expect(compacted.json == state.json)

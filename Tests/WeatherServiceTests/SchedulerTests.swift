@@ -19,32 +19,33 @@ struct SchedulerTests {
 
     @Test("refreshes every interval, retries failed places with doubling backoff, stops on cancellation")
     func timing() async throws {
-        let clock = ManualSleepClock()
+        let clock = ManualClock()
         let recorder = Recorder()
         recorder.failures.withLock { $0 = [["fav-2", "fav-3"], ["fav-3"], ["fav-3"], ["fav-3"]] }
         let scheduler = RefreshScheduler(interval: .seconds(4 * 3600), clock: clock) { only in recorder.refresh(only) }
         let running = Task { try await scheduler.run() }
 
-        #expect(await clock.waitForSleepers(1))
+        await clock.sleepers(atLeast: 1)
         clock.advance(by: .seconds(4 * 3600 - 1))
-        try await Task.sleep(for: .milliseconds(20))
+        #expect(clock.sleeperCount == 1, "still asleep one second before the interval")
         #expect(recorder.calls.withLock { $0.count } == 0, "nothing before the interval")
         clock.advance(by: .seconds(1))
-        #expect(await clock.waitForSleepers(1))
+        await clock.sleepers(atLeast: 1)
         #expect(recorder.calls.withLock { $0 } == [nil])
 
         for (delay, expected) in [(60, 2), (120, 3), (240, 4)] {
             clock.advance(by: .seconds(delay - 1))
-            try await Task.sleep(for: .milliseconds(20))
+            #expect(clock.sleeperCount == 1, "still asleep one second before the retry")
             #expect(recorder.calls.withLock { $0.count } == expected - 1, "no retry before \(delay) s")
             clock.advance(by: .seconds(1))
-            #expect(await clock.waitForSleepers(1))
+            await clock.sleepers(atLeast: 1)
             #expect(recorder.calls.withLock { $0.count } == expected)
         }
         #expect(recorder.calls.withLock { $0 } == [nil, ["fav-2", "fav-3"], ["fav-3"], ["fav-3"]])
 
         clock.advance(by: .seconds(480))
-        try await Task.sleep(for: .milliseconds(20))
+        let nextRound = clock.now.advanced(by: .seconds(4 * 3600 - 480))
+        #expect(clock.sleeperCount(until: nextRound) == 1, "asleep for the next round")
         #expect(recorder.calls.withLock { $0.count } == 4, "three retries at most")
 
         running.cancel()

@@ -21,7 +21,7 @@ struct StatefulMethodTests {
             #expect(
                 added == [
                     "id": "fav-1", "name": "Oslo", "country": "NO", "lat": 59.91, "lon": 10.75,
-                    "addedAt": .string(clock.now.description), "notify": true,
+                    "addedAt": .string(clock.timestamp.description), "notify": true,
                 ])
             let updated = try await service.result("favorites/update", ["id": "fav-1", "notify": false])
             #expect(updated["notify"] == false)
@@ -112,7 +112,7 @@ struct StatefulMethodTests {
         try await InProcessWeatherd.with(clock: clock) { service in
             _ = try await service.result("settings/set", ["units": "imperial"])
             clock.advance(milliseconds: 60_000)
-            let middle = clock.now
+            let middle = clock.timestamp
             _ = try await service.result("settings/set", ["units": "metric"])
             let since = try await service.result("events/query", ["since": .string(middle.description)])
             #expect(since["events"]?.arrayValue?.map { $0["data"]?["units"] } == ["metric"])

@@ -2,7 +2,7 @@
 ///
 /// Slice-by-8 over a table built once; about 1–2 GB/s in a release build, which keeps full
 /// verification of a large log cheap compared with decoding it.
-public enum CRC32C {
+package enum CRC32C {
     private static let polynomial: UInt32 = 0x82F6_3B78
 
     /// Eight tables of 256 entries, one after the other: entry `i` of table `k` is at `k * 256 + i`.
@@ -30,7 +30,7 @@ public enum CRC32C {
     /// A long input is read as two halves at once, each its own chain of table lookups, and the two
     /// checksums are then combined (`combine`): one chain waits on each lookup's result, two keep the
     /// processor's loads busy, about 1.5× the speed on the 43 KB lines of a logged forecast.
-    public static func checksum(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
+    package static func checksum(_ bytes: UnsafeRawBufferPointer, continuing crc: UInt32 = 0) -> UInt32 {
         guard let base = bytes.baseAddress else { return crc }
         let count = bytes.count
         return table.withUnsafeBufferPointer { buffer in
@@ -75,7 +75,7 @@ public enum CRC32C {
     /// The checksum of `a` followed by `b`, from the checksums of each and the length of `b`, without
     /// reading either again (zlib's `crc32_combine`, for the Castagnoli polynomial): so a log line's
     /// `chain` and `crc`, which cover almost the same bytes, cost one pass over them, not two.
-    public static func combine(_ crcA: UInt32, _ crcB: UInt32, lengthB: Int) -> UInt32 {
+    package static func combine(_ crcA: UInt32, _ crcB: UInt32, lengthB: Int) -> UInt32 {
         multiplyModP(powerOfX(bytes: lengthB), crcA) ^ crcB
     }
 
@@ -120,7 +120,7 @@ public enum CRC32C {
     }
 
     /// The checksum of `value` written as the log's 8 lowercase hex digits (the seed of every `chain`).
-    public static func checksumOfHex(_ value: UInt32) -> UInt32 {
+    package static func checksumOfHex(_ value: UInt32) -> UInt32 {
         var digits: UInt64 = 0
         for shift in stride(from: 28, through: 0, by: -4) {
             let nibble = UInt8((value >> UInt32(shift)) & 0xF)
@@ -148,16 +148,16 @@ public enum CRC32C {
     }
 
     /// Parses a checksum written as a string of 8 lowercase hex digits (in a JSON member); nil when it is not.
-    public static func parseHex(_ text: String) -> UInt32? {
+    package static func parseHex(_ text: String) -> UInt32? {
         let digits = Array(text.utf8)
         return digits.count == 8 ? digits.withUnsafeBytes { parseHex($0, at: 0) } : nil
     }
 
     /// A checksum as a string of the log's 8 lowercase hex digits (for a JSON member).
-    public static func hexString(_ value: UInt32) -> String { String(decoding: hex(value), as: UTF8.self) }
+    package static func hexString(_ value: UInt32) -> String { String(decoding: hex(value), as: UTF8.self) }
 
     /// Returns the checksum of a byte collection, continuing from `crc`.
-    public static func checksum(_ bytes: some Collection<UInt8>, continuing crc: UInt32 = 0) -> UInt32 {
+    package static func checksum(_ bytes: some Collection<UInt8>, continuing crc: UInt32 = 0) -> UInt32 {
         if let result = bytes.withContiguousStorageIfAvailable({ checksum(UnsafeRawBufferPointer($0), continuing: crc) }
         ) {
             return result
@@ -174,7 +174,7 @@ public enum CRC32C {
     }
 
     /// Formats a checksum as the log's 8 lowercase hex digits.
-    public static func hex(_ value: UInt32) -> [UInt8] {
+    package static func hex(_ value: UInt32) -> [UInt8] {
         let digits: [UInt8] = Array("0123456789abcdef".utf8)
         var out = [UInt8](repeating: 0, count: 8)
         var value = value

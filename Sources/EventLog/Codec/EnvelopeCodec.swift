@@ -11,14 +11,14 @@ import WeatherDomain
 /// A line is `{"seq":…,"ts":"…","type":"…","v":…,"cause":"…"[,"corr":"…"],"data":{…},"chain":"…","crc":"…"}`.
 /// It is assembled as bytes rather than by a generic encoder, so the key order and the bytes the
 /// checksums cover are the same on every platform.
-public enum EnvelopeCodec {
+package enum EnvelopeCodec {
     /// The length of `,"chain":"xxxxxxxx","crc":"xxxxxxxx"}` that ends every line.
     static let trailerLength = 37
     /// The length of `,"crc":"xxxxxxxx"}`.
     static let crcTrailerLength = 18
 
     /// Appends one encoded line (with its newline) to `buffer` and returns its chain and crc.
-    public static func encode(
+    package static func encode(
         seq: Int64, ts: Timestamp, event: NewEvent, previousChain: UInt32, into buffer: inout [UInt8]
     ) -> (chain: UInt32, crc: UInt32) {
         encode(seq: seq, tsBytes: ts.rfc3339Bytes, event: event, previousChain: previousChain, into: &buffer)
@@ -42,7 +42,7 @@ public enum EnvelopeCodec {
 
     /// Appends the line of `envelope` with its `data` replaced by `data` (its payload stripped by compaction),
     /// keeping its stated `chain` and computing a new `crc` over the new bytes; returns the crc.
-    public static func encodeStripped(_ envelope: EventEnvelope, data: [UInt8], into buffer: inout [UInt8]) -> UInt32 {
+    package static func encodeStripped(_ envelope: EventEnvelope, data: [UInt8], into buffer: inout [UInt8]) -> UInt32 {
         let start = buffer.count
         appendHead(
             seq: envelope.seq, tsBytes: envelope.ts.rfc3339Bytes, type: envelope.type, v: envelope.v,
@@ -88,7 +88,7 @@ public enum EnvelopeCodec {
     /// Whether a line (without its newline) carries a `crc` that matches its bytes.
     ///
     /// Used after a damaged line to decide whether any intact line follows it.
-    public static func hasValidCRC(_ line: UnsafeRawBufferPointer) -> Bool {
+    package static func hasValidCRC(_ line: UnsafeRawBufferPointer) -> Bool {
         guard line.count > trailerLength, let stated = CRC32C.parseHex(line, at: line.count - 10) else { return false }
         return stated == CRC32C.checksum(UnsafeRawBufferPointer(rebasing: line[..<(line.count - crcTrailerLength)]))
     }
@@ -98,7 +98,7 @@ public enum EnvelopeCodec {
     ///
     /// Such a line is a complete write: when its crc, chain or seq does not hold it is damage, never the
     /// trace of an interrupted write (those leave a cut line, zeros or garbage).
-    public static func isWellFormed(_ line: UnsafeRawBufferPointer) -> Bool {
+    package static func isWellFormed(_ line: UnsafeRawBufferPointer) -> Bool {
         let count = line.count
         guard count > trailerLength + 7, matches(line, at: 0, #"{"seq":"#) else { return false }
         let chainAt = count - trailerLength
@@ -115,7 +115,7 @@ public enum EnvelopeCodec {
     /// with `{"seq":` nor is a beginning of it.
     ///
     /// Zeros or binary garbage are not foreign: they are what an interrupted first write can leave.
-    public static func isForeign(_ line: UnsafeRawBufferPointer) -> Bool {
+    package static func isForeign(_ line: UnsafeRawBufferPointer) -> Bool {
         guard !line.isEmpty else { return false }
         let prefix: StaticString = #"{"seq":"#
         let compared = min(line.count, prefix.utf8CodeUnitCount)
@@ -131,7 +131,7 @@ public enum EnvelopeCodec {
     /// - Parameter allowStripped: the line is in a compacted segment, so when its chain does not hold but its
     ///   `data` has a `compacted` member (its payload was stripped), its crc alone vouches for its bytes and its
     ///   stated chain is taken as is: the next intact line's chain, or the manifest, proves it.
-    public static func decode(
+    package static func decode(
         _ line: UnsafeRawBufferPointer, previousChain: UInt32, allowStripped: Bool = false
     ) throws(LineProblem) -> EventEnvelope {
         let count = line.count
@@ -196,9 +196,9 @@ public enum EnvelopeCodec {
 }
 
 /// Why a log line is not valid.
-public struct LineProblem: Error, Sendable, Equatable, CustomStringConvertible {
+package struct LineProblem: Error, Sendable, Equatable, CustomStringConvertible {
     /// The stable reason, used in `log.recovered` and error messages.
-    public enum Reason: String, Sendable {
+    package enum Reason: String, Sendable {
         case noNewline = "no_newline"
         case badJSON = "bad_json"
         case badCRC = "bad_crc"
@@ -206,15 +206,15 @@ public struct LineProblem: Error, Sendable, Equatable, CustomStringConvertible {
         case badSeq = "bad_seq"
     }
 
-    public var reason: Reason
-    public var detail: String
+    package var reason: Reason
+    package var detail: String
 
-    public init(_ reason: Reason, _ detail: String) {
+    package init(_ reason: Reason, _ detail: String) {
         self.reason = reason
         self.detail = detail
     }
 
-    public var description: String { detail }
+    package var description: String { detail }
 }
 
 /// Walks the fixed envelope fields of a line from the left.

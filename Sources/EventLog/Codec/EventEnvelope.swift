@@ -4,22 +4,22 @@ import WeatherDomain
 ///
 /// `data` stays encoded until someone needs it, so scanning the log (queries, verification,
 /// catch-up) costs no JSON decoding of payloads.
-public struct EventEnvelope: Sendable, Equatable {
-    public var seq: Int64
-    public var ts: Timestamp
-    public var type: String
-    public var v: Int
-    public var cause: String
-    public var corr: String?
+package struct EventEnvelope: Sendable, Equatable {
+    package var seq: Int64
+    package var ts: Timestamp
+    package var type: String
+    package var v: Int
+    package var cause: String
+    package var corr: String?
     /// The canonical JSON bytes of the `data` object.
-    public var data: [UInt8]
-    public var chain: UInt32
-    public var crc: UInt32
+    package var data: [UInt8]
+    package var chain: UInt32
+    package var crc: UInt32
     /// The decoded event, when the envelope was just written by this process (which had it at hand);
     /// nil for one read from the log. Saves those who follow commits from decoding `data` again.
-    public var event: DomainEvent?
+    package var event: DomainEvent?
 
-    public init(
+    package init(
         seq: Int64, ts: Timestamp, type: String, v: Int, cause: String, corr: String?, data: [UInt8], chain: UInt32,
         crc: UInt32, event: DomainEvent? = nil
     ) {
@@ -36,25 +36,25 @@ public struct EventEnvelope: Sendable, Equatable {
     }
 
     /// Envelopes are equal when their logged fields are; `event` is only a decoded copy of `data`.
-    public static func == (lhs: EventEnvelope, rhs: EventEnvelope) -> Bool {
+    package static func == (lhs: EventEnvelope, rhs: EventEnvelope) -> Bool {
         lhs.seq == rhs.seq && lhs.ts == rhs.ts && lhs.type == rhs.type && lhs.v == rhs.v && lhs.cause == rhs.cause
             && lhs.corr == rhs.corr && lhs.data == rhs.data && lhs.chain == rhs.chain && lhs.crc == rhs.crc
     }
 
     /// The decoded `data` object.
-    public func decodedData(maxDepth: Int = 64) throws -> JSONValue { try JSONValue.parse(data, maxDepth: maxDepth) }
+    package func decodedData(maxDepth: Int = 64) throws -> JSONValue { try JSONValue.parse(data, maxDepth: maxDepth) }
 
     /// The event this envelope holds: `event` when the writer had it at hand, else `data` decoded by
     /// `catalog` (upcasting older versions), so those who follow commits never decode an event twice.
     ///
     /// - Throws: `JSONParseError` when `data` is not JSON, `FieldError` when it does not match its schema.
-    public func decodedEvent(catalog: EventCatalog = .standard) throws -> EventCatalog.Outcome {
+    package func decodedEvent(catalog: EventCatalog = .standard) throws -> EventCatalog.Outcome {
         if let event { return .event(event) }
         return try catalog.decode(type: type, version: v, data: decodedData())
     }
 
     /// The envelope's fields as a JSON object (for `events/query` and `events/event`).
-    public func json() throws -> JSONValue {
+    package func json() throws -> JSONValue {
         var object: [String: JSONValue] = [
             "seq": .int(seq), "ts": .string(ts.description), "type": .string(type), "v": .int(Int64(v)),
             "cause": .string(cause), "data": try decodedData(),
@@ -67,17 +67,17 @@ public struct EventEnvelope: Sendable, Equatable {
 }
 
 /// An event on its way into the log: everything but the fields the writer assigns.
-public struct NewEvent: Sendable, Equatable {
-    public var type: String
-    public var v: Int
-    public var cause: String
-    public var corr: String?
+package struct NewEvent: Sendable, Equatable {
+    package var type: String
+    package var v: Int
+    package var cause: String
+    package var corr: String?
     /// The canonical JSON bytes of the `data` object.
-    public var data: [UInt8]
+    package var data: [UInt8]
     /// The domain event `data` encodes, when it was made from one.
-    public var event: DomainEvent?
+    package var event: DomainEvent?
 
-    public init(type: String, v: Int, cause: String, corr: String?, data: [UInt8]) {
+    package init(type: String, v: Int, cause: String, corr: String?, data: [UInt8]) {
         self.type = type
         self.v = v
         self.cause = cause
@@ -86,13 +86,13 @@ public struct NewEvent: Sendable, Equatable {
     }
 
     /// Events are equal when what they write is; `event` is only the value `data` was made from.
-    public static func == (lhs: NewEvent, rhs: NewEvent) -> Bool {
+    package static func == (lhs: NewEvent, rhs: NewEvent) -> Bool {
         lhs.type == rhs.type && lhs.v == rhs.v && lhs.cause == rhs.cause && lhs.corr == rhs.corr
             && lhs.data == rhs.data
     }
 
     /// A domain event with its cause and correlation id.
-    public init(_ event: DomainEvent, cause: String, corr: String?) {
+    package init(_ event: DomainEvent, cause: String, corr: String?) {
         let kind = event.kind
         self.init(type: kind.type, v: kind.version, cause: cause, corr: corr, data: event.data.jsonBytes)
         self.event = event

@@ -8,7 +8,7 @@ import WeatherDomain
 
 /// One step of dropping the oldest segments, in order; tests make each one fail to show a crash there leaves a
 /// log that reads, verifies and replays to the same state.
-public enum TruncationStep: String, Sendable, CaseIterable {
+package enum TruncationStep: String, Sendable, CaseIterable {
     /// The base state (a snapshot past the dropped seqs) replaces `log-base.json`.
     case writeBase
     /// The manifest, with `truncated` set to the last dropped seq and its chain, replaces the old one.
@@ -28,41 +28,41 @@ public enum TruncationStep: String, Sendable, CaseIterable {
 /// and its chain, from which the first kept line chains. The order makes every crash safe: before the
 /// manifest names the gap, the segments are all there; after it, readers begin past the gap and ignore any
 /// dropped file still present, which the next run removes.
-public enum LogTruncation {
+package enum LogTruncation {
     /// The base state's file name in the data dir.
-    public static let baseName = "log-base.json"
+    package static let baseName = "log-base.json"
 
-    public static func basePath(in directory: String) -> String { directory + "/" + baseName }
+    package static func basePath(in directory: String) -> String { directory + "/" + baseName }
 
     /// A segment that may be dropped.
-    public struct Segment: Sendable, Equatable {
-        public var firstSeq: Int64
-        public var lastSeq: Int64
-        public var bytes: Int64
+    package struct Segment: Sendable, Equatable {
+        package var firstSeq: Int64
+        package var lastSeq: Int64
+        package var bytes: Int64
         /// The time of its newest event.
-        public var lastAt: Timestamp
+        package var lastAt: Timestamp
         /// The chain of its last line.
-        public var lastChain: UInt32
+        package var lastChain: UInt32
 
-        public var name: String { LogFiles.segmentName(firstSeq) }
+        package var name: String { LogFiles.segmentName(firstSeq) }
     }
 
     /// The segments a run would drop, oldest first (never empty).
-    public struct Plan: Sendable, Equatable {
-        public var segments: [Segment]
+    package struct Plan: Sendable, Equatable {
+        package var segments: [Segment]
         /// The first seq the log holds now.
-        public var fromSeq: Int64 { segments[0].firstSeq }
+        package var fromSeq: Int64 { segments[0].firstSeq }
         /// The last seq dropped.
-        public var throughSeq: Int64 { segments[segments.count - 1].lastSeq }
+        package var throughSeq: Int64 { segments[segments.count - 1].lastSeq }
         /// The chain of the line `throughSeq`.
-        public var lastChain: UInt32 { segments[segments.count - 1].lastChain }
+        package var lastChain: UInt32 { segments[segments.count - 1].lastChain }
     }
 
     /// The oldest sealed segments every event of which was written before `cutoff`, or nil when there are none.
     ///
     /// Reads (and so verifies) those segments and the first line after them; nothing is changed.
     /// - Throws: `LogDamage` when they do not verify; `StorageError`.
-    public static func plan(directory: String, cutoff: Timestamp) throws -> Plan? {
+    package static func plan(directory: String, cutoff: Timestamp) throws -> Plan? {
         let files = try LogFiles.list(directory: directory)
         let kept = files.segments.filter { $0 > (files.manifest.truncated?.throughSeq ?? 0) }
         let sealed = Set(kept)
@@ -107,7 +107,7 @@ public enum LogTruncation {
     ///   - base: the bytes of a snapshot file of a seq after `throughSeq` (checked by the caller).
     ///   - beforeStep: called before each step (tests throw from it to simulate a crash).
     /// - Throws: `StorageError`; `LogDamage` for a damaged manifest.
-    public static func drop(
+    package static func drop(
         directory: String, throughSeq: Int64, lastChain: UInt32, base: [UInt8], now: Timestamp,
         beforeStep: (TruncationStep) throws -> Void = { _ in }
     ) throws {
@@ -137,7 +137,7 @@ public enum LogTruncation {
     }
 
     /// The bytes of `log-base.json`, or nil when there is none.
-    public static func readBase(directory: String) throws(StorageError) -> [UInt8]? {
+    package static func readBase(directory: String) throws(StorageError) -> [UInt8]? {
         try LogFiles.readWholeFile(basePath(in: directory))
     }
 }

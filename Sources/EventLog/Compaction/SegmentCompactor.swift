@@ -7,15 +7,15 @@ import WeatherDomain
 #endif
 
 /// An event type whose payload compaction may strip once a later event of the same cache entry replaced it.
-public struct PayloadRule: Sendable, Equatable {
-    public var type: String
-    public var version: Int
+package struct PayloadRule: Sendable, Equatable {
+    package var type: String
+    package var version: Int
     /// The `data` members that are payload (removed); every other member is an audit fact (kept).
-    public var payloadMembers: Set<String>
+    package var payloadMembers: Set<String>
     /// The `data` members whose values together name the cache entry a later event replaces.
-    public var entryMembers: [String]
+    package var entryMembers: [String]
 
-    public init(type: String, version: Int, payloadMembers: Set<String>, entryMembers: [String]) {
+    package init(type: String, version: Int, payloadMembers: Set<String>, entryMembers: [String]) {
         self.type = type
         self.version = version
         self.payloadMembers = payloadMembers
@@ -25,7 +25,7 @@ public struct PayloadRule: Sendable, Equatable {
 
 /// One step of compacting a segment, in order; tests make each one fail to show a crash there leaves a log
 /// that reads and verifies.
-public enum CompactionStep: String, Sendable, CaseIterable {
+package enum CompactionStep: String, Sendable, CaseIterable {
     /// The compacted copy is written beside the segment (`<segment>.compacting`).
     case writeCompacted
     /// It is given the segment's modification time and fsynced.
@@ -52,17 +52,17 @@ public enum CompactionStep: String, Sendable, CaseIterable {
 /// the manifest records the copy's length and CRC-32C and the chains that link it to its neighbours, then
 /// the copy is renamed over the segment. A crash before the rename leaves the original, which the manifest's
 /// links describe as well (the next run compacts it again); after it, the copy.
-public enum SegmentCompactor {
+package enum SegmentCompactor {
     /// What one run did.
-    public struct Report: Sendable, Equatable {
-        public var segmentsCompacted = 0
-        public var eventsStripped: Int64 = 0
-        public var bytesBefore: Int64 = 0
-        public var bytesAfter: Int64 = 0
+    package struct Report: Sendable, Equatable {
+        package var segmentsCompacted = 0
+        package var eventsStripped: Int64 = 0
+        package var bytesBefore: Int64 = 0
+        package var bytesAfter: Int64 = 0
 
-        public init() {}
+        package init() {}
 
-        public var json: JSONValue {
+        package var json: JSONValue {
             .object([
                 "segmentsCompacted": .int(Int64(segmentsCompacted)), "eventsStripped": .int(eventsStripped),
                 "bytesBefore": .int(bytesBefore), "bytesAfter": .int(bytesAfter),
@@ -77,7 +77,7 @@ public enum SegmentCompactor {
     ///   - maxSegments: the most segments rewritten in this run.
     ///   - beforeStep: called before each step of each segment (tests throw from it to simulate a crash).
     /// - Throws: `LogDamage` when the log does not verify (nothing is changed then); `StorageError`.
-    public static func compact(
+    package static func compact(
         directory: String, rules: [PayloadRule], cutoff: Timestamp, now: Timestamp, maxSegments: Int = .max,
         beforeStep: (CompactionStep, String) throws -> Void = { _, _ in }
     ) throws -> Report {
@@ -235,7 +235,7 @@ public enum SegmentCompactor {
     ///
     /// - Returns: notes for interrupted compactions.
     /// - Throws: `LogDamage` (`manifest`) for a compacted segment that matches neither.
-    public static func checkManifest(_ files: LogFiles) throws -> [String] {
+    package static func checkManifest(_ files: LogFiles) throws -> [String] {
         var notes: [String] = []
         for entry in files.manifest.compacted.values.sorted(by: { $0.firstSeq < $1.firstSeq }) {
             let path = files.path(ofSegment: entry.firstSeq)

@@ -18,21 +18,21 @@
 ///
 /// A last line without its newline whose crc, chain and seq hold is a valid line: it is read, and
 /// `Outcome.missingNewline` asks for the newline to be restored.
-public enum LogReader {
+package enum LogReader {
     /// The end of the valid part of a log.
-    public struct Outcome: Sendable, Equatable {
+    package struct Outcome: Sendable, Equatable {
         /// Where appending continues.
-        public var position: LogWriter.Position
+        package var position: LogWriter.Position
         /// The torn tail found after the valid part, if any.
-        public var tail: TornTail?
+        package var tail: TornTail?
         /// The seq → offset index of the valid part.
-        public var index: SeqIndex
+        package var index: SeqIndex
         /// How many lines were valid.
-        public var lines: Int64
+        package var lines: Int64
         /// Whether `body` stopped the reading early (no tail is reported then).
-        public var stopped: Bool
+        package var stopped: Bool
         /// Whether the last valid line lacks its newline (`position.length` ends before the missing newline).
-        public var missingNewline = false
+        package var missingNewline = false
 
         /// The outcome of a read that found no line at or after `position`.
         static func nothingRead(at position: LogWriter.Position) -> Outcome {
@@ -60,7 +60,7 @@ public enum LogReader {
     ///   - maxTornBytes: the most bytes a torn write can leave (the writer's largest batch).
     /// - Throws: `LogDamage` for damage that is not a torn tail of the active file; `StorageError` when a file
     ///   cannot be read (a symbolic link is refused, `ELOOP`); whatever `body` throws.
-    public static func read(
+    package static func read(
         directory: String, start: LogWriter.Position = .empty, limit: LogEnd? = nil, index: SeqIndex? = nil,
         maxTornBytes: Int64 = LogWriter.maxBatchBytes, _ body: (EventEnvelope, LinePlace) throws -> Bool
     ) throws -> Outcome {
@@ -84,7 +84,7 @@ public enum LogReader {
 
     /// Reads one log file as the whole log (a missing file is an empty log): `read(directory:)` for a file
     /// without segments, as tests and tools that hold a single file use it.
-    public static func read(
+    package static func read(
         path: String, start: LogWriter.Position = .empty, limit: Int64? = nil,
         maxTornBytes: Int64 = LogWriter.maxBatchBytes, _ body: (EventEnvelope, LinePlace) throws -> Bool
     ) throws -> Outcome {
@@ -446,20 +446,20 @@ public enum LogReader {
 }
 
 /// Where a line was read: its file (path and first seq), its byte offset and its 1-based line number there.
-public struct LinePlace: Sendable, Equatable {
-    public var path: String
-    public var file: Int64
-    public var offset: Int64
-    public var line: Int64
+package struct LinePlace: Sendable, Equatable {
+    package var path: String
+    package var file: Int64
+    package var offset: Int64
+    package var line: Int64
 }
 
 /// A torn tail: the bytes from `offset` to the end of the file, to be cut off.
-public struct TornTail: Sendable, Equatable {
-    public var offset: Int64
-    public var length: Int64
-    public var reason: LineProblem.Reason
+package struct TornTail: Sendable, Equatable {
+    package var offset: Int64
+    package var length: Int64
+    package var reason: LineProblem.Reason
 
-    public init(offset: Int64, length: Int64, reason: LineProblem.Reason) {
+    package init(offset: Int64, length: Int64, reason: LineProblem.Reason) {
         self.offset = offset
         self.length = length
         self.reason = reason
@@ -467,9 +467,9 @@ public struct TornTail: Sendable, Equatable {
 }
 
 /// Damage that is not a torn tail: start-up refuses, naming where it is.
-public struct LogDamage: Error, Sendable, Equatable, CustomStringConvertible {
+package struct LogDamage: Error, Sendable, Equatable, CustomStringConvertible {
     /// What makes it damage rather than a torn write.
-    public enum Kind: String, Sendable {
+    package enum Kind: String, Sendable {
         /// A complete, well-formed line whose crc, chain or seq does not hold.
         case damagedLine = "damaged_line"
         /// An invalid line followed by well-formed lines: acknowledged events may lie behind it.
@@ -486,17 +486,18 @@ public struct LogDamage: Error, Sendable, Equatable, CustomStringConvertible {
         case manifest = "manifest"
     }
 
-    public var path: String
+    package var path: String
     /// The 1-based line number.
-    public var line: Int64
+    package var line: Int64
     /// The seq the line should have had.
-    public var seq: Int64
+    package var seq: Int64
     /// The byte offset where the line starts.
-    public var offset: Int64
-    public var problem: LineProblem
-    public var kind: Kind
+    package var offset: Int64
+    package var problem: LineProblem
+    package var kind: Kind
 
-    public init(path: String, line: Int64, seq: Int64, offset: Int64, problem: LineProblem, kind: Kind = .damagedLine) {
+    package init(path: String, line: Int64, seq: Int64, offset: Int64, problem: LineProblem, kind: Kind = .damagedLine)
+    {
         self.path = path
         self.line = line
         self.seq = seq
@@ -505,7 +506,7 @@ public struct LogDamage: Error, Sendable, Equatable, CustomStringConvertible {
         self.kind = kind
     }
 
-    public var description: String {
+    package var description: String {
         let place = "\(path): line \(line) (seq \(seq), byte offset \(offset))"
         let advice = "No byte was changed; restore the file from a backup, or move it aside to start afresh."
         switch kind {

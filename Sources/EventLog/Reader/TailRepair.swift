@@ -7,13 +7,13 @@ import WeatherDomain
 #endif
 
 /// Cuts a torn tail off the log, keeping a copy of the dropped bytes beside it.
-public enum TailRepair {
+package enum TailRepair {
     /// Copies the tail to `<log>.broken-<time>`, truncates the log to the tail's offset and makes both durable.
     ///
     /// - Returns: the `log.recovered` payload describing the repair.
     /// - Throws: `StorageError` when any step fails (the log is then left as it was, or truncated only
     ///   after the copy is durable).
-    public static func repair(logPath: String, tail: TornTail, now: Timestamp) throws(StorageError) -> LogRecovered {
+    package static func repair(logPath: String, tail: TornTail, now: Timestamp) throws(StorageError) -> LogRecovered {
         let stamp = now.description.replacingColons
         let source = open(logPath, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
         guard source >= 0 else { throw StorageError(operation: "open", path: logPath, errno: errno) }
@@ -66,7 +66,7 @@ public enum TailRepair {
     /// Appends the newline a last valid line lacks (at `length`, the log's length) and makes it durable.
     ///
     /// - Throws: `StorageError` when the log cannot be opened, written or synced.
-    public static func restoreNewline(logPath: String, length: Int64) throws(StorageError) {
+    package static func restoreNewline(logPath: String, length: Int64) throws(StorageError) {
         let fd = open(logPath, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { throw StorageError(operation: "open", path: logPath, errno: errno) }
         defer { close(fd) }

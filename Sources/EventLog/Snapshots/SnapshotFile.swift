@@ -8,29 +8,29 @@ import WeatherDomain
 /// every byte before `,"crc"`, as in the log. Start-up uses a snapshot only when its crc holds, its
 /// `version` is this format's, its `build` is the running weatherd's, its `commandWindow` is the
 /// configured one, and the log's line `seq` still has `chain`.
-public struct SnapshotFile: Sendable, Equatable {
+package struct SnapshotFile: Sendable, Equatable {
     /// The value of `format`.
-    public static let format = "weatherd-snapshot"
+    package static let format = "weatherd-snapshot"
     /// The format version: raised whenever the file's or any slice's encoding changes; other versions are ignored.
-    public static let version: Int64 = 2
+    package static let version: Int64 = 2
 
     /// The seq of the last event the state includes.
-    public var seq: Int64
+    package var seq: Int64
     /// The `chain` of the log line holding `seq`.
-    public var chain: UInt32
+    package var chain: UInt32
     /// The `--command-window` the command ledger was built with.
-    public var commandWindow: Int
+    package var commandWindow: Int
     /// The `--fsync` mode the log was written with (informational).
-    public var fsync: String
+    package var fsync: String
     /// The weatherd version that folded the state: another build may fold the same events differently
     /// (a type it did not know, a reducer fix), so start-up uses only snapshots of its own build.
-    public var build: String
+    package var build: String
     /// The log's seq → offset index up to `seq`.
-    public var index: SeqIndex
+    package var index: SeqIndex
     /// The state (`WeatherState.snapshotJSON`).
-    public var state: JSONValue
+    package var state: JSONValue
 
-    public init(
+    package init(
         seq: Int64, chain: UInt32, commandWindow: Int, fsync: String, build: String, index: SeqIndex, state: JSONValue
     ) {
         self.build = build
@@ -45,7 +45,7 @@ public struct SnapshotFile: Sendable, Equatable {
     private static let crcPrefix = Array(",\"crc\":\"".utf8)
 
     /// The file's bytes, newline included.
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var out: [UInt8] = []
         out.append(
             contentsOf: "{\"format\":\"\(Self.format)\",\"version\":\(Self.version),\"build\":".utf8)
@@ -76,7 +76,7 @@ public struct SnapshotFile: Sendable, Equatable {
     ///
     /// - Throws: `SnapshotError` when the file is truncated, its crc fails, its version is not this
     ///   build's, or its content is not a snapshot.
-    public init(bytes: [UInt8]) throws(SnapshotError) {
+    package init(bytes: [UInt8]) throws(SnapshotError) {
         let trailer = Self.crcPrefix.count + 8 + 3
         guard bytes.count > trailer, bytes.last == UInt8(ascii: "\n"),
             bytes[bytes.count - 3] == UInt8(ascii: "\""), bytes[bytes.count - 2] == UInt8(ascii: "}"),
@@ -123,7 +123,7 @@ public struct SnapshotFile: Sendable, Equatable {
 }
 
 /// Why a snapshot file cannot be used; start-up then falls back to an older snapshot or a full replay.
-public struct SnapshotError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct SnapshotError: Error, Sendable, Equatable, CustomStringConvertible {
     private enum Code: Sendable, Equatable {
         case truncated, checksum, version(Int64), malformed(String), mismatch(String)
     }
@@ -131,18 +131,18 @@ public struct SnapshotError: Error, Sendable, Equatable, CustomStringConvertible
     private let code: Code
 
     /// The file does not end in a complete `crc` trailer.
-    public static let truncated = SnapshotError(code: .truncated)
+    package static let truncated = SnapshotError(code: .truncated)
     /// The crc does not match the bytes.
-    public static let checksum = SnapshotError(code: .checksum)
+    package static let checksum = SnapshotError(code: .checksum)
     /// Another format version.
-    public static func version(_ version: Int64) -> SnapshotError { SnapshotError(code: .version(version)) }
+    package static func version(_ version: Int64) -> SnapshotError { SnapshotError(code: .version(version)) }
     /// The crc holds but the content is not a snapshot this build can read.
-    public static func malformed(_ detail: String) -> SnapshotError { SnapshotError(code: .malformed(detail)) }
+    package static func malformed(_ detail: String) -> SnapshotError { SnapshotError(code: .malformed(detail)) }
     /// The snapshot does not describe this log (or this configuration).
-    public static func mismatch(_ detail: String) -> SnapshotError { SnapshotError(code: .mismatch(detail)) }
+    package static func mismatch(_ detail: String) -> SnapshotError { SnapshotError(code: .mismatch(detail)) }
 
     /// A stable machine-readable name: `truncated`, `checksum`, `version`, `malformed`, `mismatch`.
-    public var kind: String {
+    package var kind: String {
         switch code {
         case .truncated: "truncated"
         case .checksum: "checksum"
@@ -152,7 +152,7 @@ public struct SnapshotError: Error, Sendable, Equatable, CustomStringConvertible
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch code {
         case .truncated: "it is truncated (no complete crc trailer)"
         case .checksum: "its crc does not match its bytes"

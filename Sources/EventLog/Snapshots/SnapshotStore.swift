@@ -10,22 +10,22 @@
 /// folder, fsynced, renamed into place, and the folder is fsynced, so a crash leaves either the whole
 /// file or none (a leftover `.tmp` file is removed by the next `prune`). Deleting the folder loses
 /// nothing: the log holds everything.
-public struct SnapshotStore: Sendable {
+package struct SnapshotStore: Sendable {
     /// The folder's path.
-    public let path: String
+    package let path: String
 
-    public init(directory: DataDirectory) { path = directory.path + "/snapshots" }
+    package init(directory: DataDirectory) { path = directory.path + "/snapshots" }
 
     /// A snapshot file: the seq it covers and its path.
-    public struct Entry: Sendable, Equatable {
-        public var seq: Int64
-        public var path: String
+    package struct Entry: Sendable, Equatable {
+        package var seq: Int64
+        package var path: String
     }
 
     /// The snapshot files, newest (highest seq) first; none when the folder is missing.
     ///
     /// - Throws: `StorageError` when the folder exists but cannot be read.
-    public func list() throws(StorageError) -> [Entry] {
+    package func list() throws(StorageError) -> [Entry] {
         var entries: [Entry] = []
         for name in try names() {
             guard name.hasPrefix("snapshot-"), name.hasSuffix(".json") else { continue }
@@ -54,7 +54,7 @@ public struct SnapshotStore: Sendable {
     }
 
     /// The path of the snapshot covering `seq`.
-    public func path(seq: Int64) -> String {
+    package func path(seq: Int64) -> String {
         let digits = String(seq)
         return path + "/snapshot-" + String(repeating: "0", count: max(0, 20 - digits.count)) + digits + ".json"
     }
@@ -63,7 +63,7 @@ public struct SnapshotStore: Sendable {
     ///
     /// - Throws: `StorageError`; the temporary file is removed on failure (should that fail too, the next
     ///   `prune` removes it).
-    public func write(_ bytes: [UInt8], seq: Int64) throws(StorageError) {
+    package func write(_ bytes: [UInt8], seq: Int64) throws(StorageError) {
         if mkdir(path, 0o700) == 0 {
             try DataDirectory.syncDirectory((path as String).parentPath)
         } else if errno != EEXIST {
@@ -90,7 +90,7 @@ public struct SnapshotStore: Sendable {
     /// Reads a snapshot file's bytes.
     ///
     /// - Throws: `StorageError` when it cannot be read.
-    public func read(_ path: String) throws(StorageError) -> [UInt8] {
+    package func read(_ path: String) throws(StorageError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { throw StorageError(operation: "open", path: path, errno: errno) }
         defer { close(fd) }
@@ -118,7 +118,7 @@ public struct SnapshotStore: Sendable {
     /// Removes one snapshot file (start-up drops those it cannot use, so they never crowd out new ones).
     ///
     /// - Throws: `StorageError` when the file exists but cannot be removed.
-    public func remove(_ entry: Entry) throws(StorageError) {
+    package func remove(_ entry: Entry) throws(StorageError) {
         if unlink(entry.path) != 0, errno != ENOENT {
             throw StorageError(operation: "unlink", path: entry.path, errno: errno)
         }
@@ -127,7 +127,7 @@ public struct SnapshotStore: Sendable {
     /// Removes every snapshot but the newest `keep`, and leftover temporary files.
     ///
     /// - Throws: `StorageError` when the folder cannot be listed or a file cannot be removed.
-    public func prune(keep: Int) throws(StorageError) {
+    package func prune(keep: Int) throws(StorageError) {
         for entry in try list().dropFirst(keep) { try remove(entry) }
         for name in try names() where name.hasPrefix("snapshot-") && name.hasSuffix(".tmp") {
             let leftover = path + "/" + name

@@ -9,19 +9,19 @@ import WeatherDomain
 #endif
 
 /// The data dir: created 0700, locked with `flock` on `LOCK`, holding `events.jsonl` (0600).
-public struct DataDirectory: Sendable {
+package struct DataDirectory: Sendable {
     /// The directory's path.
-    public let path: String
+    package let path: String
 
-    public init(path: String) { self.path = path }
+    package init(path: String) { self.path = path }
 
     /// The log file's path.
-    public var logPath: String { path + "/events.jsonl" }
+    package var logPath: String { path + "/events.jsonl" }
     /// The lock file's path.
-    public var lockPath: String { path + "/LOCK" }
+    package var lockPath: String { path + "/LOCK" }
 
     /// Creates the directory (and its parents) with mode 0700 when missing, fsyncing the parent.
-    public func create() throws(StorageError) {
+    package func create() throws(StorageError) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else { throw StorageError(operation: "mkdir", path: path, errno: ENOTDIR) }
@@ -34,7 +34,7 @@ public struct DataDirectory: Sendable {
     }
 
     /// Makes a directory's entries (created, renamed files) durable.
-    public static func syncDirectory(_ path: String) throws(StorageError) {
+    package static func syncDirectory(_ path: String) throws(StorageError) {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw StorageError(operation: "open", path: path, errno: errno) }
         defer { close(fd) }
@@ -44,7 +44,7 @@ public struct DataDirectory: Sendable {
     /// Creates the log file (0600) when missing and makes its directory entry durable.
     ///
     /// - Throws: `StorageError`, with `ELOOP` when the log is a symbolic link (weatherd follows none).
-    public func ensureLog() throws(StorageError) {
+    package func ensureLog() throws(StorageError) {
         let fd = open(logPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         if fd >= 0 {
             close(fd)
@@ -65,7 +65,7 @@ public struct DataDirectory: Sendable {
     ///
     /// - Returns: one sentence per mode changed, for a warning on stderr.
     /// - Throws: `StorageError` when a mode cannot be read or changed.
-    public func tightenPermissions() throws(StorageError) -> [String] {
+    package func tightenPermissions() throws(StorageError) -> [String] {
         let snapshots = path + "/snapshots"
         var targets: [(path: String, mode: mode_t)] = [(path, 0o700), (lockPath, 0o600), (logPath, 0o600)]
         targets.append((snapshots, 0o700))
@@ -102,7 +102,7 @@ public struct DataDirectory: Sendable {
     /// Takes the exclusive lock on the data dir, without waiting.
     ///
     /// - Throws: `LockError.held` naming the process that holds it, or `.failed`.
-    public func lock() throws(LockError) -> DirectoryLock {
+    package func lock() throws(LockError) -> DirectoryLock {
         let existed = access(lockPath, F_OK) == 0
         let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw .failed(StorageError(operation: "open", path: lockPath, errno: errno)) }
@@ -134,13 +134,13 @@ public struct DataDirectory: Sendable {
 }
 
 /// The held lock; released when the process exits (or `release` is called).
-public final class DirectoryLock: Sendable {
+package final class DirectoryLock: Sendable {
     private let fd: Mutex<Int32?>
 
     init(fd: Int32) { self.fd = Mutex(fd) }
 
     /// Releases the lock; later calls do nothing.
-    public func release() {
+    package func release() {
         if let fd = fd.withLock({ fd in
             defer { fd = nil }
             return fd
@@ -151,13 +151,13 @@ public final class DirectoryLock: Sendable {
 }
 
 /// Why the data dir could not be locked.
-public enum LockError: Error, Sendable, CustomStringConvertible {
+package enum LockError: Error, Sendable, CustomStringConvertible {
     /// Another process holds the lock.
     case held(dataDir: String, holderPid: Int?)
     /// The lock file could not be opened or locked.
     case failed(StorageError)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .held(let dataDir, let pid?):
             "data dir \(dataDir) is in use by another weatherd (pid \(pid)); stop it or choose another --data-dir"

@@ -11,7 +11,7 @@ import Synchronization
 /// Two implementations exist: `PosixLogFile` (the real file) and, in `WeatherTesting`, a
 /// fault-injecting in-memory file that loses unsynced bytes and fails writes or syncs on demand.
 /// Only the writer's thread calls these methods.
-public protocol LogFile: Sendable {
+package protocol LogFile: Sendable {
     /// Writes all of `bytes` at the end of the file, or throws (possibly after writing a part of them).
     func append(_ bytes: UnsafeRawBufferPointer) throws(StorageError)
     /// Makes everything written so far durable (`fdatasync`).
@@ -25,9 +25,9 @@ public protocol LogFile: Sendable {
 }
 
 /// The real log file, opened for appending.
-public final class PosixLogFile: LogFile {
+package final class PosixLogFile: LogFile {
     /// The path, for error messages.
-    public let path: String
+    package let path: String
     /// The open file; replaced by `rollOver` (only the writer's thread calls any method).
     private let descriptor: Mutex<Int32>
     private var fd: Int32 { descriptor.withLock { $0 } }
@@ -35,7 +35,7 @@ public final class PosixLogFile: LogFile {
     /// Opens (creating with mode 0600) the log at `path`, never through a symbolic link.
     ///
     /// - Throws: `StorageError` when it cannot be opened (`ELOOP` for a symbolic link).
-    public init(path: String) throws(StorageError) {
+    package init(path: String) throws(StorageError) {
         self.path = path
         descriptor = Mutex(try Self.openForAppending(path))
     }
@@ -49,7 +49,7 @@ public final class PosixLogFile: LogFile {
 
     deinit { close(fd) }
 
-    public func rollOver(firstSeq: Int64) throws(StorageError) {
+    package func rollOver(firstSeq: Int64) throws(StorageError) {
         let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         let sealed = directory + "/" + LogFiles.segmentName(firstSeq)
         let old = fd
@@ -65,7 +65,7 @@ public final class PosixLogFile: LogFile {
         try DataDirectory.syncDirectory(directory)
     }
 
-    public func append(_ bytes: UnsafeRawBufferPointer) throws(StorageError) {
+    package func append(_ bytes: UnsafeRawBufferPointer) throws(StorageError) {
         try Self.writeAll(fd, bytes, path: path)
     }
 
@@ -95,7 +95,7 @@ public final class PosixLogFile: LogFile {
         }
     }
 
-    public func sync() throws(StorageError) {
+    package func sync() throws(StorageError) {
         #if canImport(Glibc)
             let result = fdatasync(fd)
         #else
@@ -104,7 +104,7 @@ public final class PosixLogFile: LogFile {
         guard result == 0 else { throw StorageError(operation: "fdatasync", path: path, errno: errno) }
     }
 
-    public func truncate(to length: Int64) throws(StorageError) {
+    package func truncate(to length: Int64) throws(StorageError) {
         guard ftruncate(fd, off_t(length)) == 0 else {
             throw StorageError(operation: "ftruncate", path: path, errno: errno)
         }

@@ -12,29 +12,29 @@ import WeatherDomain
 ///
 /// The active file rolls over at `--segment-bytes`: it is fsynced, renamed to its segment name (the same
 /// inode, so a reader that has it open keeps reading it) and replaced by a new, empty `events.jsonl`.
-public struct LogFiles: Sendable, Equatable {
+package struct LogFiles: Sendable, Equatable {
     /// The active file's name.
-    public static let activeName = "events.jsonl"
+    package static let activeName = "events.jsonl"
 
-    public let directory: String
+    package let directory: String
     /// The first seqs of the sealed segments, ascending.
-    public var segments: [Int64]
-    public var manifest: LogManifest
+    package var segments: [Int64]
+    package var manifest: LogManifest
 
-    public init(directory: String, segments: [Int64] = [], manifest: LogManifest = LogManifest()) {
+    package init(directory: String, segments: [Int64] = [], manifest: LogManifest = LogManifest()) {
         self.directory = directory
         self.segments = segments
         self.manifest = manifest
     }
 
     /// A sealed segment's file name: `events-` and its first seq in 20 digits, so names sort in seq order.
-    public static func segmentName(_ firstSeq: Int64) -> String {
+    package static func segmentName(_ firstSeq: Int64) -> String {
         let digits = String(firstSeq)
         return "events-" + String(repeating: "0", count: max(0, 20 - digits.count)) + digits + ".jsonl"
     }
 
     /// The first seq a segment's file name states, or nil when the name is not a segment's.
-    public static func firstSeq(ofSegmentNamed name: String) -> Int64? {
+    package static func firstSeq(ofSegmentNamed name: String) -> Int64? {
         guard name.hasPrefix("events-"), name.hasSuffix(".jsonl") else { return nil }
         let digits = name.dropFirst(7).dropLast(6)
         guard digits.count == 20, digits.allSatisfy({ $0 >= "0" && $0 <= "9" }), let seq = Int64(digits), seq >= 1
@@ -43,16 +43,16 @@ public struct LogFiles: Sendable, Equatable {
     }
 
     /// The active file's path.
-    public var activePath: String { directory + "/" + Self.activeName }
+    package var activePath: String { directory + "/" + Self.activeName }
 
     /// A sealed segment's path.
-    public func path(ofSegment firstSeq: Int64) -> String { directory + "/" + Self.segmentName(firstSeq) }
+    package func path(ofSegment firstSeq: Int64) -> String { directory + "/" + Self.segmentName(firstSeq) }
 
     /// Lists the log's files in `directory` (none when it does not exist) and reads its manifest.
     ///
     /// - Throws: `LogDamage` for a file named like a segment whose name is not one (`events-12.jsonl`) or a
     ///   damaged manifest; `StorageError` when the directory cannot be read.
-    public static func list(directory: String) throws -> LogFiles {
+    package static func list(directory: String) throws -> LogFiles {
         guard let folder = opendir(directory) else {
             if errno == ENOENT { return LogFiles(directory: directory) }
             throw StorageError(operation: "opendir", path: directory, errno: errno)
@@ -79,7 +79,7 @@ public struct LogFiles: Sendable, Equatable {
     }
 
     /// The total size of the log's files (sealed and active), for `service/status` and `log stats`.
-    public var bytes: Int64 {
+    package var bytes: Int64 {
         (segments.map(path(ofSegment:)) + [activePath]).reduce(0) { total, path in
             var status = stat()
             return total + (lstat(path, &status) == 0 ? Int64(status.st_size) : 0)
@@ -101,7 +101,7 @@ public struct LogFiles: Sendable, Equatable {
     /// Completes a roll-over a crash interrupted: when the active file is also the last segment (the crash
     /// came after the segment's name was linked and before the new active file replaced the old name), it is
     /// replaced by a new, empty active file. Returns whether it did.
-    public static func finishRollOver(directory: String) throws(StorageError) -> Bool {
+    package static func finishRollOver(directory: String) throws(StorageError) -> Bool {
         let files: LogFiles
         do { files = try list(directory: directory) } catch let error as StorageError { throw error } catch {
             return false  // damage is reported by the read that follows
@@ -155,11 +155,11 @@ public struct LogFiles: Sendable, Equatable {
 }
 
 /// A committed end of the log: `length` bytes into the file whose first seq is `file`.
-public struct LogEnd: Sendable, Equatable {
-    public var file: Int64
-    public var length: Int64
+package struct LogEnd: Sendable, Equatable {
+    package var file: Int64
+    package var length: Int64
 
-    public init(file: Int64, length: Int64) {
+    package init(file: Int64, length: Int64) {
         self.file = file
         self.length = length
     }

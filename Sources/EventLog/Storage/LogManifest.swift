@@ -17,31 +17,31 @@ import WeatherDomain
 ///
 /// The file ends in its own `crc`, like a snapshot, and is replaced atomically (temporary file, fsync,
 /// rename, directory fsync). A missing manifest is an empty one: a log never compacted or truncated.
-public struct LogManifest: Sendable, Equatable {
+package struct LogManifest: Sendable, Equatable {
     /// The file's name in the data dir.
-    public static let fileName = "log-manifest.json"
+    package static let fileName = "log-manifest.json"
     static let format = "weatherd-log-manifest"
     static let version: Int64 = 1
 
     /// A segment rewritten by compaction.
-    public struct Compaction: Sendable, Equatable {
+    package struct Compaction: Sendable, Equatable {
         /// The segment's first and last seq.
-        public var firstSeq: Int64
-        public var lastSeq: Int64
+        package var firstSeq: Int64
+        package var lastSeq: Int64
         /// The chain of the line before the segment's first (the previous segment's last line).
-        public var previousChain: UInt32
+        package var previousChain: UInt32
         /// The chain of the segment's last line, which the next segment continues.
-        public var lastChain: UInt32
+        package var lastChain: UInt32
         /// The compacted file's length and CRC-32C of all its bytes.
-        public var bytes: Int64
-        public var crc: UInt32
+        package var bytes: Int64
+        package var crc: UInt32
         /// The length of the segment before compaction.
-        public var originalBytes: Int64
+        package var originalBytes: Int64
         /// How many events lost their payload (over every compaction of this segment).
-        public var strippedEvents: Int64
-        public var compactedAt: Timestamp
+        package var strippedEvents: Int64
+        package var compactedAt: Timestamp
 
-        public init(
+        package init(
             firstSeq: Int64, lastSeq: Int64, previousChain: UInt32, lastChain: UInt32, bytes: Int64, crc: UInt32,
             originalBytes: Int64, strippedEvents: Int64, compactedAt: Timestamp
         ) {
@@ -58,31 +58,31 @@ public struct LogManifest: Sendable, Equatable {
     }
 
     /// Segments dropped from the start of the log by retention.
-    public struct Truncation: Sendable, Equatable {
+    package struct Truncation: Sendable, Equatable {
         /// The last seq dropped: the log now begins at `throughSeq + 1`.
-        public var throughSeq: Int64
+        package var throughSeq: Int64
         /// The chain of that line.
-        public var lastChain: UInt32
-        public var truncatedAt: Timestamp
+        package var lastChain: UInt32
+        package var truncatedAt: Timestamp
 
-        public init(throughSeq: Int64, lastChain: UInt32, truncatedAt: Timestamp) {
+        package init(throughSeq: Int64, lastChain: UInt32, truncatedAt: Timestamp) {
             self.throughSeq = throughSeq
             self.lastChain = lastChain
             self.truncatedAt = truncatedAt
         }
     }
 
-    public var truncated: Truncation?
+    package var truncated: Truncation?
     /// Compacted segments by their first seq.
-    public var compacted: [Int64: Compaction]
+    package var compacted: [Int64: Compaction]
 
-    public init(truncated: Truncation? = nil, compacted: [Int64: Compaction] = [:]) {
+    package init(truncated: Truncation? = nil, compacted: [Int64: Compaction] = [:]) {
         self.truncated = truncated
         self.compacted = compacted
     }
 
     /// The manifest's path in `directory`.
-    public static func path(in directory: String) -> String { directory + "/" + fileName }
+    package static func path(in directory: String) -> String { directory + "/" + fileName }
 
     private static func hex(_ value: UInt32) -> JSONValue { .string(CRC32C.hexString(value)) }
 
@@ -94,7 +94,7 @@ public struct LogManifest: Sendable, Equatable {
     }
 
     /// The file's bytes, newline included: canonical JSON whose last member is the `crc` of what precedes it.
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var object: [String: JSONValue] = [
             "format": .string(Self.format), "version": .int(Self.version),
             "compacted": .array(
@@ -126,7 +126,7 @@ public struct LogManifest: Sendable, Equatable {
     /// Reads a manifest's bytes.
     ///
     /// - Throws: `FieldError` when the bytes are not a whole, intact manifest of this version.
-    public init(bytes: [UInt8]) throws(FieldError) {
+    package init(bytes: [UInt8]) throws(FieldError) {
         let trailer = #","crc":"00000000"}"#.utf8.count + 1
         guard bytes.count > trailer, bytes.last == UInt8(ascii: "\n") else {
             throw FieldError(path: "manifest", problem: "is truncated")
@@ -175,7 +175,7 @@ public struct LogManifest: Sendable, Equatable {
     /// Reads the manifest of the log in `directory` (an empty one when there is none).
     ///
     /// - Throws: `LogDamage` naming the file when it is damaged; `StorageError` when it cannot be read.
-    public static func read(directory: String) throws -> LogManifest {
+    package static func read(directory: String) throws -> LogManifest {
         let path = path(in: directory)
         guard let bytes = try LogFiles.readWholeFile(path) else { return LogManifest() }
         do throws(FieldError) {
@@ -188,7 +188,7 @@ public struct LogManifest: Sendable, Equatable {
     }
 
     /// Replaces the manifest in `directory` atomically: a crash leaves the old one or the new one.
-    public func write(directory: String) throws(StorageError) {
+    package func write(directory: String) throws(StorageError) {
         try LogFiles.replaceFile(Self.path(in: directory), with: bytes, mode: 0o600)
     }
 }

@@ -5,24 +5,24 @@
 #endif
 
 /// A failed file operation: which one, on what, and the `errno` it returned.
-public struct StorageError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The operation, e.g. `write`, `fdatasync`, `open`.
-    public var operation: String
+    package var operation: String
     /// The file or directory concerned.
-    public var path: String
+    package var path: String
     /// The system error number.
-    public var errno: Int32
+    package var errno: Int32
 
-    public init(operation: String, path: String, errno: Int32) {
+    package init(operation: String, path: String, errno: Int32) {
         self.operation = operation
         self.path = path
         self.errno = errno
     }
 
     /// Whether the disk is full (`ENOSPC` or `EDQUOT`).
-    public var isNoSpace: Bool { errno == ENOSPC || errno == EDQUOT }
+    package var isNoSpace: Bool { errno == ENOSPC || errno == EDQUOT }
 
-    public var description: String {
+    package var description: String {
         if operation == "open", errno == ELOOP {
             return "open \(path): it is a symbolic link, and weatherd opens its files without following links "
                 + "(errno \(errno)); replace the link by the file it points to"

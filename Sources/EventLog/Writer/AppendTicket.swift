@@ -5,12 +5,12 @@ import Synchronization
 /// Two ways to hear the outcome: `committed()` / `settled()` wait in a task (the writer resumes the task,
 /// which then runs on the cooperative pool), and `onCommitted(_:)` runs a callback on the writer's own thread
 /// right after the batch is durable, for an answer that must not wait for a task to be scheduled.
-public final class AppendTicket: Sendable {
+package final class AppendTicket: Sendable {
     /// What an append comes to: its committed envelopes, or why nothing of it reached the log.
-    public typealias Outcome = Result<[EventEnvelope], StorageFailure>
+    package typealias Outcome = Result<[EventEnvelope], StorageFailure>
 
     /// The seqs assigned to the events, in order.
-    public let seqs: ClosedRange<Int64>
+    package let seqs: ClosedRange<Int64>
 
     private struct State {
         var outcome: Outcome?
@@ -25,12 +25,12 @@ public final class AppendTicket: Sendable {
     /// Waits for the batch; not cancellable, because the write happens whether or not anyone waits.
     ///
     /// - Throws: `StorageFailure` when the append failed; nothing of it reached the log.
-    public func committed() async throws(StorageFailure) -> [EventEnvelope] {
+    package func committed() async throws(StorageFailure) -> [EventEnvelope] {
         try await outcome().get()
     }
 
     /// Waits until the batch is durable or failed, whichever it is.
-    public func settled() async { _ = await outcome() }
+    package func settled() async { _ = await outcome() }
 
     private func outcome() async -> Outcome {
         await withCheckedContinuation { continuation in
@@ -61,7 +61,7 @@ public final class AppendTicket: Sendable {
     ///   for that hook, such as an answer to write out, is the caller's to finish); false when it will run on
     ///   the writer's thread.
     @discardableResult
-    public func onCommitted(_ callback: @escaping @Sendable (Outcome) -> Void) -> Bool {
+    package func onCommitted(_ callback: @escaping @Sendable (Outcome) -> Void) -> Bool {
         let ready: Outcome? = state.withLock { state in
             if let outcome = state.outcome { return outcome }
             state.callbacks.append(callback)
@@ -73,7 +73,7 @@ public final class AppendTicket: Sendable {
     }
 
     /// Whether the ticket has been resolved.
-    public var isResolved: Bool { state.withLock { $0.outcome != nil } }
+    package var isResolved: Bool { state.withLock { $0.outcome != nil } }
 
     /// Who is waiting for a resolved ticket, taken out of it under its lock.
     struct Resolution {
@@ -102,16 +102,16 @@ public final class AppendTicket: Sendable {
 }
 
 /// An append that did not reach the log; the service is read-only from then on.
-public struct StorageFailure: Error, Sendable, Equatable, CustomStringConvertible {
+package struct StorageFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// The underlying error, or nil when the writer was already read-only or stopped.
-    public var cause: StorageError?
+    package var cause: StorageError?
     /// What happened, for the client.
-    public var message: String
+    package var message: String
 
-    public init(cause: StorageError?, message: String) {
+    package init(cause: StorageError?, message: String) {
         self.cause = cause
         self.message = message
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }

@@ -1,5 +1,5 @@
 /// When the writer makes appended lines durable before answering.
-public enum FsyncMode: String, Sendable, CaseIterable {
+package enum FsyncMode: String, Sendable, CaseIterable {
     /// `fdatasync` every batch before any of its callers is answered (the default).
     case always
     /// Answer after `write`; `fdatasync` at most every 100 ms and at shutdown.

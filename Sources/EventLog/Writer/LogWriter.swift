@@ -29,18 +29,18 @@ import WeatherDomain
 /// A failed write or sync cuts the file back to the end of the last committed batch, fails that
 /// batch and everything queued behind it, and leaves the writer read-only: a failed `fdatasync`
 /// is never retried, because the kernel may already have dropped the data it failed to write.
-public final class LogWriter: Sendable {
+package final class LogWriter: Sendable {
     /// A place in the log: the next seq, the chain of the line before it, and where that line starts (or the
     /// log ends): `length` bytes into the file whose first line holds seq `file` (a sealed segment
     /// `events-<file>.jsonl`, or the active `events.jsonl`, whose first seq is `file`).
-    public struct Position: Sendable, Equatable {
-        public var nextSeq: Int64
-        public var lastChain: UInt32
-        public var length: Int64
+    package struct Position: Sendable, Equatable {
+        package var nextSeq: Int64
+        package var lastChain: UInt32
+        package var length: Int64
         /// The first seq of the file `length` is an offset in.
-        public var file: Int64
+        package var file: Int64
 
-        public init(nextSeq: Int64, lastChain: UInt32, length: Int64, file: Int64 = 1) {
+        package init(nextSeq: Int64, lastChain: UInt32, length: Int64, file: Int64 = 1) {
             self.nextSeq = nextSeq
             self.lastChain = lastChain
             self.length = length
@@ -48,29 +48,29 @@ public final class LogWriter: Sendable {
         }
 
         /// An empty log.
-        public static let empty = Position(nextSeq: 1, lastChain: 0, length: 0)
+        package static let empty = Position(nextSeq: 1, lastChain: 0, length: 0)
     }
 
     /// What the writer has done so far.
-    public struct Status: Sendable, Equatable {
+    package struct Status: Sendable, Equatable {
         /// The seq of the last committed event (0 when none).
-        public var lastSeq: Int64
+        package var lastSeq: Int64
         /// The active file's committed length in bytes.
-        public var length: Int64
+        package var length: Int64
         /// The first seq of the active file (1 until the log first rolls over).
-        public var file: Int64
+        package var file: Int64
         /// How many times the active file rolled over into a sealed segment.
-        public var rollOvers: Int
+        package var rollOvers: Int
         /// Batches written and fsyncs issued.
-        public var batches: Int
-        public var syncs: Int
+        package var batches: Int
+        package var syncs: Int
         /// The last seq known to be on disk (fsynced); under `--fsync never` the one the log started with.
-        public var durableSeq: Int64
+        package var durableSeq: Int64
         /// Set once an append failed: the service is read-only.
-        public var failure: StorageFailure?
+        package var failure: StorageFailure?
 
         /// Where the committed log ends.
-        public var end: LogEnd { LogEnd(file: file, length: length) }
+        package var end: LogEnd { LogEnd(file: file, length: length) }
     }
 
     private struct Queued {
@@ -94,7 +94,7 @@ public final class LogWriter: Sendable {
     /// It bounds what a crash can tear: start-up treats more bad bytes than this at the end of the log as
     /// damage. 8 MiB is far above any batch weatherd writes in practice (a request line is at most
     /// `--max-line-bytes`, 1 MiB by default, and its event at most a few times that once escaped).
-    public static let maxBatchBytes: Int64 = 8 << 20
+    package static let maxBatchBytes: Int64 = 8 << 20
 
     private let file: any LogFile
     private let batchLimit: Int
@@ -130,7 +130,7 @@ public final class LogWriter: Sendable {
     }
 
     /// The default `spinLimit`: above the time a client takes to read an answer and send its next change.
-    public static let defaultSpinLimit: Duration = .microseconds(100)
+    package static let defaultSpinLimit: Duration = .microseconds(100)
 
     /// Creates a writer that appends to `file`, which currently ends at `position`.
     ///
@@ -147,7 +147,7 @@ public final class LogWriter: Sendable {
     ///     or failed) have run, before the tasks waiting for it resume: where answers that the callbacks queued
     ///     can be written out together, in one `write` per batch rather than one per answer.
     ///   - onCommit: called on the writer's thread with each durable batch, before callers are answered.
-    public init(
+    package init(
         file: any LogFile, position: Position, index: SeqIndex = SeqIndex(), mode: FsyncMode,
         batchLimit: Int = Int(LogWriter.maxBatchBytes), segmentBytes: Int64 = .max,
         spinLimit: Duration = LogWriter.defaultSpinLimit,
@@ -170,15 +170,15 @@ public final class LogWriter: Sendable {
     }
 
     /// The writer's counters and read-only flag.
-    public var status: Status { state.withLock { $0.status } }
+    package var status: Status { state.withLock { $0.status } }
 
     /// The seq → offset index of the committed log.
-    public var index: SeqIndex { state.withLock { $0.index } }
+    package var index: SeqIndex { state.withLock { $0.index } }
 
     /// Queues events for the log; they get consecutive seqs in call order.
     ///
     /// - Throws: `StorageFailure` at once when the writer is read-only or stopped.
-    public func append(_ events: [NewEvent]) throws(StorageFailure) -> AppendTicket {
+    package func append(_ events: [NewEvent]) throws(StorageFailure) -> AppendTicket {
         precondition(!events.isEmpty, "append needs at least one event")
         let (ticket, sleeping) = try state.withLock { state throws(StorageFailure) -> (AppendTicket, Bool) in
             if let failure = state.status.failure { throw failure }
@@ -199,13 +199,13 @@ public final class LogWriter: Sendable {
     }
 
     /// Stops accepting appends; `run` returns once everything queued is written and synced.
-    public func finish() {
+    package func finish() {
         state.withLock { $0.stopping = true }
         wake.signal()
     }
 
     /// Runs the writer's thread until `finish` (or cancellation) and the queue is drained.
-    public func run() async {
+    package func run() async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let thread = Thread { [self] in

@@ -5,7 +5,7 @@ import WeatherDomain
 /// Two implementations: `OpenMeteoAirQualityProvider` (one request gives the values now and the
 /// hours) and `OpenWeatherMapAirQualityProvider` (one request for now, one for the hours). Neither
 /// performs I/O.
-public protocol AirQualityProvider: Sendable {
+package protocol AirQualityProvider: Sendable {
     /// `open-meteo` or `openweathermap`, as recorded in events.
     var name: String { get }
 

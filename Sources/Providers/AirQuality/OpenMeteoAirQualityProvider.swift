@@ -5,17 +5,17 @@ import WeatherDomain
 /// Gases and particles come in μg/m³, weatherd's canonical unit, and the unit labels are checked
 /// rather than trusted; pollen comes in grains/m³ and is `null` outside Europe, which is read as
 /// absent. Local ISO times (the default) and unix times are both read.
-public struct OpenMeteoAirQualityProvider: AirQualityProvider {
+package struct OpenMeteoAirQualityProvider: AirQualityProvider {
     /// The API's base URL, without trailing slashes.
-    public let baseURL: String
+    package let baseURL: String
 
     /// Creates a provider; the base URL may carry a path prefix (a proxy) and a trailing slash.
-    public init(baseURL: String = "https://air-quality-api.open-meteo.com") {
+    package init(baseURL: String = "https://air-quality-api.open-meteo.com") {
         self.baseURL = RequestURL.base(baseURL)
     }
 
     /// `open-meteo`, as recorded in events.
-    public var name: String { "open-meteo" }
+    package var name: String { "open-meteo" }
 
     /// What one Open-Meteo variable measures, which decides the unit labels it may carry.
     enum Kind {
@@ -35,7 +35,7 @@ public struct OpenMeteoAirQualityProvider: AirQualityProvider {
     ]
 
     /// `/v1/air-quality` with the values now and two days of hours, so 24 from any hour of today fit.
-    public func airQualityRequest(lat: Double, lon: Double) -> ProviderRequest {
+    package func airQualityRequest(lat: Double, lon: Double) -> ProviderRequest {
         let names = Self.variables.map(\.name).joined(separator: ",")
         let url = RequestURL.make(
             baseURL, "/v1/air-quality",
@@ -47,10 +47,10 @@ public struct OpenMeteoAirQualityProvider: AirQualityProvider {
     }
 
     /// Nil: the one request gives the hours too.
-    public func airQualityForecastRequest(lat: Double, lon: Double) -> ProviderRequest? { nil }
+    package func airQualityForecastRequest(lat: Double, lon: Double) -> ProviderRequest? { nil }
 
     /// Reads `current` and the next 24 values of `hourly`; `forecast` is not used.
-    public func decodeAirQuality(_ body: [UInt8], forecast: [UInt8]?, place: Place, now: Timestamp)
+    package func decodeAirQuality(_ body: [UInt8], forecast: [UInt8]?, place: Place, now: Timestamp)
         throws(ProviderError) -> AirQualityReport
     {
         let root = try ResponseBody.parse(body, provider: name)

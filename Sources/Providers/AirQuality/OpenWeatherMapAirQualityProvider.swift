@@ -5,19 +5,19 @@ import WeatherDomain
 /// OpenWeatherMap gives its own 1–5 index (`owmAqi`) and the concentrations in μg/m³. It has no
 /// European or US AQI, no UV index and no pollen: those stay absent, since weatherd does not
 /// compute or invent an index a provider did not send.
-public struct OpenWeatherMapAirQualityProvider: AirQualityProvider {
+package struct OpenWeatherMapAirQualityProvider: AirQualityProvider {
     private let apiKey: String
     /// The API's base URL, without trailing slashes.
-    public let baseURL: String
+    package let baseURL: String
 
     /// Creates a provider; the base URL may carry a path prefix (a proxy) and a trailing slash.
-    public init(apiKey: String, baseURL: String = "https://api.openweathermap.org") {
+    package init(apiKey: String, baseURL: String = "https://api.openweathermap.org") {
         self.apiKey = apiKey
         self.baseURL = RequestURL.base(baseURL)
     }
 
     /// `openweathermap`, as recorded in events.
-    public var name: String { "openweathermap" }
+    package var name: String { "openweathermap" }
 
     /// `components` members and the entry members they fill; `no` and `nh3` have none and are not read.
     static let components: [(name: String, member: AirQualityEntry.Member)] = [
@@ -26,12 +26,12 @@ public struct OpenWeatherMapAirQualityProvider: AirQualityProvider {
     ]
 
     /// `/data/2.5/air_pollution`: the values now.
-    public func airQualityRequest(lat: Double, lon: Double) -> ProviderRequest {
+    package func airQualityRequest(lat: Double, lon: Double) -> ProviderRequest {
         request("/data/2.5/air_pollution", lat, lon)
     }
 
     /// `/data/2.5/air_pollution/forecast`: hourly values for the next days.
-    public func airQualityForecastRequest(lat: Double, lon: Double) -> ProviderRequest? {
+    package func airQualityForecastRequest(lat: Double, lon: Double) -> ProviderRequest? {
         request("/data/2.5/air_pollution/forecast", lat, lon)
     }
 
@@ -44,7 +44,7 @@ public struct OpenWeatherMapAirQualityProvider: AirQualityProvider {
     }
 
     /// Reads the first entry of the current body's `list` and the forecast body's next 24 hours.
-    public func decodeAirQuality(_ body: [UInt8], forecast: [UInt8]?, place: Place, now: Timestamp)
+    package func decodeAirQuality(_ body: [UInt8], forecast: [UInt8]?, place: Place, now: Timestamp)
         throws(ProviderError) -> AirQualityReport
     {
         let current = try decodeEntries(body).first
@@ -54,7 +54,7 @@ public struct OpenWeatherMapAirQualityProvider: AirQualityProvider {
     }
 
     /// Reads every entry of a body's `list`, in its order (current and forecast bodies alike).
-    public func decodeEntries(_ body: [UInt8]) throws(ProviderError) -> [AirQualityEntry] {
+    package func decodeEntries(_ body: [UInt8]) throws(ProviderError) -> [AirQualityEntry] {
         try ResponseBody.decode(body, provider: name) { (root) throws(FieldError) in try Self.entries(root) }
     }
 

@@ -11,7 +11,7 @@ extension HTTPTransport {
     ///
     /// The `FetchActor` enforces the overall deadline and the retries; this only turns URLSession's
     /// answers and errors into `HTTPResponse` and `TransportError`.
-    public static func live(session: URLSession = .shared) -> HTTPTransport {
+    package static func live(session: URLSession = .shared) -> HTTPTransport {
         HTTPTransport { request throws(TransportError) in
             guard let url = URL(string: request.url) else {
                 throw TransportError(.offline, "the base URL does not form a valid URL")

@@ -5,7 +5,7 @@ extension OpenMeteoProvider {
     ///
     /// The domain model requires a condition; -1 lies outside the WMO table, so this reads as
     /// unknown (theme `cloudy`, never severe, no HA name) instead of inventing an "overcast" sky.
-    public static let conditionNotReported = Condition(scheme: "wmo", code: -1, text: "not reported")
+    package static let conditionNotReported = Condition(scheme: "wmo", code: -1, text: "not reported")
 
     /// The WMO condition for a `weather_code` value, or `conditionNotReported` without one.
     static func condition(_ code: Double?, path: String) throws(FieldError) -> Condition {

@@ -5,14 +5,14 @@ import WeatherDomain
 /// weatherd asks for m/s and unix times, but decoding also honours the unit labels and the local
 /// ISO times Open-Meteo sends by default, because a proxy or a self-hosted instance may not pass
 /// the query through unchanged (the recorded Berlin fixture is such a body).
-public struct OpenMeteoProvider: WeatherProvider {
+package struct OpenMeteoProvider: WeatherProvider {
     /// The forecast API's base URL, without trailing slashes.
-    public let baseURL: String
+    package let baseURL: String
     /// The geocoding API's base URL, without trailing slashes.
-    public let geocodingBaseURL: String
+    package let geocodingBaseURL: String
 
     /// Creates a provider; either base URL may carry a path prefix (a proxy) and a trailing slash.
-    public init(
+    package init(
         baseURL: String = "https://api.open-meteo.com",
         geocodingBaseURL: String = "https://geocoding-api.open-meteo.com"
     ) {
@@ -21,7 +21,7 @@ public struct OpenMeteoProvider: WeatherProvider {
     }
 
     /// `open-meteo`, as recorded in events.
-    public var name: String { "open-meteo" }
+    package var name: String { "open-meteo" }
 
     /// The variables of a step, for `current` and `hourly` alike (`current` takes every hourly variable).
     static let stepVariables = [
@@ -40,10 +40,10 @@ public struct OpenMeteoProvider: WeatherProvider {
     static let maxDays = 16
 
     /// The forecast gives hourly steps.
-    public var hasHourlyForecast: Bool { true }
+    package var hasHourlyForecast: Bool { true }
 
     /// Current conditions plus today's daily low, high and sun times, which `current` alone lacks.
-    public func currentRequest(lat: Double, lon: Double) -> ProviderRequest {
+    package func currentRequest(lat: Double, lon: Double) -> ProviderRequest {
         Self.request(
             RequestURL.make(
                 baseURL, "/v1/forecast",
@@ -56,7 +56,7 @@ public struct OpenMeteoProvider: WeatherProvider {
 
     /// Hourly values and the days' own aggregates, from local midnight today for 16 days; decoding keeps
     /// the first `ForecastReport.maxHours` hours, and every third hour for the 3-hourly steps.
-    public func forecastRequest(lat: Double, lon: Double) -> ProviderRequest {
+    package func forecastRequest(lat: Double, lon: Double) -> ProviderRequest {
         Self.request(
             RequestURL.make(
                 baseURL, "/v1/forecast",
@@ -68,7 +68,7 @@ public struct OpenMeteoProvider: WeatherProvider {
     }
 
     /// A name search on the geocoding API, `limit` clamped to 1…5.
-    public func geocodeRequest(query: String, limit: Int) -> ProviderRequest {
+    package func geocodeRequest(query: String, limit: Int) -> ProviderRequest {
         Self.request(
             RequestURL.make(
                 geocodingBaseURL, "/v1/search",
@@ -88,7 +88,7 @@ public struct OpenMeteoProvider: WeatherProvider {
     }
 
     /// Reads `current` (required: `time`, `temperature_2m`) and today's entry of `daily`.
-    public func decodeCurrent(_ body: [UInt8], place: Place) throws(ProviderError) -> CurrentReport {
+    package func decodeCurrent(_ body: [UInt8], place: Place) throws(ProviderError) -> CurrentReport {
         let root = try readable(body)
         do throws(FieldError) {
             return try Self.current(root, place: place)
@@ -99,7 +99,7 @@ public struct OpenMeteoProvider: WeatherProvider {
 
     /// Reads `hourly` into hourly and 3-hourly steps and `daily` into the days; a body with only `daily`
     /// arrays gives days and no steps, one with only `hourly` days summarized from every hour.
-    public func decodeForecast(_ body: [UInt8], place: Place) throws(ProviderError) -> ForecastReport {
+    package func decodeForecast(_ body: [UInt8], place: Place) throws(ProviderError) -> ForecastReport {
         let root = try readable(body)
         do throws(FieldError) {
             return try Self.forecast(root, place: place)
@@ -109,7 +109,7 @@ public struct OpenMeteoProvider: WeatherProvider {
     }
 
     /// Reads `results`, which Open-Meteo omits when nothing matches.
-    public func decodeGeocode(_ body: [UInt8]) throws(ProviderError) -> [Place] {
+    package func decodeGeocode(_ body: [UInt8]) throws(ProviderError) -> [Place] {
         let root = try readable(body)
         do throws(FieldError) {
             return try Self.places(root)

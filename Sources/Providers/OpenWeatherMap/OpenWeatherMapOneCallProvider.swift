@@ -7,11 +7,11 @@ import WeatherDomain
 /// forecast are still two fetches (each cached for its own TTL and audited as its own call) of the same
 /// URL: one call filling both would need one audit event for two answers. Errors come from the HTTP
 /// status alone, as for `OpenWeatherMapProvider`.
-public struct OpenWeatherMapOneCallProvider: WeatherProvider {
+package struct OpenWeatherMapOneCallProvider: WeatherProvider {
     /// The hourly steps One Call gives, and so the most kept.
-    public static let maxHours = 48
+    package static let maxHours = 48
     /// The days One Call gives (today and seven more), and so the most kept.
-    public static let maxDays = 8
+    package static let maxDays = 8
     /// What weatherd leaves out of every call: the minute-by-minute hour, and the national alerts (the official
     /// warnings come from their own sources).
     static let excluded = "minutely,alerts"
@@ -21,7 +21,7 @@ public struct OpenWeatherMapOneCallProvider: WeatherProvider {
     private let classic: OpenWeatherMapProvider
 
     /// Creates a provider; the base URL may carry a path prefix (a proxy) and a trailing slash.
-    public init(
+    package init(
         apiKey: String, baseURL: String = "https://api.openweathermap.org",
         requestUnits: OpenWeatherMapProvider.RequestUnits = .metric
     ) {
@@ -29,29 +29,29 @@ public struct OpenWeatherMapOneCallProvider: WeatherProvider {
     }
 
     /// The API's base URL, without trailing slashes.
-    public var baseURL: String { classic.baseURL }
+    package var baseURL: String { classic.baseURL }
     /// The units requested, and so assumed when decoding.
-    public var requestUnits: OpenWeatherMapProvider.RequestUnits { classic.requestUnits }
+    package var requestUnits: OpenWeatherMapProvider.RequestUnits { classic.requestUnits }
 
     /// `openweathermap`, as recorded in events, as for the 2.5 APIs: the same account, quota and key. The
     /// audited URL's path (`/data/3.0/onecall`) tells the two apart.
-    public var name: String { classic.name }
+    package var name: String { classic.name }
 
     /// One Call has 48 hourly steps.
-    public var hasHourlyForecast: Bool { true }
+    package var hasHourlyForecast: Bool { true }
 
     /// `/data/3.0/onecall` in the requested units, without minutes and alerts.
-    public func currentRequest(lat: Double, lon: Double) -> ProviderRequest {
+    package func currentRequest(lat: Double, lon: Double) -> ProviderRequest {
         oneCallRequest(lat: lat, lon: lon)
     }
 
     /// The same call as `currentRequest`: One Call's answer holds both.
-    public func forecastRequest(lat: Double, lon: Double) -> ProviderRequest {
+    package func forecastRequest(lat: Double, lon: Double) -> ProviderRequest {
         oneCallRequest(lat: lat, lon: lon)
     }
 
     /// `/geo/1.0/direct`, as `OpenWeatherMapProvider` asks.
-    public func geocodeRequest(query: String, limit: Int) -> ProviderRequest {
+    package func geocodeRequest(query: String, limit: Int) -> ProviderRequest {
         classic.geocodeRequest(query: query, limit: limit)
     }
 
@@ -64,30 +64,30 @@ public struct OpenWeatherMapOneCallProvider: WeatherProvider {
 
     /// Reads `current` (required: `dt`, `temp`, `weather[0]`), `timezone_offset`, and today's low and high from
     /// `daily[0]`.
-    public func decodeCurrent(_ body: [UInt8], place: Place) throws(ProviderError) -> CurrentReport {
+    package func decodeCurrent(_ body: [UInt8], place: Place) throws(ProviderError) -> CurrentReport {
         try ResponseBody.decode(body, provider: name) { root throws(FieldError) in try current(root, place: place) }
     }
 
     /// Reads `hourly` (at most 48 steps, from which the 3-hourly steps are made) and `daily` (at most 8 days, by
     /// local date from `timezone_offset`); a body with only `hourly` gives days summarized from every hour.
-    public func decodeForecast(_ body: [UInt8], place: Place) throws(ProviderError) -> ForecastReport {
+    package func decodeForecast(_ body: [UInt8], place: Place) throws(ProviderError) -> ForecastReport {
         try ResponseBody.decode(body, provider: name) { root throws(FieldError) in try forecast(root, place: place) }
     }
 
     /// Reads the array of candidates, as `OpenWeatherMapProvider` does.
-    public func decodeGeocode(_ body: [UInt8]) throws(ProviderError) -> [Place] {
+    package func decodeGeocode(_ body: [UInt8]) throws(ProviderError) -> [Place] {
         try classic.decodeGeocode(body)
     }
 }
 
 extension OpenWeatherMapOneCallProvider: CustomStringConvertible, CustomReflectable {
     /// The provider without its key, so interpolating or dumping it into a log cannot leak the key.
-    public var description: String {
+    package var description: String {
         "OpenWeatherMapOneCallProvider(baseURL: \(baseURL), requestUnits: \(requestUnits.rawValue))"
     }
 
     /// The mirror `dump` and the debugger use, likewise without the key.
-    public var customMirror: Mirror {
+    package var customMirror: Mirror {
         Mirror(self, children: ["baseURL": baseURL, "requestUnits": requestUnits], displayStyle: .struct)
     }
 }

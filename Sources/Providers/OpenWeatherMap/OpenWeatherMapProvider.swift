@@ -4,9 +4,9 @@ import WeatherDomain
 ///
 /// Errors come from the HTTP status alone (`ProviderError.from(status:…)`): the body's `cod` is a
 /// number in some answers and a string in others, so decoding ignores it.
-public struct OpenWeatherMapProvider: WeatherProvider {
+package struct OpenWeatherMapProvider: WeatherProvider {
     /// The `units` weatherd asks OpenWeatherMap for, which decides how its temperatures and wind speeds read.
-    public enum RequestUnits: String, Sendable {
+    package enum RequestUnits: String, Sendable {
         /// °C and m/s: weatherd's canonical units, what the service uses.
         case metric
         /// Kelvin and m/s: OpenWeatherMap's default, what the recorded fixtures were captured in.
@@ -29,12 +29,12 @@ public struct OpenWeatherMapProvider: WeatherProvider {
 
     private let apiKey: String
     /// The API's base URL, without trailing slashes.
-    public let baseURL: String
+    package let baseURL: String
     /// The units requested, and so assumed when decoding.
-    public let requestUnits: RequestUnits
+    package let requestUnits: RequestUnits
 
     /// Creates a provider; the base URL may carry a path prefix (a proxy) and a trailing slash.
-    public init(
+    package init(
         apiKey: String, baseURL: String = "https://api.openweathermap.org", requestUnits: RequestUnits = .metric
     ) {
         self.apiKey = apiKey
@@ -43,23 +43,23 @@ public struct OpenWeatherMapProvider: WeatherProvider {
     }
 
     /// `openweathermap`, as recorded in events.
-    public var name: String { "openweathermap" }
+    package var name: String { "openweathermap" }
 
     /// The 5-day / 3-hour forecast has no hourly steps.
-    public var hasHourlyForecast: Bool { false }
+    package var hasHourlyForecast: Bool { false }
 
     /// `/data/2.5/weather` in the requested units.
-    public func currentRequest(lat: Double, lon: Double) -> ProviderRequest {
+    package func currentRequest(lat: Double, lon: Double) -> ProviderRequest {
         request("/data/2.5/weather", coordinates(lat, lon) + [("units", requestUnits.rawValue)])
     }
 
     /// `/data/2.5/forecast`: all 40 three-hourly steps, the most the endpoint gives.
-    public func forecastRequest(lat: Double, lon: Double) -> ProviderRequest {
+    package func forecastRequest(lat: Double, lon: Double) -> ProviderRequest {
         request("/data/2.5/forecast", coordinates(lat, lon) + [("units", requestUnits.rawValue)])
     }
 
     /// `/geo/1.0/direct`, `limit` clamped to the 1…5 the endpoint accepts.
-    public func geocodeRequest(query: String, limit: Int) -> ProviderRequest {
+    package func geocodeRequest(query: String, limit: Int) -> ProviderRequest {
         request("/geo/1.0/direct", [("q", RequestURL.encode(query)), ("limit", String(min(max(limit, 1), 5)))])
     }
 
@@ -76,7 +76,7 @@ public struct OpenWeatherMapProvider: WeatherProvider {
     }
 
     /// Reads `main`, `weather[0]`, `wind`, `sys` and `timezone` (the offset); `cod` is ignored.
-    public func decodeCurrent(_ body: [UInt8], place: Place) throws(ProviderError) -> CurrentReport {
+    package func decodeCurrent(_ body: [UInt8], place: Place) throws(ProviderError) -> CurrentReport {
         let root = try ResponseBody.parse(body, provider: name)
         do throws(FieldError) {
             return try current(root, place: place)
@@ -87,7 +87,7 @@ public struct OpenWeatherMapProvider: WeatherProvider {
 
     /// Reads `list` (at most 40 steps) and `city`, whose `timezone` offset decides the local dates; the days
     /// are summarized from every step.
-    public func decodeForecast(_ body: [UInt8], place: Place) throws(ProviderError) -> ForecastReport {
+    package func decodeForecast(_ body: [UInt8], place: Place) throws(ProviderError) -> ForecastReport {
         let root = try ResponseBody.parse(body, provider: name)
         do throws(FieldError) {
             return try forecast(root, place: place)
@@ -97,7 +97,7 @@ public struct OpenWeatherMapProvider: WeatherProvider {
     }
 
     /// Reads the array of candidates; `local_names` is not used.
-    public func decodeGeocode(_ body: [UInt8]) throws(ProviderError) -> [Place] {
+    package func decodeGeocode(_ body: [UInt8]) throws(ProviderError) -> [Place] {
         let root = try ResponseBody.parse(body, provider: name)
         do throws(FieldError) {
             return try Self.places(root)
@@ -245,12 +245,12 @@ public struct OpenWeatherMapProvider: WeatherProvider {
 
 extension OpenWeatherMapProvider: CustomStringConvertible, CustomReflectable {
     /// The provider without its key, so interpolating or dumping it into a log cannot leak the key.
-    public var description: String {
+    package var description: String {
         "OpenWeatherMapProvider(baseURL: \(baseURL), requestUnits: \(requestUnits.rawValue))"
     }
 
     /// The mirror `dump` and the debugger use, likewise without the key.
-    public var customMirror: Mirror {
+    package var customMirror: Mirror {
         Mirror(self, children: ["baseURL": baseURL, "requestUnits": requestUnits], displayStyle: .struct)
     }
 }

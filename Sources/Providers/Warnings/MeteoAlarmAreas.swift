@@ -22,16 +22,16 @@ import WeatherDomain
 /// administrative prefix, a translation such as `Vienna` for `Wien`) matches nothing and shows
 /// no MeteoAlarm warning. A place known only by its coordinates (no name, no region) matches
 /// nothing. Matching by point in polygon would lift these limits, but the feeds carry no shapes.
-public enum MeteoAlarmAreas {
+package enum MeteoAlarmAreas {
     /// The warnings of `warnings` that concern `place`, in their order.
-    public static func warnings(_ warnings: [OfficialWarning], for place: Place) -> [OfficialWarning] {
+    package static func warnings(_ warnings: [OfficialWarning], for place: Place) -> [OfficialWarning] {
         let names = placeNames(place)
         guard !names.isEmpty else { return [] }
         return warnings.filter { warning in warning.areaNames.contains { names.contains(words($0)) } }
     }
 
     /// Whether `areaName` is the place's region or name, by the rule above.
-    public static func matches(_ place: Place, areaName: String) -> Bool {
+    package static func matches(_ place: Place, areaName: String) -> Bool {
         placeNames(place).contains(words(areaName))
     }
 

@@ -4,9 +4,9 @@
 /// warnings API and `meteoalarm-legacy-atom-<name>` in the Atom feeds, with the same names in both
 /// (the list published on feeds.meteoalarm.org). A country not in this table has no MeteoAlarm
 /// coverage: weatherd then reports no official warnings for it rather than guessing a feed.
-public enum MeteoAlarmFeeds {
+package enum MeteoAlarmFeeds {
     /// Feed names by upper-case country code.
-    public static let byCountry: [String: String] = [
+    package static let byCountry: [String: String] = [
         "AD": "andorra", "AT": "austria", "BA": "bosnia-herzegovina", "BE": "belgium", "BG": "bulgaria",
         "CH": "switzerland", "CY": "cyprus", "CZ": "czechia", "DE": "germany", "DK": "denmark", "EE": "estonia",
         "ES": "spain", "FI": "finland", "FR": "france", "GB": "united-kingdom", "GR": "greece", "HR": "croatia",
@@ -17,7 +17,7 @@ public enum MeteoAlarmFeeds {
     ]
 
     /// The feed name of a country code in any case (`ba`, `BA`); nil when MeteoAlarm does not serve it.
-    public static func feed(country: String) -> String? {
+    package static func feed(country: String) -> String? {
         byCountry[country.trimmingWhitespace.uppercased()]
     }
 }

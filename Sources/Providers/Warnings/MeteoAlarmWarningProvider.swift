@@ -6,23 +6,23 @@ import WeatherDomain
 /// expired and replaced ones included: `WarningRules.active` decides what is shown, and
 /// `MeteoAlarmAreas` which warnings concern a place. MeteoAlarm asks that its data be credited
 /// (`attribution`). No I/O here: the caller fetches.
-public struct MeteoAlarmWarningProvider: Sendable {
+package struct MeteoAlarmWarningProvider: Sendable {
     /// The feeds' base URL, without trailing slashes.
-    public let baseURL: String
+    package let baseURL: String
 
     /// Creates a provider; the base URL may carry a path prefix (a proxy) and a trailing slash.
-    public init(baseURL: String = "https://feeds.meteoalarm.org") {
+    package init(baseURL: String = "https://feeds.meteoalarm.org") {
         self.baseURL = RequestURL.base(baseURL)
     }
 
     /// `meteoalarm`, as recorded in events.
-    public var name: String { OfficialWarning.Source.meteoalarm.rawValue }
+    package var name: String { OfficialWarning.Source.meteoalarm.rawValue }
 
     /// The credit MeteoAlarm asks to be shown with its warnings.
-    public static let attribution = "EUMETNET – MeteoAlarm"
+    package static let attribution = "EUMETNET – MeteoAlarm"
 
     /// `GET /api/v1/warnings/feeds-<country>` for a country code; nil for a country MeteoAlarm does not serve.
-    public func feedRequest(country: String) -> ProviderRequest? {
+    package func feedRequest(country: String) -> ProviderRequest? {
         guard let feed = MeteoAlarmFeeds.feed(country: country) else { return nil }
         let url = baseURL + "/api/v1/warnings/feeds-" + feed
         return ProviderRequest(url: url, auditURL: url)
@@ -33,7 +33,7 @@ public struct MeteoAlarmWarningProvider: Sendable {
     /// Messages whose `status` is not `Actual` and `Ack`/`Error` messages are left out.
     /// `references` (`sender,identifier,sent` triples) give `replaces`; an area's `EMMA_ID`
     /// geocodes give `areaIds`; an `info` without `language` is `en-US`, as CAP defines.
-    public func decodeFeed(_ body: [UInt8]) throws(ProviderError) -> [OfficialWarning] {
+    package func decodeFeed(_ body: [UInt8]) throws(ProviderError) -> [OfficialWarning] {
         try ResponseBody.decode(body, provider: name) { (root) throws(FieldError) in try Self.warnings(root) }
     }
 

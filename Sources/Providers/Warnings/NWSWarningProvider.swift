@@ -4,26 +4,26 @@ import WeatherDomain
 ///
 /// NWS refuses requests without a `User-Agent` and asks that it name the application and a
 /// contact, so the request carries one (`userAgent(contact:)`). No I/O here: the caller fetches.
-public struct NWSWarningProvider: Sendable {
+package struct NWSWarningProvider: Sendable {
     /// The API's base URL, without trailing slashes.
-    public let baseURL: String
+    package let baseURL: String
     /// The `User-Agent` header sent with every request.
-    public let userAgent: String
+    package let userAgent: String
 
     /// Creates a provider; the base URL may carry a path prefix (a proxy) and a trailing slash.
-    public init(userAgent: String, baseURL: String = "https://api.weather.gov") {
+    package init(userAgent: String, baseURL: String = "https://api.weather.gov") {
         self.userAgent = userAgent
         self.baseURL = RequestURL.base(baseURL)
     }
 
     /// `nws`, as recorded in events.
-    public var name: String { OfficialWarning.Source.nws.rawValue }
+    package var name: String { OfficialWarning.Source.nws.rawValue }
 
     /// A `User-Agent` as NWS asks for it: `weatherd/1.0 (contact)`, e.g. an e-mail address or a URL.
     ///
     /// Control characters in `contact` become spaces so it can never end the header line; an empty
     /// contact gives `weatherd/1.0` alone.
-    public static func userAgent(contact: String, version: String = "1.0") -> String {
+    package static func userAgent(contact: String, version: String = "1.0") -> String {
         let cleaned = String(
             contact.map { character in
                 character.unicodeScalars.contains { $0.properties.generalCategory == .control } ? " " : character
@@ -33,7 +33,7 @@ public struct NWSWarningProvider: Sendable {
     }
 
     /// `GET /alerts/active?point=LAT,LON`, coordinates with at most 4 decimals as NWS requires.
-    public func alertsRequest(lat: Double, lon: Double) -> ProviderRequest {
+    package func alertsRequest(lat: Double, lon: Double) -> ProviderRequest {
         let url = RequestURL.make(
             baseURL, "/alerts/active", [("point", "\(RequestURL.coordinate(lat)),\(RequestURL.coordinate(lon))")])
         return ProviderRequest(
@@ -45,7 +45,7 @@ public struct NWSWarningProvider: Sendable {
     /// `@context` (an object in some answers, an array in others) is not read. Messages whose
     /// `status` is not `Actual` (tests, exercises) and `Ack`/`Error` messages are left out. NWS
     /// sends no `language` in GeoJSON; its texts are `en-US`. `areaDesc` is split at `;` into names.
-    public func decodeAlerts(_ body: [UInt8]) throws(ProviderError) -> [OfficialWarning] {
+    package func decodeAlerts(_ body: [UInt8]) throws(ProviderError) -> [OfficialWarning] {
         try ResponseBody.decode(body, provider: name) { (root) throws(FieldError) in try Self.warnings(root) }
     }
 

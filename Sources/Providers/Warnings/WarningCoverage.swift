@@ -1,7 +1,7 @@
 import WeatherDomain
 
 /// Which official warning service covers a place, with a sentence saying so for clients.
-public enum WarningCoverage: Sendable, Equatable {
+package enum WarningCoverage: Sendable, Equatable {
     /// The US National Weather Service, asked for the place's point.
     case nws
     /// MeteoAlarm's feed for `country` (`feed` is its name), matched to the place by `MeteoAlarmAreas`.
@@ -11,10 +11,10 @@ public enum WarningCoverage: Sendable, Equatable {
 
     /// Country codes NWS issues warnings for: the United States and the territories its offices
     /// serve (Puerto Rico, the US Virgin Islands, Guam, the Northern Mariana Islands, American Samoa).
-    public static let nwsCountries: Set<String> = ["US", "PR", "VI", "GU", "MP", "AS"]
+    package static let nwsCountries: Set<String> = ["US", "PR", "VI", "GU", "MP", "AS"]
 
     /// The coverage of `place`, by its ISO 3166 country code alone.
-    public static func of(_ place: Place) -> WarningCoverage {
+    package static func of(_ place: Place) -> WarningCoverage {
         guard let raw = place.country?.trimmingWhitespace, !raw.isEmpty else {
             return .none(
                 note: "No official warnings: the place has no country, so weatherd cannot tell which service covers it."
@@ -29,7 +29,7 @@ public enum WarningCoverage: Sendable, Equatable {
     }
 
     /// The service that covers the place, or nil.
-    public var source: OfficialWarning.Source? {
+    package var source: OfficialWarning.Source? {
         switch self {
         case .nws: .nws
         case .meteoalarm: .meteoalarm
@@ -38,7 +38,7 @@ public enum WarningCoverage: Sendable, Equatable {
     }
 
     /// A sentence for clients about where the place's warnings come from, or why there are none.
-    public var note: String {
+    package var note: String {
         switch self {
         case .nws:
             "Official warnings from the US National Weather Service (api.weather.gov) for the place's location."

@@ -114,7 +114,7 @@ private struct BarModule {
                 case .wake(let time):
                     timer?.cancel()
                     let delay = Duration.milliseconds(max(0, time.milliseconds - context.now().milliseconds))
-                    timer = Task { [clock = context.timer] in
+                    timer = Task { [clock = context.clock] in
                         guard (try? await clock.sleep(for: delay, tolerance: nil)) != nil else { return }
                         feed.yield(.woke)
                     }

@@ -4,17 +4,17 @@ import WeatherDomain
 ///
 /// It reads a `weather/current` result and, for the codes that need it, a `weather/forecast` result (`%r`,
 /// `%+Nh`, the sun and moon codes, and whether it is night). A value the answers lack prints as `?`.
-public struct OneLine: Sendable {
+package struct OneLine: Sendable {
     /// The named formats, as wttr.in defines them.
-    public static let named: [String: String] = [
+    package static let named: [String: String] = [
         "1": "%c %t", "2": "%c 🌡️%t 🌬️%w", "3": "%l: %c %t", "4": "%l: %c 🌡️%t 🌬️%w",
     ]
 
     /// The format used without `--format`.
-    public static let standard = "%l: %c %t"
+    package static let standard = "%l: %c %t"
 
     /// Every code with what it prints, for the error that lists them and for `--help`.
-    public static let codes: [(code: String, meaning: String)] = [
+    package static let codes: [(code: String, meaning: String)] = [
         ("c", "condition emoji, night emoji at night"), ("C", "condition text"), ("h", "humidity"),
         ("t", "temperature"), ("f", "feels-like temperature"), ("w", "wind speed with a direction arrow"),
         ("l", "place"), ("m", "moon phase emoji"), ("M", "moon day: days since new moon"),
@@ -34,7 +34,7 @@ public struct OneLine: Sendable {
     let pieces: [Piece]
 
     /// The format's text, or nil when it has no code that needs the forecast.
-    public var needsForecast: Bool {
+    package var needsForecast: Bool {
         pieces.contains { piece in
             switch piece {
             case .text: false

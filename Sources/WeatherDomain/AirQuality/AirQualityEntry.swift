@@ -2,36 +2,36 @@
 ///
 /// Units: μg/m³ for the gases and particles (carbon monoxide included, as both Open-Meteo and
 /// OpenWeatherMap send it), grains/m³ for pollen, and no unit for the indices and the UV index.
-public struct AirQualityEntry: Sendable, Equatable {
-    public var time: Timestamp
+package struct AirQualityEntry: Sendable, Equatable {
+    package var time: Timestamp
     /// The European Air Quality Index (0 and up; above 100 is extremely poor). See `EuropeanAQILevel`.
-    public var europeanAqi: Double?
+    package var europeanAqi: Double?
     /// The US EPA Air Quality Index (0–500).
-    public var usAqi: Double?
+    package var usAqi: Double?
     /// OpenWeatherMap's own index, 1 (good) to 5 (very poor); only OpenWeatherMap sends it.
-    public var owmAqi: Double?
+    package var owmAqi: Double?
     /// Particles under 2.5 µm, μg/m³ (`pm2_5` in JSON, as the providers name it).
-    public var pm25: Double?
+    package var pm25: Double?
     /// Particles under 10 µm, μg/m³.
-    public var pm10: Double?
+    package var pm10: Double?
     /// O₃, μg/m³.
-    public var ozone: Double?
+    package var ozone: Double?
     /// NO₂, μg/m³.
-    public var nitrogenDioxide: Double?
+    package var nitrogenDioxide: Double?
     /// SO₂, μg/m³.
-    public var sulphurDioxide: Double?
+    package var sulphurDioxide: Double?
     /// CO, μg/m³.
-    public var carbonMonoxide: Double?
-    public var uvIndex: Double?
+    package var carbonMonoxide: Double?
+    package var uvIndex: Double?
     /// Pollen, grains/m³: Open-Meteo has it for Europe only, in season.
-    public var alderPollen: Double?
-    public var birchPollen: Double?
-    public var grassPollen: Double?
-    public var mugwortPollen: Double?
-    public var olivePollen: Double?
-    public var ragweedPollen: Double?
+    package var alderPollen: Double?
+    package var birchPollen: Double?
+    package var grassPollen: Double?
+    package var mugwortPollen: Double?
+    package var olivePollen: Double?
+    package var ragweedPollen: Double?
 
-    public init(
+    package init(
         time: Timestamp, europeanAqi: Double? = nil, usAqi: Double? = nil, owmAqi: Double? = nil, pm25: Double? = nil,
         pm10: Double? = nil, ozone: Double? = nil, nitrogenDioxide: Double? = nil, sulphurDioxide: Double? = nil,
         carbonMonoxide: Double? = nil, uvIndex: Double? = nil, alderPollen: Double? = nil, birchPollen: Double? = nil,
@@ -58,10 +58,10 @@ public struct AirQualityEntry: Sendable, Equatable {
     }
 
     /// One optional value of an entry, as a key path providers and the JSON coding fill in by table.
-    public typealias Member = any WritableKeyPath<AirQualityEntry, Double?> & Sendable
+    package typealias Member = any WritableKeyPath<AirQualityEntry, Double?> & Sendable
 
     /// The JSON member name of each value, in the order they are documented.
-    public static let members: [(name: String, value: Member)] = [
+    package static let members: [(name: String, value: Member)] = [
         ("europeanAqi", \.europeanAqi), ("usAqi", \.usAqi), ("owmAqi", \.owmAqi), ("pm2_5", \.pm25),
         ("pm10", \.pm10), ("ozone", \.ozone), ("nitrogenDioxide", \.nitrogenDioxide),
         ("sulphurDioxide", \.sulphurDioxide), ("carbonMonoxide", \.carbonMonoxide), ("uvIndex", \.uvIndex),
@@ -70,18 +70,18 @@ public struct AirQualityEntry: Sendable, Equatable {
     ]
 
     /// The level of `europeanAqi`, when there is one.
-    public var europeanLevel: EuropeanAQILevel? { europeanAqi.map(EuropeanAQILevel.init(index:)) }
+    package var europeanLevel: EuropeanAQILevel? { europeanAqi.map(EuropeanAQILevel.init(index:)) }
 
     /// Whether the entry holds no value at all (only a time).
-    public var isEmpty: Bool { Self.members.allSatisfy { self[keyPath: $0.value] == nil } }
+    package var isEmpty: Bool { Self.members.allSatisfy { self[keyPath: $0.value] == nil } }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object: [String: JSONValue] = ["time": .string(time.description)]
         for (name, value) in Self.members { if let number = self[keyPath: value] { object[name] = .double(number) } }
         return .object(object)
     }
 
-    public init(json: JSONValue, path: String) throws(FieldError) {
+    package init(json: JSONValue, path: String) throws(FieldError) {
         let r = try FieldReader(json, path: path)
         self.init(time: try r.timestamp("time"))
         for (name, value) in Self.members { self[keyPath: value] = try r.optionalDouble(name) }

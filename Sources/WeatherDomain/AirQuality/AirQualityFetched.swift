@@ -2,22 +2,22 @@
 ///
 /// Open-Meteo answers the values now and the hours in one call (`air_quality`); OpenWeatherMap needs a
 /// second call for the hours (`air_quality_forecast`, whose `current` is absent). Each call is one event.
-public struct AirQualityFetched: Sendable, Equatable {
+package struct AirQualityFetched: Sendable, Equatable {
     /// Which call it was.
-    public enum Kind: String, Sendable, Equatable, CaseIterable {
+    package enum Kind: String, Sendable, Equatable, CaseIterable {
         /// The values now (and, from Open-Meteo, the hours too).
         case airQuality = "air_quality"
         /// OpenWeatherMap's hourly forecast.
         case forecast = "air_quality_forecast"
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The place's cache key.
-    public var key: String
-    public var call: UpstreamCall
-    public var report: AirQualityReport
+    package var key: String
+    package var call: UpstreamCall
+    package var report: AirQualityReport
 
-    public init(kind: Kind, key: String, call: UpstreamCall, report: AirQualityReport) {
+    package init(kind: Kind, key: String, call: UpstreamCall, report: AirQualityReport) {
         self.kind = kind
         self.key = key
         self.call = call
@@ -25,14 +25,14 @@ public struct AirQualityFetched: Sendable, Equatable {
     }
 
     /// The cache entry a fetch fills: `<kind>|<key>`.
-    public static func entry(kind: Kind, key: String) -> String { "\(kind.rawValue)|\(key)" }
+    package static func entry(kind: Kind, key: String) -> String { "\(kind.rawValue)|\(key)" }
 
     /// What log compaction may strip once a later fetch of the same kind and key replaced this one.
-    public static let payloadMembers: Set<String> = ["current", "hourly"]
+    package static let payloadMembers: Set<String> = ["current", "hourly"]
     /// The members naming the cache entry a fetch fills.
-    public static let entryMembers = ["kind", "key"]
+    package static let entryMembers = ["kind", "key"]
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object: [String: JSONValue] = [
             "kind": .string(kind.rawValue), "key": .string(key), "place": report.place.json,
             "hourly": .array(report.hourly.map(\.json)),
@@ -43,7 +43,7 @@ public struct AirQualityFetched: Sendable, Equatable {
     }
 
     /// Reads a payload; one whose values compaction stripped (it carries `compacted`) reads with none.
-    public init(json: JSONValue) throws(FieldError) {
+    package init(json: JSONValue) throws(FieldError) {
         let r = try FieldReader(json, path: "data")
         guard let kind = try r.choice("kind", as: Kind.self) else {
             throw FieldError(path: "data.kind", problem: "is required")

@@ -1,27 +1,27 @@
 /// An air-quality answer from a provider, normalized: the values now and for the next 24 hours.
-public struct AirQualityReport: Sendable, Equatable {
-    public var place: Place
+package struct AirQualityReport: Sendable, Equatable {
+    package var place: Place
     /// The values now, when the provider sent them.
-    public var current: AirQualityEntry?
+    package var current: AirQualityEntry?
     /// Hourly values from the current hour on, at most 24.
-    public var hourly: [AirQualityEntry]
+    package var hourly: [AirQualityEntry]
 
     /// Hourly entries kept.
-    public static let maxHours = 24
+    package static let maxHours = 24
 
-    public init(place: Place, current: AirQualityEntry?, hourly: [AirQualityEntry]) {
+    package init(place: Place, current: AirQualityEntry?, hourly: [AirQualityEntry]) {
         self.place = place
         self.current = current
         self.hourly = hourly
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object: [String: JSONValue] = ["place": place.json, "hourly": .array(hourly.map(\.json))]
         if let current { object["current"] = current.json }
         return .object(object)
     }
 
-    public init(json: JSONValue, path: String) throws(FieldError) {
+    package init(json: JSONValue, path: String) throws(FieldError) {
         let r = try FieldReader(json, path: path)
         var current: AirQualityEntry?
         if r.has("current"), let value = r.members["current"] {

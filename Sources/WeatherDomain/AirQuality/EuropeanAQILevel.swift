@@ -2,7 +2,7 @@
 ///
 /// On the 0–100+ scale Open-Meteo computes: up to 20 good, 40 fair, 60 moderate, 80 poor,
 /// 100 very poor, above 100 extremely poor. A value on a boundary belongs to the lower band.
-public enum EuropeanAQILevel: String, Sendable, Equatable, CaseIterable {
+package enum EuropeanAQILevel: String, Sendable, Equatable, CaseIterable {
     case good
     case fair
     case moderate
@@ -11,7 +11,7 @@ public enum EuropeanAQILevel: String, Sendable, Equatable, CaseIterable {
     case extremelyPoor = "extremely poor"
 
     /// The level of an index value; a negative value (not seen) reads as good.
-    public init(index: Double) {
+    package init(index: Double) {
         switch index {
         case ...20: self = .good
         case ...40: self = .fair

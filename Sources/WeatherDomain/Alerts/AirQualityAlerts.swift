@@ -1,9 +1,9 @@
 /// The `air_quality` rule: the European Air Quality Index at or above the configured level (`poor` by
 /// default) now or in the next 24 hours, at most once per place and local date. Off unless configured.
-public enum AirQualityAlerts {
+package enum AirQualityAlerts {
     /// The alert `report` raises for `target`, if any: for the values now when they reach the level, else for
     /// the first hour that does.
-    public static func decide(
+    package static func decide(
         _ state: AlertState, target: AlertTarget, report: AirQualityReport, utcOffsetSeconds: Int64, now: Timestamp
     ) -> [DomainEvent] {
         let settings = state.settings

@@ -1,20 +1,20 @@
 /// A place alerts are decided for.
-public struct AlertTarget: Sendable, Equatable {
-    public var place: Place
+package struct AlertTarget: Sendable, Equatable {
+    package var place: Place
     /// The favorite, or nil for the current location.
-    public var favoriteId: String?
+    package var favoriteId: String?
 
-    public init(place: Place, favoriteId: String?) {
+    package init(place: Place, favoriteId: String?) {
         self.place = place
         self.favoriteId = favoriteId
     }
 }
 
 /// The alert rules (temperature drop, severe weather, the daily summary), as pure decisions over a fetch, the state and `now`.
-public enum AlertRules {
+package enum AlertRules {
     /// Alerts raised by a new current-weather fetch: a drop of more than `tempDropC` below the
     /// previous fetch within 24 h, and severe weather now.
-    public static func afterCurrent(
+    package static func afterCurrent(
         _ state: AlertState, target: AlertTarget, report: CurrentReport,
         previous: (temperature: Double, at: Timestamp)?,
         now: Timestamp
@@ -48,7 +48,7 @@ public enum AlertRules {
 
     /// Alerts raised by a new forecast: the lowest temperature of the next 24 h more than `tempDropC`
     /// below the current one, and severe weather in the next 24 h.
-    public static func afterForecast(
+    package static func afterForecast(
         _ state: AlertState, target: AlertTarget, report: ForecastReport, currentTemperature: Double?, now: Timestamp
     ) -> [DomainEvent] {
         let horizon = now.milliseconds + 24 * 3_600_000
@@ -79,7 +79,7 @@ public enum AlertRules {
 
     /// The daily summary, once the place's local time has reached the configured time: the local
     /// day's low, high and dominant condition from the forecast.
-    public static func dailySummary(
+    package static func dailySummary(
         _ state: AlertState, target: AlertTarget, forecast: ForecastReport, utcOffsetSeconds: Int64, now: Timestamp
     ) -> [DomainEvent] {
         guard state.settings.dailySummaryEnabled else { return [] }
@@ -130,9 +130,9 @@ public enum AlertRules {
 }
 
 /// Pure decisions about the alert settings.
-public enum AlertDecisions {
+package enum AlertDecisions {
     /// Changes the given settings; no event when nothing changes.
-    public static func configure(
+    package static func configure(
         _ state: AlertState, dailySummaryEnabled: Bool?, dailySummaryMinutes: Int64?, tempDropC: Double?, severe: Bool?,
         official: Bool? = nil, airQualityEnabled: Bool? = nil, airQualityLevel: EuropeanAQILevel? = nil
     ) -> [DomainEvent] {

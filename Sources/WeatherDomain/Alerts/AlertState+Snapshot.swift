@@ -3,7 +3,7 @@ extension AlertState {
     /// order they were raised (`raisedOrder`), which decides which are forgotten first.
     ///
     /// - Throws: `FieldError` naming the member that does not match the canonical form.
-    public init(json: JSONValue, path: String = "alerts") throws(FieldError) {
+    package init(json: JSONValue, path: String = "alerts") throws(FieldError) {
         let reader = try FieldReader(json, path: path)
         self.init()
         settings = try AlertSettings(json: reader.members["settings"] ?? .null)

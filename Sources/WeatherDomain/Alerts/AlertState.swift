@@ -1,5 +1,5 @@
 /// The alert rules a place can trigger.
-public enum AlertRule: String, Sendable, Equatable, CaseIterable {
+package enum AlertRule: String, Sendable, Equatable, CaseIterable {
     case tempDrop = "temp_drop"
     case severe
     case dailySummary = "daily_summary"
@@ -10,35 +10,35 @@ public enum AlertRule: String, Sendable, Equatable, CaseIterable {
 
     /// Where the alert comes from: `official` for a national weather service's warning, `forecast` for what
     /// weatherd itself derives from the forecast, current weather and air quality.
-    public var origin: String { self == .official ? "official" : "forecast" }
+    package var origin: String { self == .official ? "official" : "forecast" }
 }
 
 /// Global alert settings (`alerts/configure`), persisted as `alerts.configured`.
-public struct AlertSettings: Sendable, Equatable {
-    public var dailySummaryEnabled = true
+package struct AlertSettings: Sendable, Equatable {
+    package var dailySummaryEnabled = true
     /// Local time of the daily summary, in minutes after midnight (08:00 by default).
-    public var dailySummaryMinutes: Int64 = 8 * 60
+    package var dailySummaryMinutes: Int64 = 8 * 60
     /// A drop of more than this many °C raises `temp_drop`.
-    public var tempDropC = 10.0
-    public var severe = true
+    package var tempDropC = 10.0
+    package var severe = true
     /// Whether official warnings raise `official` alerts (on by default).
-    public var official = true
+    package var official = true
     /// Whether the European AQI raises `air_quality` alerts (off by default).
-    public var airQualityEnabled = false
+    package var airQualityEnabled = false
     /// The level at which `air_quality` is raised.
-    public var airQualityLevel = EuropeanAQILevel.poor
+    package var airQualityLevel = EuropeanAQILevel.poor
 
-    public init() {}
+    package init() {}
 
     /// `HH:MM`.
-    public var dailySummaryTime: String {
+    package var dailySummaryTime: String {
         let hours = dailySummaryMinutes / 60
         let minutes = dailySummaryMinutes % 60
         return (hours < 10 ? "0" : "") + "\(hours):" + (minutes < 10 ? "0" : "") + "\(minutes)"
     }
 
     /// Reads `HH:MM` (00:00…23:59).
-    public static func minutes(of time: String) -> Int64? {
+    package static func minutes(of time: String) -> Int64? {
         let parts = time.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0].count == 2, parts[1].count == 2, let hours = Int64(parts[0]),
             let minutes = Int64(parts[1]), (0..<24).contains(hours), (0..<60).contains(minutes)
@@ -46,7 +46,7 @@ public struct AlertSettings: Sendable, Equatable {
         return hours * 60 + minutes
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([
             "dailySummary": .object(["enabled": .bool(dailySummaryEnabled), "time": .string(dailySummaryTime)]),
             "tempDropC": .double(tempDropC), "severe": .bool(severe), "official": .bool(official),
@@ -56,7 +56,7 @@ public struct AlertSettings: Sendable, Equatable {
 
     /// Reads the settings; `official` and `airQuality`, which came with `alerts.configured` v2, take their
     /// defaults where absent (a snapshot's settings from before v2).
-    public init(json: JSONValue) throws(FieldError) {
+    package init(json: JSONValue) throws(FieldError) {
         let reader = try FieldReader(json, path: "data")
         let daily = try FieldReader(reader.members["dailySummary"], path: "data.dailySummary")
         dailySummaryEnabled = try daily.bool("enabled")
@@ -74,24 +74,24 @@ public struct AlertSettings: Sendable, Equatable {
 }
 
 /// One raised alert, as `alert.raised` records it.
-public struct RaisedAlert: Sendable, Equatable {
+package struct RaisedAlert: Sendable, Equatable {
     /// `alert-<n>`.
-    public var id: String
-    public var rule: AlertRule
+    package var id: String
+    package var rule: AlertRule
     /// The place's cache key.
-    public var key: String
-    public var place: Place
+    package var key: String
+    package var place: Place
     /// The favorite it is for, or nil for the current location.
-    public var favoriteId: String?
+    package var favoriteId: String?
     /// The place's local date the alert belongs to: one alert per (place, rule, local date).
-    public var localDate: String
-    public var raisedAt: Timestamp
+    package var localDate: String
+    package var raisedAt: Timestamp
     /// A human sentence.
-    public var message: String
+    package var message: String
     /// Rule-specific figures (temperatures in °C, condition).
-    public var details: JSONValue
+    package var details: JSONValue
 
-    public init(
+    package init(
         id: String, rule: AlertRule, key: String, place: Place, favoriteId: String?, localDate: String,
         raisedAt: Timestamp, message: String, details: JSONValue
     ) {
@@ -108,7 +108,7 @@ public struct RaisedAlert: Sendable, Equatable {
 
     /// The de-duplication key: `<key>|<rule>|<local date>`, and for `official`
     /// `<key>|official|<first id>|<severity>` (see `OfficialAlerts`).
-    public var dedupKey: String {
+    package var dedupKey: String {
         if rule == .official, let first = details["firstId"]?.stringValue,
             let severity = details["warning"]?["severity"]?.stringValue
         {
@@ -117,7 +117,7 @@ public struct RaisedAlert: Sendable, Equatable {
         return "\(key)|\(rule.rawValue)|\(localDate)"
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object: [String: JSONValue] = [
             "id": .string(id), "rule": .string(rule.rawValue), "origin": .string(rule.origin), "key": .string(key),
             "place": place.json,
@@ -128,7 +128,7 @@ public struct RaisedAlert: Sendable, Equatable {
         return .object(object)
     }
 
-    public init(json: JSONValue) throws(FieldError) {
+    package init(json: JSONValue) throws(FieldError) {
         let r = try FieldReader(json, path: "data")
         guard let rule = try r.choice("rule", as: AlertRule.self) else {
             throw FieldError(path: "data.rule", problem: "is required")
@@ -143,21 +143,21 @@ public struct RaisedAlert: Sendable, Equatable {
 }
 
 /// Alert settings and the alerts raised, most recent first.
-public struct AlertState: StateSlice {
+package struct AlertState: StateSlice {
     /// How many raised alerts are kept for `alerts/list`.
-    public static let capacity = 1000
+    package static let capacity = 1000
 
-    public internal(set) var settings = AlertSettings()
-    public internal(set) var recent: [RaisedAlert] = []
+    package internal(set) var settings = AlertSettings()
+    package internal(set) var recent: [RaisedAlert] = []
     /// (place, rule, local date) keys already raised; bounded with `recent`'s horizon of a few days.
-    public internal(set) var raised: Set<String> = []
+    package internal(set) var raised: Set<String> = []
     /// The keys of `raised` in the order they were raised, which is the order they are forgotten in.
     var raisedOrder: [String] = []
-    public internal(set) var nextNumber: Int64 = 1
+    package internal(set) var nextNumber: Int64 = 1
 
-    public init() {}
+    package init() {}
 
-    public mutating func apply(_ event: DomainEvent) {
+    package mutating func apply(_ event: DomainEvent) {
         switch event {
         case .alertsConfigured(let settings):
             self.settings = settings
@@ -177,7 +177,7 @@ public struct AlertState: StateSlice {
         }
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([
             "settings": settings.json, "recent": .array(recent.map(\.json)),
             "raised": .array(raised.sorted().map { .string($0) }),

@@ -3,10 +3,10 @@
 /// An alert records its figures in °C (`details`) and its message as written when it was raised; a reader
 /// gets both in their own units, the message written again from the figures, so an imperial reader never
 /// reads °C. A temperature drop converts as a difference (a 20 °C drop is a 36 °F drop).
-public enum AlertText {
+package enum AlertText {
     /// The message of `alert` in `units`: written from its figures for the temperature drops and the
     /// daily summary, as it was raised for every other rule (no figures in a reader's units in them).
-    public static func message(of alert: RaisedAlert, in units: UnitChoice) -> String {
+    package static func message(of alert: RaisedAlert, in units: UnitChoice) -> String {
         message(
             rule: alert.rule, details: alert.details, placeName: alert.place.name ?? alert.key, in: units)
             ?? alert.message
@@ -37,7 +37,7 @@ public enum AlertText {
 
     /// The figures of `details` in `units`: temperatures (`temperature`, `previous`, `low`, `high`)
     /// converted, the `drop` as a difference, two decimals as in answers; everything else as it is.
-    public static func details(_ details: JSONValue, rule: AlertRule, in units: UnitChoice) -> JSONValue {
+    package static func details(_ details: JSONValue, rule: AlertRule, in units: UnitChoice) -> JSONValue {
         guard rule == .tempDrop || rule == .dailySummary, case .object(var object) = details else { return details }
         let unit = units.temperature
         for key in ["temperature", "previous", "low", "high"] {
@@ -62,7 +62,7 @@ public enum AlertText {
 extension RaisedAlert {
     /// The alert as answers and pushes give it to a reader of `units`: its message and figures in them, and
     /// `units` naming the unit of each quantity.
-    public func json(in units: UnitChoice) -> JSONValue {
+    package func json(in units: UnitChoice) -> JSONValue {
         guard case .object(var object) = json else { return json }
         object["message"] = .string(AlertText.message(of: self, in: units))
         object["details"] = AlertText.details(details, rule: rule, in: units)

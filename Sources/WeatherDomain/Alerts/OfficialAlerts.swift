@@ -5,25 +5,25 @@
 /// warning's thread back to its first message (`Lineage`) and remembers, per place key and first message,
 /// each severity it raised: `<key>|official|<first id>|<severity>`. A message is raised when no severity
 /// at or above its own was raised for its thread; an update at the same or a lower severity raises nothing.
-public enum OfficialAlerts {
+package enum OfficialAlerts {
     /// The de-duplication key of an `official` alert.
-    public static func dedupKey(key: String, firstId: String, severity: String) -> String {
+    package static func dedupKey(key: String, firstId: String, severity: String) -> String {
         "\(key)|official|\(firstId)|\(severity)"
     }
 
     /// The first message of each warning's thread of updates, as far as weatherd has seen them.
-    public struct Lineage: Sendable, Equatable {
+    package struct Lineage: Sendable, Equatable {
         /// Message id → the id of the first message of its thread.
-        public private(set) var first: [String: String] = [:]
+        package private(set) var first: [String: String] = [:]
         /// Ids remembered at most; past it only the last recorded warnings' are kept.
-        public static let capacity = 10_000
+        package static let capacity = 10_000
 
-        public init() {}
+        package init() {}
 
         /// Records `warnings` and answers the first message of each: its own recorded thread, else that of a
         /// message it replaces, else a replaced message `isFirst` knows as a thread's first (raised before
         /// weatherd last started), else itself.
-        public mutating func record(_ warnings: [OfficialWarning], isFirst: (String) -> Bool) -> [String: String] {
+        package mutating func record(_ warnings: [OfficialWarning], isFirst: (String) -> Bool) -> [String: String] {
             var firsts: [String: String] = [:]
             for warning in warnings {
                 var thread = first[warning.id]
@@ -38,7 +38,7 @@ public enum OfficialAlerts {
     }
 
     /// The first-message ids of the `official` alerts the state remembers.
-    public static func firstIds(in state: AlertState) -> Set<String> {
+    package static func firstIds(in state: AlertState) -> Set<String> {
         var ids: Set<String> = []
         for key in state.raised {
             let parts = key.split(separator: "|", omittingEmptySubsequences: false)
@@ -53,7 +53,7 @@ public enum OfficialAlerts {
     /// - Parameters:
     ///   - firstIds: each warning's first message (`Lineage.record`); a warning missing there is its own.
     ///   - attribution: the credit each source asks for, kept in the alert's details.
-    public static func decide(
+    package static func decide(
         _ state: AlertState, target: AlertTarget, warnings: [OfficialWarning], firstIds: [String: String],
         attribution: (OfficialWarning.Source) -> String, utcOffsetSeconds: Int64, now: Timestamp
     ) -> [DomainEvent] {

@@ -7,12 +7,12 @@
 /// new moon, so it is exactly 0 and 0.5 at the published instants even though the two halves of a
 /// lunation differ in length by up to about a day. `age` is the time since the last new moon, in
 /// days (0 up to the lunation's length, 29.3–29.8 days).
-public enum MoonPhase {
+package enum MoonPhase {
     /// The mean synodic month in days.
-    public static let synodicMonth = 29.530_588_861
+    package static let synodicMonth = 29.530_588_861
 
     /// The phase (`0..<1`) and age (days since new moon) at `t`.
-    public static func at(_ t: Timestamp) -> (phase: Double, age: Double) {
+    package static func at(_ t: Timestamp) -> (phase: Double, age: Double) {
         let julianDay = AstronomyMath.julianDay(t)
         let jde = julianDay + AstronomyMath.deltaT(julianDay: julianDay) / 86_400
         var k = Int((jde - 2_451_550.097_66) / synodicMonth + 0.5) - 1
@@ -28,7 +28,7 @@ public enum MoonPhase {
 
     /// The phase and age at local noon of `localDate` (`YYYY-MM-DD`) for clocks `utcOffsetSeconds`
     /// east of UTC; nil when `localDate` is not a valid date.
-    public static func onLocalDate(_ localDate: String, utcOffsetSeconds: Int64) -> (phase: Double, age: Double)? {
+    package static func onLocalDate(_ localDate: String, utcOffsetSeconds: Int64) -> (phase: Double, age: Double)? {
         guard localDate.utf8.count == 10, let midnight = Timestamp(rfc3339: localDate + "T00:00:00Z") else {
             return nil
         }
@@ -36,10 +36,10 @@ public enum MoonPhase {
     }
 
     /// The instant (UT) of the new moon of lunation `k` (0 is 2000-01-06).
-    public static func newMoonTime(lunation k: Int) -> Timestamp { timestamp(jde: newMoon(k)) }
+    package static func newMoonTime(lunation k: Int) -> Timestamp { timestamp(jde: newMoon(k)) }
 
     /// The instant (UT) of the full moon after the new moon of lunation `k`.
-    public static func fullMoonTime(lunation k: Int) -> Timestamp { timestamp(jde: fullMoon(k)) }
+    package static func fullMoonTime(lunation k: Int) -> Timestamp { timestamp(jde: fullMoon(k)) }
 
     static func timestamp(jde: Double) -> Timestamp {
         AstronomyMath.timestamp(julianDay: jde - AstronomyMath.deltaT(julianDay: jde) / 86_400)

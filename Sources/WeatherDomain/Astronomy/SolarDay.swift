@@ -31,27 +31,27 @@
 /// climb above −6° (twilight without sunrise, so `dawn` and `dusk` are set), and in a white night it
 /// may never sink below −6° (so they are nil while `sunrise` and `sunset` are set). Solar noon always
 /// exists.
-public struct SolarDay: Sendable, Equatable {
+package struct SolarDay: Sendable, Equatable {
     /// The Sun stays above (`day`) or below (`night`) the horizon for the whole day.
-    public enum Polar: String, Sendable, Equatable {
+    package enum Polar: String, Sendable, Equatable {
         case day
         case night
     }
 
     /// Start of morning civil twilight (Sun's centre 6° below the horizon); nil when never reached.
-    public var dawn: Timestamp?
+    package var dawn: Timestamp?
     /// The upper limb rises; nil when it does not that day (polar day or night, or their first or last day).
-    public var sunrise: Timestamp?
+    package var sunrise: Timestamp?
     /// Solar noon: the Sun crosses the meridian, highest in the sky.
-    public var zenith: Timestamp
+    package var zenith: Timestamp
     /// The upper limb sets; nil when it does not that day.
-    public var sunset: Timestamp?
+    package var sunset: Timestamp?
     /// End of evening civil twilight; nil when never reached.
-    public var dusk: Timestamp?
+    package var dusk: Timestamp?
     /// Set when there is neither sunrise nor sunset.
-    public var polar: Polar?
+    package var polar: Polar?
 
-    public init(
+    package init(
         dawn: Timestamp?, sunrise: Timestamp?, zenith: Timestamp, sunset: Timestamp?, dusk: Timestamp?, polar: Polar?
     ) {
         self.dawn = dawn
@@ -63,13 +63,13 @@ public struct SolarDay: Sendable, Equatable {
     }
 
     /// The Sun's zenith distance at sunrise and sunset: 90° + 34′ refraction + 16′ semi-diameter.
-    public static let sunriseZenith = 90.833
+    package static let sunriseZenith = 90.833
     /// The Sun's zenith distance at civil dawn and dusk.
-    public static let civilZenith = 96.0
+    package static let civilZenith = 96.0
 
     /// The Sun on `localDate` (`YYYY-MM-DD`) at a place (degrees, north and east positive) whose
     /// clocks are `utcOffsetSeconds` east of UTC; nil when `localDate` is not a valid date.
-    public static func compute(lat: Double, lon: Double, localDate: String, utcOffsetSeconds: Int64) -> SolarDay? {
+    package static func compute(lat: Double, lon: Double, localDate: String, utcOffsetSeconds: Int64) -> SolarDay? {
         guard localDate.utf8.count == 10, let midnight = Timestamp(rfc3339: localDate + "T00:00:00Z") else {
             return nil
         }

@@ -7,7 +7,7 @@ extension CommandLedger {
     ///     the same window, so a snapshot taken with another one is not used.
     ///   - keepingNewest: keep only the newest `window` commands of a larger ledger instead of refusing it.
     /// - Throws: `FieldError` naming the element that does not match the canonical form.
-    public init(
+    package init(
         json: JSONValue, methods: JSONValue, window: Int, keepingNewest: Bool = false, path: String = "commands",
         methodsPath: String = "commandMethods"
     ) throws(FieldError) {

@@ -2,9 +2,9 @@
 ///
 /// Rebuilt from the `corr` of logged events: the result of a command is a pure function of the
 /// events it caused (`CommandResult.of`), so a replayed ledger answers exactly as the live one did.
-public struct CommandLedger: Sendable, Equatable {
+package struct CommandLedger: Sendable, Equatable {
     /// How many command ids are remembered (the oldest are forgotten first).
-    public let window: Int
+    package let window: Int
     var results: [String: Entry] = [:]
     /// Command ids in the order they were first recorded; those before `head` are forgotten.
     var order: [String] = []
@@ -52,27 +52,27 @@ public struct CommandLedger: Sendable, Equatable {
         }
     }
 
-    public init(window: Int = 100_000) { self.window = max(1, window) }
+    package init(window: Int = 100_000) { self.window = max(1, window) }
 
-    public var count: Int { results.count }
+    package var count: Int { results.count }
 
-    public func result(for commandId: String) -> JSONValue? { results[commandId]?.answer.json }
+    package func result(for commandId: String) -> JSONValue? { results[commandId]?.answer.json }
 
     /// Whether the command id is remembered.
-    public func remembers(_ commandId: String) -> Bool { results[commandId] != nil }
+    package func remembers(_ commandId: String) -> Bool { results[commandId] != nil }
 
     /// The method a remembered command id was used for, and its result.
-    public func command(_ commandId: String) -> (method: CommandMethod, result: JSONValue)? {
+    package func command(_ commandId: String) -> (method: CommandMethod, result: JSONValue)? {
         results[commandId].map { ($0.method, $0.answer.json) }
     }
 
     /// Records the result of the command whose events carried `corr`.
-    public mutating func record(_ commandId: String, method: CommandMethod, result: JSONValue) {
+    package mutating func record(_ commandId: String, method: CommandMethod, result: JSONValue) {
         remember(commandId, Entry(method: method, answer: .json(result)))
     }
 
     /// Folds one logged event in.
-    public mutating func apply(_ event: DomainEvent, corr: String?) {
+    package mutating func apply(_ event: DomainEvent, corr: String?) {
         guard let corr, let answer = Answer(event), let method = CommandMethod(event) else { return }
         remember(corr, Entry(method: method, answer: answer))
     }
@@ -91,7 +91,7 @@ public struct CommandLedger: Sendable, Equatable {
     }
 
     /// Ledgers are equal when they remember the same ids, in the same order, with the same answers.
-    public static func == (lhs: CommandLedger, rhs: CommandLedger) -> Bool {
+    package static func == (lhs: CommandLedger, rhs: CommandLedger) -> Bool {
         lhs.window == rhs.window && lhs.order[lhs.head...].elementsEqual(rhs.order[rhs.head...])
             && lhs.results.count == rhs.results.count
             && lhs.results.allSatisfy { id, entry in
@@ -100,19 +100,19 @@ public struct CommandLedger: Sendable, Equatable {
     }
 
     /// `[[commandId, result], …]`, oldest first (the form released snapshots and golden states have).
-    public var json: JSONValue {
+    package var json: JSONValue {
         .array(order[head...].map { .array([.string($0), results[$0]?.answer.json ?? .null]) })
     }
 
     /// The method of each remembered command, in the order of `json`.
-    public var methodsJSON: JSONValue {
+    package var methodsJSON: JSONValue {
         .array(order[head...].map { .string(results[$0]?.method.rawValue ?? "") })
     }
 }
 
 /// The methods whose results the ledger remembers, each known from the event type it writes, so a
 /// replayed ledger knows what every command id was used for.
-public enum CommandMethod: String, Sendable, Equatable {
+package enum CommandMethod: String, Sendable, Equatable {
     case favoritesAdd = "favorites/add"
     case favoritesRemove = "favorites/remove"
     case favoritesUpdate = "favorites/update"
@@ -122,7 +122,7 @@ public enum CommandMethod: String, Sendable, Equatable {
     case alertsConfigure = "alerts/configure"
 
     /// The method that writes `event` with the client's `commandId`; nil for events no command writes so.
-    public init?(_ event: DomainEvent) {
+    package init?(_ event: DomainEvent) {
         switch event {
         case .favoriteAdded: self = .favoritesAdd
         case .favoriteRemoved: self = .favoritesRemove
@@ -137,9 +137,9 @@ public enum CommandMethod: String, Sendable, Equatable {
 }
 
 /// What a command answered, derived from the event it caused.
-public enum CommandResult {
+package enum CommandResult {
     /// The result of the command whose (last) event is `event`, or nil for events no command causes.
-    public static func of(_ event: DomainEvent) -> JSONValue? { CommandLedger.Answer(event)?.json }
+    package static func of(_ event: DomainEvent) -> JSONValue? { CommandLedger.Answer(event)?.json }
 
     /// What `history/clear` answers.
     static func cleared(_ count: Int64) -> JSONValue { .object(["history": .array([]), "cleared": .int(count)]) }

@@ -1,5 +1,5 @@
 /// A command the state refuses: a stable `kind`, what happened, and what the caller can do about it.
-public struct DomainError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct DomainError: Error, Sendable, Equatable, CustomStringConvertible {
     private enum Code: String, Sendable {
         case notFound = "not_found"
         case alreadyExists = "already_exists"
@@ -9,42 +9,42 @@ public struct DomainError: Error, Sendable, Equatable, CustomStringConvertible {
 
     private let code: Code
     /// What happened, in one or more sentences that suit every face; the advice is `remedy`'s.
-    public let situation: String
+    package let situation: String
     /// What the caller can do, for each face to word in its own terms; nil when `situation` says it all.
-    public let remedy: Remedy?
+    package let remedy: Remedy?
 
     /// The stable machine-readable kind, e.g. `not_found`.
-    public var kind: String { code.rawValue }
+    package var kind: String { code.rawValue }
 
     /// The situation and what to do, in the terms of JSON-RPC and the commands built on it.
-    public var message: String { remedy.map { "\(situation) \($0.rpcAdvice)" } ?? situation }
+    package var message: String { remedy.map { "\(situation) \($0.rpcAdvice)" } ?? situation }
 
-    public var description: String { message }
+    package var description: String { message }
 
     /// No favorite has this id or name.
-    public static func favoriteNotFound(_ idOrName: String) -> DomainError {
+    package static func favoriteNotFound(_ idOrName: String) -> DomainError {
         DomainError(
             code: .notFound, situation: "No favorite has the id or name \"\(idOrName)\".", remedy: .listFavorites)
     }
 
     /// Geocoding found no place of this name.
-    public static func placeNotFound(_ name: String) -> DomainError {
+    package static func placeNotFound(_ name: String) -> DomainError {
         DomainError(code: .notFound, situation: "No place called \"\(name)\" was found.", remedy: .searchCities)
     }
 
     /// The thing to add is there already.
-    public static func alreadyExists(_ message: String) -> DomainError {
+    package static func alreadyExists(_ message: String) -> DomainError {
         DomainError(code: .alreadyExists, situation: message, remedy: nil)
     }
 
     /// Adding would pass the maximum number of favorites.
-    public static func tooManyFavorites(_ maximum: Int) -> DomainError {
+    package static func tooManyFavorites(_ maximum: Int) -> DomainError {
         DomainError(
             code: .tooManyFavorites, situation: "There are \(maximum) favorites, the most weatherd keeps.",
             remedy: .removeFavorites)
     }
 
     /// No current location is known.
-    public static let noLocation = DomainError(
+    package static let noLocation = DomainError(
         code: .noLocation, situation: "No current location is set.", remedy: .setLocation)
 }

@@ -2,7 +2,7 @@
 ///
 /// The log stores `type`, `v` and `data`; `EventCatalog` turns them back into a `DomainEvent`,
 /// upcasting older versions first. Adding a case never changes the meaning of an existing one.
-public enum DomainEvent: Sendable, Equatable {
+package enum DomainEvent: Sendable, Equatable {
     case serviceStarted(ServiceStarted)
     case serviceStopped(ServiceStopped)
     case logRecovered(LogRecovered)
@@ -24,10 +24,10 @@ public enum DomainEvent: Sendable, Equatable {
     case airQualityFetched(AirQualityFetched)
 
     /// The event's type name as written in the log.
-    public var type: String { kind.type }
+    package var type: String { kind.type }
 
     /// The kind: type and version.
-    public var kind: EventKind {
+    package var kind: EventKind {
         switch self {
         case .serviceStarted: EventKind("service.started", 1)
         case .serviceStopped: EventKind("service.stopped", 1)
@@ -52,7 +52,7 @@ public enum DomainEvent: Sendable, Equatable {
     }
 
     /// The payload as written in the log's `data`.
-    public var data: JSONValue {
+    package var data: JSONValue {
         switch self {
         case .serviceStarted(let payload): payload.json
         case .serviceStopped(let payload): payload.json
@@ -107,14 +107,14 @@ public enum DomainEvent: Sendable, Equatable {
 }
 
 /// An event type and schema version, e.g. `favorite.added` v1.
-public struct EventKind: Sendable, Hashable, CustomStringConvertible {
-    public var type: String
-    public var version: Int
+package struct EventKind: Sendable, Hashable, CustomStringConvertible {
+    package var type: String
+    package var version: Int
 
-    public init(_ type: String, _ version: Int) {
+    package init(_ type: String, _ version: Int) {
         self.type = type
         self.version = version
     }
 
-    public var description: String { "\(type).v\(version)" }
+    package var description: String { "\(type).v\(version)" }
 }

@@ -2,29 +2,29 @@
 ///
 /// An upcaster is a pure function from one version's payload to the next version's, keyed by the
 /// old `(type, v)`. A log written by any released version therefore replays in every later one.
-public struct EventCatalog: Sendable {
+package struct EventCatalog: Sendable {
     /// Rewrites a payload of one version into the payload of `to`.
-    public struct Upcaster: Sendable {
-        public var to: Int
-        public var transform: @Sendable (JSONValue) throws(FieldError) -> JSONValue
+    package struct Upcaster: Sendable {
+        package var to: Int
+        package var transform: @Sendable (JSONValue) throws(FieldError) -> JSONValue
 
-        public init(to: Int, transform: @escaping @Sendable (JSONValue) throws(FieldError) -> JSONValue) {
+        package init(to: Int, transform: @escaping @Sendable (JSONValue) throws(FieldError) -> JSONValue) {
             self.to = to
             self.transform = transform
         }
     }
 
     /// The upcasters by the version they read.
-    public var upcasters: [EventKind: Upcaster]
+    package var upcasters: [EventKind: Upcaster]
 
-    public init(upcasters: [EventKind: Upcaster] = [:]) { self.upcasters = upcasters }
+    package init(upcasters: [EventKind: Upcaster] = [:]) { self.upcasters = upcasters }
 
     /// The catalog of this build: `alert.raised` v1 and `alerts.configured` v1 are read as v2 (see
     /// `EventCatalog+V2.swift`).
-    public static let standard = EventCatalog(upcasters: alertUpcasters)
+    package static let standard = EventCatalog(upcasters: alertUpcasters)
 
     /// The outcome of decoding one logged event.
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         case event(DomainEvent)
         /// A type or version this build does not know: kept in the log, skipped in state.
         case unknown(EventKind)
@@ -33,7 +33,7 @@ public struct EventCatalog: Sendable {
     /// Decodes a logged event.
     ///
     /// - Throws: `FieldError` when a known type's payload does not match its schema.
-    public func decode(type: String, version: Int, data: JSONValue) throws(FieldError) -> Outcome {
+    package func decode(type: String, version: Int, data: JSONValue) throws(FieldError) -> Outcome {
         var kind = EventKind(type, version)
         var data = data
         var steps = 0

@@ -2,7 +2,7 @@ extension FieldReader {
     /// The elements of the array member `key`, each decoded by `decode` with its path (`path.key[i]`).
     ///
     /// - Throws: `FieldError` when the member is missing or not an array, or whatever `decode` throws.
-    public func elements<T>(
+    package func elements<T>(
         _ key: String, _ decode: (JSONValue, String) throws(FieldError) -> T
     ) throws(FieldError) -> [T] {
         guard case .array(let items)? = members[key] else {
@@ -17,7 +17,7 @@ extension FieldReader {
     /// The object member `key`'s values, each decoded by `decode` with its path (`path.key.name`).
     ///
     /// - Throws: `FieldError` when the member is missing or not an object, or whatever `decode` throws.
-    public func values<T>(
+    package func values<T>(
         _ key: String, _ decode: (JSONValue, String) throws(FieldError) -> T
     ) throws(FieldError) -> [String: T] {
         guard case .object(let items)? = members[key] else {

@@ -1,30 +1,30 @@
 /// A problem with one member of a JSON object: where it is and what is wrong with it.
-public struct FieldError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct FieldError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The member's path, e.g. `params.lat`.
-    public var path: String
+    package var path: String
     /// What is wrong, e.g. `must be a number between -90 and 90`.
-    public var problem: String
+    package var problem: String
 
-    public init(path: String, problem: String) {
+    package init(path: String, problem: String) {
         self.path = path
         self.problem = problem
     }
 
-    public var description: String { "\(path) \(problem)" }
+    package var description: String { "\(path) \(problem)" }
 }
 
 /// Reads typed members out of a JSON object, with errors that name the member.
 ///
 /// Used for event payloads and for RPC params alike, so that a bad field always reads
 /// `params.lat must be a number` rather than a decoder's internal message.
-public struct FieldReader: Sendable {
+package struct FieldReader: Sendable {
     /// The object's members.
-    public let members: [String: JSONValue]
+    package let members: [String: JSONValue]
     /// The path prefix used in error messages (`params`, `data`).
-    public let path: String
+    package let path: String
 
     /// Wraps `value`, which must be an object (or, with `allowAbsent`, null/missing meaning empty).
-    public init(_ value: JSONValue?, path: String, allowAbsent: Bool = false) throws(FieldError) {
+    package init(_ value: JSONValue?, path: String, allowAbsent: Bool = false) throws(FieldError) {
         switch value {
         case .object(let members)?: self.members = members
         case nil where allowAbsent, .null? where allowAbsent: self.members = [:]
@@ -36,13 +36,13 @@ public struct FieldReader: Sendable {
     private func name(_ key: String) -> String { "\(path).\(key)" }
 
     /// Whether the member is present and not null.
-    public func has(_ key: String) -> Bool {
+    package func has(_ key: String) -> Bool {
         if let value = members[key], !value.isNull { return true }
         return false
     }
 
     /// Throws when the object has members outside `allowed`.
-    public func rejectUnknown(_ allowed: Set<String>) throws(FieldError) {
+    package func rejectUnknown(_ allowed: Set<String>) throws(FieldError) {
         if let unknown = members.keys.filter({ !allowed.contains($0) }).sorted().first {
             throw FieldError(
                 path: name(unknown),
@@ -50,12 +50,12 @@ public struct FieldReader: Sendable {
         }
     }
 
-    public func string(_ key: String) throws(FieldError) -> String {
+    package func string(_ key: String) throws(FieldError) -> String {
         guard let value = try optionalString(key) else { throw FieldError(path: name(key), problem: "is required") }
         return value
     }
 
-    public func optionalString(_ key: String) throws(FieldError) -> String? {
+    package func optionalString(_ key: String) throws(FieldError) -> String? {
         switch members[key] {
         case nil, .null?: return nil
         case .string(let text)?: return text
@@ -64,7 +64,7 @@ public struct FieldReader: Sendable {
     }
 
     /// A string that is not empty after trimming white space, at most `maxLength` characters.
-    public func nonEmptyString(_ key: String, maxLength: Int = 200) throws(FieldError) -> String? {
+    package func nonEmptyString(_ key: String, maxLength: Int = 200) throws(FieldError) -> String? {
         guard let text = try optionalString(key) else { return nil }
         let trimmed = text.trimmingWhitespace
         if trimmed.isEmpty { throw FieldError(path: name(key), problem: "must not be empty") }
@@ -74,12 +74,12 @@ public struct FieldReader: Sendable {
         return trimmed
     }
 
-    public func double(_ key: String) throws(FieldError) -> Double {
+    package func double(_ key: String) throws(FieldError) -> Double {
         guard let value = try optionalDouble(key) else { throw FieldError(path: name(key), problem: "is required") }
         return value
     }
 
-    public func optionalDouble(_ key: String) throws(FieldError) -> Double? {
+    package func optionalDouble(_ key: String) throws(FieldError) -> Double? {
         switch members[key] {
         case nil, .null?: return nil
         case let value?:
@@ -89,7 +89,7 @@ public struct FieldReader: Sendable {
     }
 
     /// A number within `range`, e.g. a latitude.
-    public func double(_ key: String, in range: ClosedRange<Double>) throws(FieldError) -> Double? {
+    package func double(_ key: String, in range: ClosedRange<Double>) throws(FieldError) -> Double? {
         guard let value = try optionalDouble(key) else { return nil }
         guard range.contains(value) else {
             throw FieldError(path: name(key), problem: "must be between \(range.lowerBound) and \(range.upperBound)")
@@ -97,12 +97,12 @@ public struct FieldReader: Sendable {
         return value
     }
 
-    public func int(_ key: String) throws(FieldError) -> Int64 {
+    package func int(_ key: String) throws(FieldError) -> Int64 {
         guard let value = try optionalInt(key) else { throw FieldError(path: name(key), problem: "is required") }
         return value
     }
 
-    public func optionalInt(_ key: String) throws(FieldError) -> Int64? {
+    package func optionalInt(_ key: String) throws(FieldError) -> Int64? {
         switch members[key] {
         case nil, .null?: return nil
         case let value?:
@@ -112,7 +112,7 @@ public struct FieldReader: Sendable {
     }
 
     /// An integer within `range`.
-    public func int(_ key: String, in range: ClosedRange<Int64>) throws(FieldError) -> Int64? {
+    package func int(_ key: String, in range: ClosedRange<Int64>) throws(FieldError) -> Int64? {
         guard let value = try optionalInt(key) else { return nil }
         guard range.contains(value) else {
             throw FieldError(path: name(key), problem: "must be between \(range.lowerBound) and \(range.upperBound)")
@@ -120,12 +120,12 @@ public struct FieldReader: Sendable {
         return value
     }
 
-    public func bool(_ key: String) throws(FieldError) -> Bool {
+    package func bool(_ key: String) throws(FieldError) -> Bool {
         guard let value = try optionalBool(key) else { throw FieldError(path: name(key), problem: "is required") }
         return value
     }
 
-    public func optionalBool(_ key: String) throws(FieldError) -> Bool? {
+    package func optionalBool(_ key: String) throws(FieldError) -> Bool? {
         switch members[key] {
         case nil, .null?: return nil
         case .bool(let flag)?: return flag
@@ -133,7 +133,7 @@ public struct FieldReader: Sendable {
         }
     }
 
-    public func timestamp(_ key: String) throws(FieldError) -> Timestamp {
+    package func timestamp(_ key: String) throws(FieldError) -> Timestamp {
         let text = try string(key)
         guard let time = Timestamp(rfc3339: text) else {
             throw FieldError(path: name(key), problem: "must be an RFC 3339 time such as 2026-11-22T18:34:27.123Z")
@@ -141,13 +141,13 @@ public struct FieldReader: Sendable {
         return time
     }
 
-    public func optionalTimestamp(_ key: String) throws(FieldError) -> Timestamp? {
+    package func optionalTimestamp(_ key: String) throws(FieldError) -> Timestamp? {
         guard has(key) else { return nil }
         return try timestamp(key)
     }
 
     /// One of a fixed set of strings.
-    public func choice<T: RawRepresentable>(_ key: String, as type: T.Type) throws(FieldError) -> T?
+    package func choice<T: RawRepresentable>(_ key: String, as type: T.Type) throws(FieldError) -> T?
     where T.RawValue == String, T: CaseIterable {
         guard let text = try optionalString(key) else { return nil }
         guard let value = T(rawValue: text) else {
@@ -158,7 +158,7 @@ public struct FieldReader: Sendable {
     }
 
     /// An array of strings.
-    public func optionalStrings(_ key: String) throws(FieldError) -> [String]? {
+    package func optionalStrings(_ key: String) throws(FieldError) -> [String]? {
         switch members[key] {
         case nil, .null?: return nil
         case .array(let items)?:
@@ -177,7 +177,7 @@ public struct FieldReader: Sendable {
 
 extension String {
     /// The string without leading and trailing white space and newlines.
-    public var trimmingWhitespace: String {
+    package var trimmingWhitespace: String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
             let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })

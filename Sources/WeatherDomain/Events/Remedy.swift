@@ -1,6 +1,6 @@
 /// What a caller can do about a refused request, named apart from the words for it: each face (JSON-RPC
 /// and the commands built on it, MCP) says it in its own terms, with its own method or tool names.
-public enum Remedy: String, Sendable, Equatable, CaseIterable {
+package enum Remedy: String, Sendable, Equatable, CaseIterable {
     /// Look at the favorites' ids and names.
     case listFavorites
     /// Check the spelling, or find the place with the geocoder.
@@ -12,7 +12,7 @@ public enum Remedy: String, Sendable, Equatable, CaseIterable {
 
     /// The advice in the terms of JSON-RPC and the commands built on it (their method names, and the flags
     /// of whoever runs weatherd); the MCP face words its own.
-    public var rpcAdvice: String {
+    package var rpcAdvice: String {
         switch self {
         case .listFavorites: "favorites/list shows the ids and names."
         case .searchCities: "Check the spelling, or find the place with cities/search."

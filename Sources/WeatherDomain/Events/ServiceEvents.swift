@@ -1,60 +1,60 @@
 /// Payload of `service.started`.
-public struct ServiceStarted: Sendable, Equatable {
+package struct ServiceStarted: Sendable, Equatable {
     /// weatherd's version.
-    public var version: String
+    package var version: String
     /// The fsync mode in force (`always`, `batch`, `never`).
-    public var fsync: String
+    package var fsync: String
     /// The process id, to match the event with a process in other logs.
-    public var pid: Int64
+    package var pid: Int64
 
-    public init(version: String, fsync: String, pid: Int64) {
+    package init(version: String, fsync: String, pid: Int64) {
         self.version = version
         self.fsync = fsync
         self.pid = pid
     }
 
-    public var json: JSONValue { .object(["version": .string(version), "fsync": .string(fsync), "pid": .int(pid)]) }
+    package var json: JSONValue { .object(["version": .string(version), "fsync": .string(fsync), "pid": .int(pid)]) }
 
-    public init(json: JSONValue) throws(FieldError) {
+    package init(json: JSONValue) throws(FieldError) {
         let reader = try FieldReader(json, path: "data")
         self.init(version: try reader.string("version"), fsync: try reader.string("fsync"), pid: try reader.int("pid"))
     }
 }
 
 /// Payload of `service.stopped`.
-public struct ServiceStopped: Sendable, Equatable {
+package struct ServiceStopped: Sendable, Equatable {
     /// Why it stopped: `eof`, `signal`, `stdout_closed`.
-    public var reason: String
+    package var reason: String
     /// How long the process served, in milliseconds.
-    public var uptimeMs: Int64
+    package var uptimeMs: Int64
 
-    public init(reason: String, uptimeMs: Int64) {
+    package init(reason: String, uptimeMs: Int64) {
         self.reason = reason
         self.uptimeMs = uptimeMs
     }
 
-    public var json: JSONValue { .object(["reason": .string(reason), "uptimeMs": .int(uptimeMs)]) }
+    package var json: JSONValue { .object(["reason": .string(reason), "uptimeMs": .int(uptimeMs)]) }
 
-    public init(json: JSONValue) throws(FieldError) {
+    package init(json: JSONValue) throws(FieldError) {
         let reader = try FieldReader(json, path: "data")
         self.init(reason: try reader.string("reason"), uptimeMs: try reader.int("uptimeMs"))
     }
 }
 
 /// Payload of `log.recovered`: a torn tail was cut off at start-up.
-public struct LogRecovered: Sendable, Equatable {
+package struct LogRecovered: Sendable, Equatable {
     /// The log file that was repaired (its name in the data dir).
-    public var file: String
+    package var file: String
     /// The byte offset where the dropped tail began (the log's new length).
-    public var offset: Int64
+    package var offset: Int64
     /// How many bytes were dropped.
-    public var droppedBytes: Int64
+    package var droppedBytes: Int64
     /// The name of the copy of the dropped bytes, in the data dir.
-    public var brokenCopy: String
+    package var brokenCopy: String
     /// What was wrong with the tail (`no_newline`, `bad_json`, `bad_crc`, …).
-    public var reason: String
+    package var reason: String
 
-    public init(file: String, offset: Int64, droppedBytes: Int64, brokenCopy: String, reason: String) {
+    package init(file: String, offset: Int64, droppedBytes: Int64, brokenCopy: String, reason: String) {
         self.file = file
         self.offset = offset
         self.droppedBytes = droppedBytes
@@ -62,14 +62,14 @@ public struct LogRecovered: Sendable, Equatable {
         self.reason = reason
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([
             "file": .string(file), "offset": .int(offset), "droppedBytes": .int(droppedBytes),
             "brokenCopy": .string(brokenCopy), "reason": .string(reason),
         ])
     }
 
-    public init(json: JSONValue) throws(FieldError) {
+    package init(json: JSONValue) throws(FieldError) {
         let reader = try FieldReader(json, path: "data")
         self.init(
             file: try reader.string("file"), offset: try reader.int("offset"),
@@ -81,18 +81,18 @@ public struct LogRecovered: Sendable, Equatable {
 /// Payload of `log.truncated`: audit retention (`--retain-audit`) dropped whole sealed segments, the oldest
 /// part of the log. The gap it leaves is deliberate: the log now begins at seq `throughSeq + 1`, its first line
 /// chaining from `lastChain`, and the state those events built is kept in the data dir's `log-base.json`.
-public struct LogTruncated: Sendable, Equatable {
+package struct LogTruncated: Sendable, Equatable {
     /// One dropped segment file.
-    public struct Segment: Sendable, Equatable {
+    package struct Segment: Sendable, Equatable {
         /// Its name in the data dir (`events-<first seq, 20 digits>.jsonl`).
-        public var file: String
-        public var firstSeq: Int64
-        public var lastSeq: Int64
-        public var bytes: Int64
+        package var file: String
+        package var firstSeq: Int64
+        package var lastSeq: Int64
+        package var bytes: Int64
         /// The time of its newest event.
-        public var lastAt: Timestamp
+        package var lastAt: Timestamp
 
-        public init(file: String, firstSeq: Int64, lastSeq: Int64, bytes: Int64, lastAt: Timestamp) {
+        package init(file: String, firstSeq: Int64, lastSeq: Int64, bytes: Int64, lastAt: Timestamp) {
             self.file = file
             self.firstSeq = firstSeq
             self.lastSeq = lastSeq
@@ -102,21 +102,21 @@ public struct LogTruncated: Sendable, Equatable {
     }
 
     /// The first seq dropped (the log's first seq before this truncation).
-    public var fromSeq: Int64
+    package var fromSeq: Int64
     /// The last seq dropped.
-    public var throughSeq: Int64
+    package var throughSeq: Int64
     /// The `chain` of the line `throughSeq`: the first line kept chains from it.
-    public var lastChain: String
+    package var lastChain: String
     /// The files dropped, oldest first.
-    public var segments: [Segment]
+    package var segments: [Segment]
     /// Every dropped event was written before this time (the time of the run minus `retainAudit`).
-    public var cutoff: Timestamp
+    package var cutoff: Timestamp
     /// The retention in force, as configured (`365d`).
-    public var retainAudit: String
+    package var retainAudit: String
     /// The seq of the state stored in `log-base.json`, from which replay continues.
-    public var baseSeq: Int64
+    package var baseSeq: Int64
 
-    public init(
+    package init(
         fromSeq: Int64, throughSeq: Int64, lastChain: String, segments: [Segment], cutoff: Timestamp,
         retainAudit: String, baseSeq: Int64
     ) {
@@ -129,7 +129,7 @@ public struct LogTruncated: Sendable, Equatable {
         self.baseSeq = baseSeq
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([
             "fromSeq": .int(fromSeq), "throughSeq": .int(throughSeq), "lastChain": .string(lastChain),
             "segments": .array(
@@ -143,7 +143,7 @@ public struct LogTruncated: Sendable, Equatable {
         ])
     }
 
-    public init(json: JSONValue) throws(FieldError) {
+    package init(json: JSONValue) throws(FieldError) {
         let reader = try FieldReader(json, path: "data")
         let segments = try reader.elements("segments") { item, path throws(FieldError) -> Segment in
             let segment = try FieldReader(item, path: path)

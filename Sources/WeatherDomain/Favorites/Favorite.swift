@@ -1,19 +1,19 @@
 /// A place the user keeps: named, with coordinates and its own alert switch.
-public struct Favorite: Sendable, Equatable {
+package struct Favorite: Sendable, Equatable {
     /// Stable id, `fav-<n>`, assigned by the decision that adds it.
-    public var id: String
+    package var id: String
     /// The display name, as the user gave it or renamed it.
-    public var name: String
+    package var name: String
     /// ISO 3166 country code when known (from geocoding).
-    public var country: String?
-    public var lat: Double
-    public var lon: Double
+    package var country: String?
+    package var lat: Double
+    package var lon: Double
     /// When it was added.
-    public var addedAt: Timestamp
+    package var addedAt: Timestamp
     /// Whether alerts are raised for this place.
-    public var notify: Bool
+    package var notify: Bool
 
-    public init(
+    package init(
         id: String, name: String, country: String?, lat: Double, lon: Double, addedAt: Timestamp, notify: Bool
     ) {
         self.id = id
@@ -26,7 +26,7 @@ public struct Favorite: Sendable, Equatable {
     }
 
     /// The wire and event form.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object: [String: JSONValue] = [
             "id": .string(id), "name": .string(name), "lat": .double(lat), "lon": .double(lon),
             "addedAt": .string(addedAt.description), "notify": .bool(notify),
@@ -35,7 +35,7 @@ public struct Favorite: Sendable, Equatable {
         return .object(object)
     }
 
-    public init(json: JSONValue, path: String = "data") throws(FieldError) {
+    package init(json: JSONValue, path: String = "data") throws(FieldError) {
         let reader = try FieldReader(json, path: path)
         self.init(
             id: try reader.string("id"), name: try reader.string("name"), country: try reader.optionalString("country"),

@@ -1,15 +1,15 @@
 /// Pure decisions about favorites: given the state, a command and `now`, the events to append.
-public enum FavoritesDecisions {
+package enum FavoritesDecisions {
     /// Coordinates closer than this (in degrees, about 100 m) are the same place.
     static let samePlaceTolerance = 0.001
 
     /// The default of `--max-favorites`.
-    public static let defaultMaxCount = 100_000
+    package static let defaultMaxCount = 100_000
 
     /// Adds a place unless a favorite already stands at the same coordinates (less than
     /// `samePlaceTolerance` apart in latitude and in longitude, across the antimeridian too) or there are
     /// `maxCount` favorites already.
-    public static func add(
+    package static func add(
         _ state: FavoritesState, name: String, country: String?, lat: Double, lon: Double, now: Timestamp,
         maxCount: Int = defaultMaxCount
     ) throws(DomainError) -> [DomainEvent] {
@@ -24,13 +24,13 @@ public enum FavoritesDecisions {
     }
 
     /// Removes a favorite by id.
-    public static func remove(_ state: FavoritesState, id: String) throws(DomainError) -> [DomainEvent] {
+    package static func remove(_ state: FavoritesState, id: String) throws(DomainError) -> [DomainEvent] {
         guard let favorite = state.favorite(id: id) else { throw .favoriteNotFound(id) }
         return [.favoriteRemoved(favorite)]
     }
 
     /// Renames a favorite or switches its alerts; no event when nothing changes.
-    public static func update(
+    package static func update(
         _ state: FavoritesState, id: String, name: String?, notify: Bool?
     ) throws(DomainError) -> [DomainEvent] {
         guard var favorite = state.favorite(id: id) else { throw .favoriteNotFound(id) }
@@ -48,22 +48,22 @@ public enum FavoritesDecisions {
 }
 
 /// A favorite after an update, and which of its fields changed.
-public struct FavoriteUpdate: Sendable, Equatable {
+package struct FavoriteUpdate: Sendable, Equatable {
     /// The whole favorite after the update, so the event alone answers a repeated command.
-    public var favorite: Favorite
+    package var favorite: Favorite
     /// The names of the fields that changed (`name`, `notify`).
-    public var changed: [String]
+    package var changed: [String]
 
-    public init(favorite: Favorite, changed: [String]) {
+    package init(favorite: Favorite, changed: [String]) {
         self.favorite = favorite
         self.changed = changed
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object(["favorite": favorite.json, "changed": .array(changed.map { .string($0) })])
     }
 
-    public init(json: JSONValue) throws(FieldError) {
+    package init(json: JSONValue) throws(FieldError) {
         let reader = try FieldReader(json, path: "data")
         self.init(
             favorite: try Favorite(json: reader.members["favorite"] ?? .null, path: "data.favorite"),

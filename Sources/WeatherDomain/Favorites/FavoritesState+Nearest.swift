@@ -10,7 +10,7 @@ extension FavoritesState {
     ///
     /// The grid finds the candidates in the cells around the point; within a degree of a pole, where a
     /// kilometre spans many cells of longitude, every favorite is a candidate.
-    public func nearest(to lat: Double, _ lon: Double, withinKm km: Double) -> Favorite? {
+    package func nearest(to lat: Double, _ lon: Double, withinKm km: Double) -> Favorite? {
         let latDegrees = km / (GreatCircle.earthRadiusKm * Double.pi / 180)
         let lonDegrees = latDegrees / max(cos(lat * Double.pi / 180), 1e-9)
         var best: (ranked: Ranked, distance: Double)?

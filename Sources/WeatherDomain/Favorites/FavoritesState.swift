@@ -3,7 +3,7 @@
 /// Indexed so that adding, removing, renaming, reading a page and the proximity check cost about the
 /// same at 10 and at 100,000 favorites: by id, in addition order (with a count tree to find the n-th
 /// most recent), and on a grid of cells for the places near a point.
-public struct FavoritesState: StateSlice {
+package struct FavoritesState: StateSlice {
     /// Favorites by id, each with the rank of its addition (its index in `order`).
     var byID: [String: Ranked] = [:]
     /// Ids in the order they were added; nil where one was removed (compacted when they are the most).
@@ -13,7 +13,7 @@ public struct FavoritesState: StateSlice {
     /// Ids by grid cell of their coordinates.
     var grid = FavoritesGrid()
     /// The number used for the next id; ids are never reused, even after a removal.
-    public internal(set) var nextNumber: Int64 = 1
+    package internal(set) var nextNumber: Int64 = 1
 
     /// A favorite and the rank of its addition.
     struct Ranked: Sendable, Equatable {
@@ -21,26 +21,26 @@ public struct FavoritesState: StateSlice {
         var favorite: Favorite
     }
 
-    public init() {}
+    package init() {}
 
     /// How many favorites there are.
-    public var count: Int { byID.count }
+    package var count: Int { byID.count }
 
     /// Favorites, most recently added first.
-    public var items: [Favorite] { order.reversed().compactMap { $0.flatMap { byID[$0]?.favorite } } }
+    package var items: [Favorite] { order.reversed().compactMap { $0.flatMap { byID[$0]?.favorite } } }
 
     /// The favorite at `position` in the most-recent-first list (0 is the most recent).
-    public func favorite(at position: Int) -> Favorite? {
+    package func favorite(at position: Int) -> Favorite? {
         guard position >= 0, position < count, let rank = live.index(ofNth: count - position),
             let id = order[rank]
         else { return nil }
         return byID[id]?.favorite
     }
 
-    public func favorite(id: String) -> Favorite? { byID[id]?.favorite }
+    package func favorite(id: String) -> Favorite? { byID[id]?.favorite }
 
     /// The favorite with this id or, failing that, the most recent one with this name (case-insensitive).
-    public func favorite(idOrName text: String) -> Favorite? {
+    package func favorite(idOrName text: String) -> Favorite? {
         if let favorite = favorite(id: text) { return favorite }
         let name = text.lowercased()
         for id in order.reversed() {
@@ -51,7 +51,7 @@ public struct FavoritesState: StateSlice {
 
     /// The most recent favorite less than `tolerance` degrees from the point in latitude and in longitude
     /// (across the antimeridian too), found through the grid.
-    public func favorite(near lat: Double, _ lon: Double, tolerance: Double) -> Favorite? {
+    package func favorite(near lat: Double, _ lon: Double, tolerance: Double) -> Favorite? {
         var best: Ranked?
         grid.forEachID(near: lat, lon, within: tolerance) { id in
             guard let ranked = byID[id], FavoritesGrid.isNear(ranked.favorite, lat, lon, tolerance: tolerance)
@@ -62,13 +62,13 @@ public struct FavoritesState: StateSlice {
     }
 
     /// How many favorites the proximity check around the point examines: those in the grid cells it reads.
-    public func candidateCount(near lat: Double, _ lon: Double, tolerance: Double) -> Int {
+    package func candidateCount(near lat: Double, _ lon: Double, tolerance: Double) -> Int {
         var count = 0
         grid.forEachID(near: lat, lon, within: tolerance) { _ in count += 1 }
         return count
     }
 
-    public mutating func apply(_ event: DomainEvent) {
+    package mutating func apply(_ event: DomainEvent) {
         switch event {
         case .favoriteAdded(let favorite):
             if byID[favorite.id] != nil { remove(id: favorite.id) }
@@ -116,7 +116,7 @@ public struct FavoritesState: StateSlice {
     }
 
     /// Two states are equal when they hold the same favorites in the same order, whatever their ranks.
-    public static func == (lhs: FavoritesState, rhs: FavoritesState) -> Bool {
+    package static func == (lhs: FavoritesState, rhs: FavoritesState) -> Bool {
         lhs.nextNumber == rhs.nextNumber && lhs.byID.count == rhs.byID.count && lhs.items == rhs.items
     }
 
@@ -125,7 +125,7 @@ public struct FavoritesState: StateSlice {
         return Int64(id.dropFirst(4))
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object(["items": .array(items.map(\.json)), "nextNumber": .int(nextNumber)])
     }
 }

@@ -1,18 +1,18 @@
 /// A place the user looked up by name.
-public struct HistoryEntry: Sendable, Equatable {
-    public let name: String
-    public let country: String?
+package struct HistoryEntry: Sendable, Equatable {
+    package let name: String
+    package let country: String?
     /// State or region, when the geocoder gave one.
-    public let state: String?
-    public var lat: Double
-    public var lon: Double
-    public var searchedAt: Timestamp
+    package let state: String?
+    package var lat: Double
+    package var lon: Double
+    package var searchedAt: Timestamp
     /// Two entries for the same place (same name, country and state, case-insensitive) are one entry.
     ///
     /// Made once from the fields it depends on (which cannot change), not at every comparison.
     let placeKey: String
 
-    public init(name: String, country: String?, state: String?, lat: Double, lon: Double, searchedAt: Timestamp) {
+    package init(name: String, country: String?, state: String?, lat: Double, lon: Double, searchedAt: Timestamp) {
         self.name = name
         self.country = country
         self.state = state
@@ -22,7 +22,7 @@ public struct HistoryEntry: Sendable, Equatable {
         placeKey = "\(name.lowercased())|\((country ?? "").lowercased())|\((state ?? "").lowercased())"
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object: [String: JSONValue] = [
             "name": .string(name), "lat": .double(lat), "lon": .double(lon),
             "searchedAt": .string(searchedAt.description),
@@ -32,7 +32,7 @@ public struct HistoryEntry: Sendable, Equatable {
         return .object(object)
     }
 
-    public init(json: JSONValue) throws(FieldError) {
+    package init(json: JSONValue) throws(FieldError) {
         let reader = try FieldReader(json, path: "data")
         self.init(
             name: try reader.string("name"), country: try reader.optionalString("country"),
@@ -42,16 +42,16 @@ public struct HistoryEntry: Sendable, Equatable {
 }
 
 /// The search history: the last 20 places looked up, most recent first, each place once.
-public struct HistoryState: StateSlice {
+package struct HistoryState: StateSlice {
     /// How many entries are kept.
-    public static let capacity = 20
+    package static let capacity = 20
 
     /// Entries, most recent first.
-    public internal(set) var entries: [HistoryEntry] = []
+    package internal(set) var entries: [HistoryEntry] = []
 
-    public init() {}
+    package init() {}
 
-    public mutating func apply(_ event: DomainEvent) {
+    package mutating func apply(_ event: DomainEvent) {
         switch event {
         case .historyRecorded(let entry):
             entries.removeAll { $0.placeKey == entry.placeKey }
@@ -64,15 +64,15 @@ public struct HistoryState: StateSlice {
         }
     }
 
-    public var json: JSONValue { .object(["entries": .array(entries.map(\.json))]) }
+    package var json: JSONValue { .object(["entries": .array(entries.map(\.json))]) }
 }
 
 /// Pure decisions about the search history.
-public enum HistoryDecisions {
+package enum HistoryDecisions {
     /// Records a look-up: the place moves to the top. When it is at the top already (same place, same
     /// coordinates) nothing changes and no event is written, so a status bar asking for the same city every
     /// few seconds writes nothing; `searchedAt` is when the place last came to the top.
-    public static func record(_ state: HistoryState, _ entry: HistoryEntry) -> [DomainEvent] {
+    package static func record(_ state: HistoryState, _ entry: HistoryEntry) -> [DomainEvent] {
         if let first = state.entries.first, first.placeKey == entry.placeKey, first.lat == entry.lat,
             first.lon == entry.lon
         {
@@ -82,7 +82,7 @@ public enum HistoryDecisions {
     }
 
     /// Clears the history; no event when it is empty already.
-    public static func clear(_ state: HistoryState) -> [DomainEvent] {
+    package static func clear(_ state: HistoryState) -> [DomainEvent] {
         state.entries.isEmpty ? [] : [.historyCleared(count: Int64(state.entries.count))]
     }
 }

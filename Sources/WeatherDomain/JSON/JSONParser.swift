@@ -1,23 +1,23 @@
 /// Why input is not acceptable JSON, and where.
-public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The class of problem, which the RPC front maps to an error code.
-    public enum Kind: String, Sendable {
+    package enum Kind: String, Sendable {
         case invalidUTF8, tooDeep, syntax, duplicateKey, numberOutOfRange, byteOrderMark
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The byte offset where the problem was found.
-    public var offset: Int
+    package var offset: Int
     /// A human sentence.
-    public var message: String
+    package var message: String
 
-    public init(kind: Kind, offset: Int, message: String) {
+    package init(kind: Kind, offset: Int, message: String) {
         self.kind = kind
         self.offset = offset
         self.message = message
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }
 
 extension JSONValue {
@@ -26,13 +26,13 @@ extension JSONValue {
     /// - Parameter maxDepth: the deepest nesting of arrays and objects accepted.
     /// - Throws: `JSONParseError` for invalid UTF-8, a BOM, bad syntax, duplicate keys, numbers that do
     ///   not fit a Double, or nesting deeper than `maxDepth`.
-    public static func parse(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = 64) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = 64) throws(JSONParseError) -> JSONValue {
         var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
         return try parser.parseDocument()
     }
 
     /// Parses a byte collection; see `parse(_:maxDepth:)`.
-    public static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = 64) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ bytes: some Collection<UInt8>, maxDepth: Int = 64) throws(JSONParseError) -> JSONValue {
         let contiguous = bytes.withContiguousStorageIfAvailable { buffer in
             parseResult(UnsafeRawBufferPointer(buffer), maxDepth: maxDepth)
         }
@@ -50,7 +50,7 @@ extension JSONValue {
     }
 
     /// Parses text; see `parse(_:maxDepth:)`.
-    public static func parse(_ text: String, maxDepth: Int = 64) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ text: String, maxDepth: Int = 64) throws(JSONParseError) -> JSONValue {
         try parse(Array(text.utf8), maxDepth: maxDepth)
     }
 }
@@ -410,7 +410,7 @@ extension JSONValue {
     /// decoded; use it on bytes whose integrity is known (a log line whose crc holds).
     ///
     /// - Throws: `JSONParseError` when the value is not an object or a kept member is not valid JSON.
-    public static func parseMembers(
+    package static func parseMembers(
         _ bytes: UnsafeRawBufferPointer, keeping names: Set<String>, maxDepth: Int = 64
     ) throws(JSONParseError) -> [String: JSONValue] {
         var parser = JSONParser(bytes: bytes, maxDepth: maxDepth)
@@ -551,7 +551,7 @@ extension JSONValue {
     /// The RPC front echoes a numeric request id with it, so that `-0`, `1.50` or `9223372036854775808`
     /// come back as the client wrote them. Values are stepped over, not decoded: call it only on bytes
     /// that `parse` accepted; for bytes that are not JSON it answers an empty array.
-    public static func memberTexts(_ name: String, in bytes: some Collection<UInt8>) -> [[UInt8]?] {
+    package static func memberTexts(_ name: String, in bytes: some Collection<UInt8>) -> [[UInt8]?] {
         func scan(_ buffer: UnsafeRawBufferPointer) -> [[UInt8]?] {
             var parser = JSONParser(bytes: buffer, maxDepth: 64)
             do throws(JSONParseError) {

@@ -3,7 +3,7 @@ extension JSONValue {
     ///
     /// Sorting by bytes (not Swift's `String <`) gives the same order as code points, and so as
     /// other languages' sorted-key encoders: the bytes that checksums cover never depend on platform.
-    public func encode(into buffer: inout [UInt8]) {
+    package func encode(into buffer: inout [UInt8]) {
         switch self {
         case .null: buffer.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
         case .bool(true): buffer.append(contentsOf: [0x74, 0x72, 0x75, 0x65])
@@ -40,14 +40,14 @@ extension JSONValue {
     }
 
     /// The canonical encoding as bytes.
-    public var jsonBytes: [UInt8] {
+    package var jsonBytes: [UInt8] {
         var buffer: [UInt8] = []
         encode(into: &buffer)
         return buffer
     }
 
     /// The canonical encoding as a string.
-    public var jsonString: String { String(decoding: jsonBytes, as: UTF8.self) }
+    package var jsonString: String { String(decoding: jsonBytes, as: UTF8.self) }
 }
 
 private let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
@@ -58,7 +58,7 @@ private let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 /// everything else is written as raw UTF-8. The two separators are valid raw in JSON, but line splitters
 /// that follow Unicode (Python's `str.splitlines`, JavaScript before ES2019) end a line at them, so no
 /// line weatherd writes, on stdout or in the log, carries them raw.
-public func appendJSONString(_ string: String, to buffer: inout [UInt8]) {
+package func appendJSONString(_ string: String, to buffer: inout [UInt8]) {
     var string = string
     string.withUTF8 { appendJSONStringBytes($0, to: &buffer) }
 }
@@ -91,7 +91,7 @@ private func appendJSONStringBytes(_ utf8: some Collection<UInt8>, to buffer: in
 }
 
 /// Appends a finite Double in its shortest round-trip form (`5.0`, `0.1`, `1e-05`); non-finite as `null`.
-public func appendJSONNumber(_ value: Double, to buffer: inout [UInt8]) {
+package func appendJSONNumber(_ value: Double, to buffer: inout [UInt8]) {
     guard value.isFinite else {
         buffer.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
         return

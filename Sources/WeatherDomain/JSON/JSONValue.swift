@@ -4,7 +4,7 @@
 /// every other number is a finite `.double`.
 ///
 /// Equality is JSON's: `2` and `2.0` are the same number, whichever case holds them.
-public enum JSONValue: Sendable, Hashable {
+package enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -13,18 +13,18 @@ public enum JSONValue: Sendable, Hashable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let value) = self { return value }
         return nil
     }
 
-    public var boolValue: Bool? {
+    package var boolValue: Bool? {
         if case .bool(let value) = self { return value }
         return nil
     }
 
     /// The value as an integer: an `.int`, or a `.double` that is integral and fits.
-    public var intValue: Int64? {
+    package var intValue: Int64? {
         switch self {
         case .int(let value): return value
         case .double(let value):
@@ -36,7 +36,7 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// The value as a floating-point number: a `.double` or an `.int`.
-    public var doubleValue: Double? {
+    package var doubleValue: Double? {
         switch self {
         case .double(let value): return value
         case .int(let value): return Double(value)
@@ -44,22 +44,22 @@ public enum JSONValue: Sendable, Hashable {
         }
     }
 
-    public var arrayValue: [JSONValue]? {
+    package var arrayValue: [JSONValue]? {
         if case .array(let value) = self { return value }
         return nil
     }
 
-    public var objectValue: [String: JSONValue]? {
+    package var objectValue: [String: JSONValue]? {
         if case .object(let value) = self { return value }
         return nil
     }
 
-    public var isNull: Bool {
+    package var isNull: Bool {
         if case .null = self { return true }
         return false
     }
 
-    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
         case (.bool(let a), .bool(let b)): a == b
@@ -73,7 +73,7 @@ public enum JSONValue: Sendable, Hashable {
         }
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         switch self {
         case .null: hasher.combine(0)
         case .bool(let value): hasher.combine(value)
@@ -87,7 +87,7 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// The member `key` of an object; nil for a missing member or a non-object.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         if case .object(let members) = self { return members[key] }
         return nil
     }
@@ -96,18 +96,18 @@ public enum JSONValue: Sendable, Hashable {
 extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
     ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
-    public init(nilLiteral: ()) { self = .null }
-    public init(booleanLiteral value: Bool) { self = .bool(value) }
-    public init(integerLiteral value: Int64) { self = .int(value) }
-    public init(floatLiteral value: Double) { self = .double(value) }
-    public init(stringLiteral value: String) { self = .string(value) }
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    package init(nilLiteral: ()) { self = .null }
+    package init(booleanLiteral value: Bool) { self = .bool(value) }
+    package init(integerLiteral value: Int64) { self = .int(value) }
+    package init(floatLiteral value: Double) { self = .double(value) }
+    package init(stringLiteral value: String) { self = .string(value) }
+    package init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
 
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    package init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements) { _, last in last })
     }
 }
 
 extension JSONValue: CustomStringConvertible {
-    public var description: String { jsonString }
+    package var description: String { jsonString }
 }

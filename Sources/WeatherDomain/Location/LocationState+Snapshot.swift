@@ -2,7 +2,7 @@ extension LocationState {
     /// Rebuilds the slice from its canonical `json`, exactly.
     ///
     /// - Throws: `FieldError` naming the member that does not match the canonical form.
-    public init(json: JSONValue, path: String = "location") throws(FieldError) {
+    package init(json: JSONValue, path: String = "location") throws(FieldError) {
         let reader = try FieldReader(json, path: path)
         self.init()
         if reader.has("current") { current = try Location(json: reader.members["current"] ?? .null) }

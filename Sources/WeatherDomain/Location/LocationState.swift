@@ -5,16 +5,16 @@
 #endif
 
 /// The client's current location, as recorded (rounded) in the log.
-public struct Location: Sendable, Equatable {
-    public var lat: Double
-    public var lon: Double
+package struct Location: Sendable, Equatable {
+    package var lat: Double
+    package var lon: Double
     /// A place name when the location was set by address.
-    public var name: String?
-    public var setAt: Timestamp
+    package var name: String?
+    package var setAt: Timestamp
     /// Whether this move triggered a refresh of the current place and every favorite.
-    public var refresh: Bool
+    package var refresh: Bool
 
-    public init(lat: Double, lon: Double, name: String?, setAt: Timestamp, refresh: Bool = false) {
+    package init(lat: Double, lon: Double, name: String?, setAt: Timestamp, refresh: Bool = false) {
         self.lat = lat
         self.lon = lon
         self.name = name
@@ -22,7 +22,7 @@ public struct Location: Sendable, Equatable {
         self.refresh = refresh
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object: [String: JSONValue] = [
             "lat": .double(lat), "lon": .double(lon), "setAt": .string(setAt.description), "refresh": .bool(refresh),
         ]
@@ -30,7 +30,7 @@ public struct Location: Sendable, Equatable {
         return .object(object)
     }
 
-    public init(json: JSONValue) throws(FieldError) {
+    package init(json: JSONValue) throws(FieldError) {
         let reader = try FieldReader(json, path: "data")
         self.init(
             lat: try reader.double("lat"), lon: try reader.double("lon"), name: try reader.optionalString("name"),
@@ -39,35 +39,35 @@ public struct Location: Sendable, Equatable {
 }
 
 /// The current location slice: unset until the client sets one.
-public struct LocationState: StateSlice {
-    public internal(set) var current: Location?
+package struct LocationState: StateSlice {
+    package internal(set) var current: Location?
     /// Where the last refresh was triggered from: the 5 km rule measures moves from here.
-    public internal(set) var refreshedFrom: Location?
+    package internal(set) var refreshedFrom: Location?
 
-    public init() {}
+    package init() {}
 
-    public mutating func apply(_ event: DomainEvent) {
+    package mutating func apply(_ event: DomainEvent) {
         guard case .locationChanged(let location) = event else { return }
         current = location
         if location.refresh { refreshedFrom = location }
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object(["current": current?.json ?? .null, "refreshedFrom": refreshedFrom?.json ?? .null])
     }
 }
 
 /// Pure decisions about the client's location.
-public enum LocationDecisions {
+package enum LocationDecisions {
     /// A move of at least this many kilometres refreshes the current place and every favorite.
-    public static let refreshDistanceKm = 5.0
+    package static let refreshDistanceKm = 5.0
 
     /// Records a new location, rounded to `precision` decimals, refreshing when it is the first one or
     /// at least 5 km (great-circle) from where the last refresh was triggered.
     ///
     /// The distance is measured from the recorded (rounded) refresh point to the new, unrounded one:
     /// the raw coordinates are never stored, so replay decides from what the log holds.
-    public static func set(
+    package static func set(
         _ state: LocationState, lat: Double, lon: Double, name: String?, precision: Int, now: Timestamp
     ) -> [DomainEvent] {
         let refresh = shouldRefresh(from: state.refreshedFrom.map { ($0.lat, $0.lon) }, to: (lat, lon))
@@ -78,7 +78,7 @@ public enum LocationDecisions {
     }
 
     /// The 5 km rule: true for the first location, or for a move of 5 km or more.
-    public static func shouldRefresh(from previous: (Double, Double)?, to next: (Double, Double)) -> Bool {
+    package static func shouldRefresh(from previous: (Double, Double)?, to next: (Double, Double)) -> Bool {
         guard let previous else { return true }
         // A millimetre of slack, so that exactly 5 km is a refresh whatever the floating-point rounding.
         return GreatCircle.distanceKm(from: previous, to: next) >= refreshDistanceKm - 1e-6
@@ -86,12 +86,12 @@ public enum LocationDecisions {
 }
 
 /// Distances on the Earth's surface.
-public enum GreatCircle {
+package enum GreatCircle {
     /// The IUGG mean Earth radius.
-    public static let earthRadiusKm = 6371.0088
+    package static let earthRadiusKm = 6371.0088
 
     /// The haversine distance between two (lat, lon) points in degrees: right across the antimeridian and at the poles.
-    public static func distanceKm(from a: (Double, Double), to b: (Double, Double)) -> Double {
+    package static func distanceKm(from a: (Double, Double), to b: (Double, Double)) -> Double {
         let radians = Double.pi / 180
         let dLat = (b.0 - a.0) * radians
         let dLon = (b.1 - a.1) * radians

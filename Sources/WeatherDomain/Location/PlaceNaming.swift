@@ -5,9 +5,9 @@
 /// country and region); else the provider's own name for the point (OpenWeatherMap gives one, Open-Meteo
 /// none); else the answer's coordinates written out, `52.52° N, 13.40° E`. The coordinates of the answer
 /// stay the ones it was fetched for.
-public enum PlaceNaming {
+package enum PlaceNaming {
     /// How near a known place must be for its name to be used.
-    public static let nearbyKm = 1.0
+    package static let nearbyKm = 1.0
 
     /// Names `place` after what is known near `point` (where the client asked).
     ///
@@ -17,7 +17,7 @@ public enum PlaceNaming {
     ///   - favorites: the favorites, searched through their grid.
     ///   - geocoded: the places the geocoder gave that weatherd remembers (search history, cached candidates).
     ///   - reported: the place as the provider described it (its name and country, when it gives them).
-    public static func name(
+    package static func name(
         _ place: Place, near point: (lat: Double, lon: Double), favorites: FavoritesState, geocoded: [Place],
         reported: Place
     ) -> Place {
@@ -48,7 +48,7 @@ public enum PlaceNaming {
     }
 
     /// Coordinates as words for people: `52.52° N, 13.40° E` (two decimals, about a kilometre).
-    public static func writtenOut(lat: Double, lon: Double) -> String {
+    package static func writtenOut(lat: Double, lon: Double) -> String {
         "\(degrees(lat, positive: "N", negative: "S")), \(degrees(lon, positive: "E", negative: "W"))"
     }
 

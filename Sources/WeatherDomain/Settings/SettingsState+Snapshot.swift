@@ -2,7 +2,7 @@ extension SettingsState {
     /// Rebuilds the slice from its canonical `json`, exactly.
     ///
     /// - Throws: `FieldError` naming the member that does not match the canonical form.
-    public init(json: JSONValue, path: String = "settings") throws(FieldError) {
+    package init(json: JSONValue, path: String = "settings") throws(FieldError) {
         let reader = try FieldReader(json, path: path)
         self.init()
         guard let units = try reader.choice("units", as: Units.self) else {

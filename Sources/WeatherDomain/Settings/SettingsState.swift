@@ -1,13 +1,13 @@
 /// The user's persisted settings: the unit system, and the quantities given in another unit.
-public struct SettingsState: StateSlice {
+package struct SettingsState: StateSlice {
     /// The default unit system for answers.
-    public internal(set) var units: Units = .metric
+    package internal(set) var units: Units = .metric
     /// The quantities the user wants in a unit other than the system's.
-    public internal(set) var overrides = UnitOverrides()
+    package internal(set) var overrides = UnitOverrides()
 
-    public init() {}
+    package init() {}
 
-    public mutating func apply(_ event: DomainEvent) {
+    package mutating func apply(_ event: DomainEvent) {
         if case .settingsChanged(let settings) = event {
             units = settings.units
             overrides = settings.overrides
@@ -15,13 +15,13 @@ public struct SettingsState: StateSlice {
     }
 
     /// The unit of each quantity in answers that ask for no system of their own.
-    public var unitChoice: UnitChoice { UnitChoice(system: units, overrides: overrides) }
+    package var unitChoice: UnitChoice { UnitChoice(system: units, overrides: overrides) }
 
     /// The canonical form (snapshots): `units`, and a member for each override only.
-    public var json: JSONValue { SettingsChange(units: units, overrides: overrides).json }
+    package var json: JSONValue { SettingsChange(units: units, overrides: overrides).json }
 
     /// What `settings/get` answers (`SettingsChange.answer`).
-    public var answer: JSONValue { SettingsChange(units: units, overrides: overrides).answer }
+    package var answer: JSONValue { SettingsChange(units: units, overrides: overrides).answer }
 }
 
 /// The payload of `settings.changed`: the whole settings after the change.
@@ -29,16 +29,16 @@ public struct SettingsState: StateSlice {
 /// `units` is the system; `temperature`, `windSpeed`, `pressure`, `precipitation` and `visibility` are
 /// present only for an overridden quantity (absent: the system's unit), so a payload written before the
 /// overrides existed reads as the settings it was.
-public struct SettingsChange: Sendable, Equatable {
-    public var units: Units
-    public var overrides: UnitOverrides
+package struct SettingsChange: Sendable, Equatable {
+    package var units: Units
+    package var overrides: UnitOverrides
 
-    public init(units: Units, overrides: UnitOverrides = UnitOverrides()) {
+    package init(units: Units, overrides: UnitOverrides = UnitOverrides()) {
         self.units = units
         self.overrides = overrides
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object: [String: JSONValue] = ["units": .string(units.rawValue)]
         overrides.write(into: &object)
         return .object(object)
@@ -46,7 +46,7 @@ public struct SettingsChange: Sendable, Equatable {
 
     /// The settings as `settings/get` and `settings/set` answer them: `units`, each quantity's override or
     /// null, and `resolved`, the unit of every quantity (an answer's `units` object).
-    public var answer: JSONValue {
+    package var answer: JSONValue {
         var object: [String: JSONValue] = ["units": .string(units.rawValue)]
         for quantity in Quantity.allCases {
             object[quantity.rawValue] = overrides.name(of: quantity).map { .string($0) } ?? .null
@@ -55,7 +55,7 @@ public struct SettingsChange: Sendable, Equatable {
         return .object(object)
     }
 
-    public init(json: JSONValue) throws(FieldError) {
+    package init(json: JSONValue) throws(FieldError) {
         let reader = try FieldReader(json, path: "data")
         guard let units = try reader.choice("units", as: Units.self) else {
             throw FieldError(path: "data.units", problem: "is required")
@@ -66,25 +66,25 @@ public struct SettingsChange: Sendable, Equatable {
 
 /// A `settings/set`: the system to switch to, the overrides to set and the quantities to return to the
 /// system's unit; each nil or empty when the request leaves it as it is.
-public struct SettingsEdit: Sendable, Equatable {
-    public var units: Units?
-    public var overrides: UnitOverrides
-    public var cleared: Set<Quantity>
+package struct SettingsEdit: Sendable, Equatable {
+    package var units: Units?
+    package var overrides: UnitOverrides
+    package var cleared: Set<Quantity>
 
-    public init(units: Units? = nil, overrides: UnitOverrides = UnitOverrides(), cleared: Set<Quantity> = []) {
+    package init(units: Units? = nil, overrides: UnitOverrides = UnitOverrides(), cleared: Set<Quantity> = []) {
         self.units = units
         self.overrides = overrides
         self.cleared = cleared
     }
 
     /// Whether the edit names nothing to change.
-    public var isEmpty: Bool { units == nil && overrides == UnitOverrides() && cleared.isEmpty }
+    package var isEmpty: Bool { units == nil && overrides == UnitOverrides() && cleared.isEmpty }
 }
 
 /// Pure decisions about settings.
-public enum SettingsDecisions {
+package enum SettingsDecisions {
     /// Changes the settings; no event when nothing changes. A new system keeps the overrides.
-    public static func set(_ state: SettingsState, _ edit: SettingsEdit) -> [DomainEvent] {
+    package static func set(_ state: SettingsState, _ edit: SettingsEdit) -> [DomainEvent] {
         var overrides = state.overrides
         for quantity in edit.cleared { overrides.clear(quantity) }
         if let unit = edit.overrides.temperature { overrides.temperature = unit }
@@ -98,7 +98,7 @@ public enum SettingsDecisions {
     }
 
     /// Changes the system only.
-    public static func set(_ state: SettingsState, units: Units?) -> [DomainEvent] {
+    package static func set(_ state: SettingsState, units: Units?) -> [DomainEvent] {
         set(state, SettingsEdit(units: units))
     }
 }

@@ -4,7 +4,7 @@ extension WeatherState {
     ///
     /// `{"lastSeq": S, "skippedEvents": [{"type": T, "v": V, "count": N}, …], "slices": {…}}`, where
     /// `slices` is exactly `json`, and `lastTruncation` (the last `log.truncated` payload) once there was one.
-    public var snapshotJSON: JSONValue {
+    package var snapshotJSON: JSONValue {
         let skipped = skippedEvents.sorted { ($0.key.type, $0.key.version) < ($1.key.type, $1.key.version) }
         var object: [String: JSONValue] = [
             "lastSeq": .int(lastSeq), "slices": json,
@@ -26,7 +26,7 @@ extension WeatherState {
     ///   - keepingNewestCommands: forget the oldest commands beyond `commandWindow` rather than refuse a
     ///     ledger built with a larger window (for `log-base.json`, which no replay can rebuild).
     /// - Throws: `FieldError` naming the member that does not match the snapshot form.
-    public init(snapshot: JSONValue, commandWindow: Int, keepingNewestCommands: Bool = false) throws(FieldError) {
+    package init(snapshot: JSONValue, commandWindow: Int, keepingNewestCommands: Bool = false) throws(FieldError) {
         let reader = try FieldReader(snapshot, path: "state")
         let slices = try FieldReader(reader.members["slices"], path: "state.slices")
         self.init(commandWindow: commandWindow)

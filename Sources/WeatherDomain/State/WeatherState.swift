@@ -2,25 +2,25 @@
 ///
 /// Live, each slice is owned by its actor; this type is what replay builds, what `state/verify`
 /// compares against, and what snapshots store (`snapshotJSON`).
-public struct WeatherState: Sendable, Equatable {
-    public var favorites = FavoritesState()
-    public var history = HistoryState()
-    public var settings = SettingsState()
-    public var location = LocationState()
-    public var cache = WeatherCache()
-    public var alerts = AlertState()
-    public var commands: CommandLedger
+package struct WeatherState: Sendable, Equatable {
+    package var favorites = FavoritesState()
+    package var history = HistoryState()
+    package var settings = SettingsState()
+    package var location = LocationState()
+    package var cache = WeatherCache()
+    package var alerts = AlertState()
+    package var commands: CommandLedger
     /// The last `log.truncated`: the oldest part of the log that audit retention dropped (nil when none).
-    public internal(set) var lastTruncation: LogTruncated?
+    package internal(set) var lastTruncation: LogTruncated?
     /// The seq of the last event folded in.
-    public internal(set) var lastSeq: Int64 = 0
+    package internal(set) var lastSeq: Int64 = 0
     /// Events of a type or version this build does not know, kept in the log and skipped here.
-    public internal(set) var skippedEvents: [EventKind: Int] = [:]
+    package internal(set) var skippedEvents: [EventKind: Int] = [:]
 
-    public init(commandWindow: Int = 100_000) { commands = CommandLedger(window: commandWindow) }
+    package init(commandWindow: Int = 100_000) { commands = CommandLedger(window: commandWindow) }
 
     /// Folds one event in.
-    public mutating func apply(_ event: DomainEvent, seq: Int64, corr: String?) {
+    package mutating func apply(_ event: DomainEvent, seq: Int64, corr: String?) {
         favorites.apply(event)
         history.apply(event)
         settings.apply(event)
@@ -33,13 +33,13 @@ public struct WeatherState: Sendable, Equatable {
     }
 
     /// Counts an event that was kept but not understood.
-    public mutating func skip(_ kind: EventKind, seq: Int64) {
+    package mutating func skip(_ kind: EventKind, seq: Int64) {
         skippedEvents[kind, default: 0] += 1
         lastSeq = seq
     }
 
     /// The canonical form of every slice, keyed by slice name.
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([
             "favorites": favorites.json, "history": history.json, "settings": settings.json,
             "location": location.json, "cache": cache.json, "alerts": alerts.json, "commands": commands.json,
@@ -49,8 +49,8 @@ public struct WeatherState: Sendable, Equatable {
 }
 
 /// A 64-bit FNV-1a digest, printed as 16 hex digits: cheap, deterministic, good enough to compare states.
-public enum Digest {
-    public static func fnv1a(_ bytes: [UInt8]) -> String {
+package enum Digest {
+    package static func fnv1a(_ bytes: [UInt8]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes {
             hash ^= UInt64(byte)

@@ -2,19 +2,19 @@
 ///
 /// The domain never reads a clock: every decision receives `now` as a `Timestamp`. Formatting and
 /// parsing of RFC 3339 are pure arithmetic so that the log's `ts` is identical on every platform.
-public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Milliseconds since 1970-01-01T00:00:00Z.
-    public var milliseconds: Int64
+    package var milliseconds: Int64
 
-    public init(milliseconds: Int64) { self.milliseconds = milliseconds }
+    package init(milliseconds: Int64) { self.milliseconds = milliseconds }
 
-    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool { lhs.milliseconds < rhs.milliseconds }
+    package static func < (lhs: Timestamp, rhs: Timestamp) -> Bool { lhs.milliseconds < rhs.milliseconds }
 
     /// The RFC 3339 form with milliseconds, e.g. `2026-11-22T18:34:27.123Z`.
-    public var description: String { String(decoding: rfc3339Bytes, as: UTF8.self) }
+    package var description: String { String(decoding: rfc3339Bytes, as: UTF8.self) }
 
     /// The RFC 3339 form as ASCII bytes.
-    public var rfc3339Bytes: [UInt8] {
+    package var rfc3339Bytes: [UInt8] {
         let millis = Int64.floorMod(milliseconds, 1000)
         let seconds = Int64.floorDiv(milliseconds, 1000)
         let days = Int64.floorDiv(seconds, 86_400)
@@ -45,7 +45,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// Parses RFC 3339 (`Z` or `±hh:mm` offset, optional fraction); nil when malformed.
-    public init?(rfc3339 text: String) {
+    package init?(rfc3339 text: String) {
         let b = Array(text.utf8)
         guard b.count >= 20, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
             b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t"),
@@ -98,9 +98,9 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 }
 
 /// Proleptic Gregorian calendar arithmetic (Howard Hinnant's days-from-civil algorithms).
-public enum CivilDate {
+package enum CivilDate {
     /// Returns (year, month, day) for a count of days since 1970-01-01.
-    public static func fromDays(_ days: Int64) -> (Int64, Int64, Int64) {
+    package static func fromDays(_ days: Int64) -> (Int64, Int64, Int64) {
         let z = days + 719_468
         let era = Int64.floorDiv(z, 146_097)
         let dayOfEra = z - era * 146_097
@@ -113,7 +113,7 @@ public enum CivilDate {
     }
 
     /// Returns the count of days since 1970-01-01 for a civil date.
-    public static func toDays(year: Int64, month: Int64, day: Int64) -> Int64 {
+    package static func toDays(year: Int64, month: Int64, day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = Int64.floorDiv(y, 400)
         let yearOfEra = y - era * 400
@@ -123,7 +123,7 @@ public enum CivilDate {
     }
 
     /// The number of days in a month of a year.
-    public static func daysIn(month: Int64, year: Int64) -> Int64 {
+    package static func daysIn(month: Int64, year: Int64) -> Int64 {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: return 30

@@ -1,15 +1,15 @@
 /// The unit of each quantity an answer gives: a system's units, with the user's overrides applied.
-public struct UnitChoice: Sendable, Equatable {
+package struct UnitChoice: Sendable, Equatable {
     /// The system the units not overridden come from.
-    public var system: Units
-    public var temperature: TemperatureUnit
-    public var windSpeed: SpeedUnit
-    public var pressure: PressureUnit
-    public var precipitation: PrecipitationUnit
-    public var visibility: VisibilityUnit
+    package var system: Units
+    package var temperature: TemperatureUnit
+    package var windSpeed: SpeedUnit
+    package var pressure: PressureUnit
+    package var precipitation: PrecipitationUnit
+    package var visibility: VisibilityUnit
 
     /// The units of `system`, with `overrides` in place of its own.
-    public init(system: Units, overrides: UnitOverrides = UnitOverrides()) {
+    package init(system: Units, overrides: UnitOverrides = UnitOverrides()) {
         self.system = system
         switch system {
         case .metric:
@@ -33,7 +33,7 @@ public struct UnitChoice: Sendable, Equatable {
     }
 
     /// The unit name of a quantity, as answers give it (`°F`, `km/h`, `inHg`).
-    public func name(of quantity: Quantity) -> String {
+    package func name(of quantity: Quantity) -> String {
         switch quantity {
         case .temperature: temperature.rawValue
         case .windSpeed: windSpeed.rawValue
@@ -46,7 +46,7 @@ public struct UnitChoice: Sendable, Equatable {
     /// The `units` object of an answer: the system, and the unit of each quantity under its member name,
     /// so a client needs no table. Gusts are in `windSpeed`'s unit, feels-like and dew point in
     /// `temperature`'s.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object: [String: JSONValue] = [
             "system": .string(system.rawValue), "humidity": "%", "pop": "0..1", "cloudCover": "%",
         ]
@@ -56,14 +56,14 @@ public struct UnitChoice: Sendable, Equatable {
 }
 
 /// The quantities whose unit the user chose apart from the system; nil keeps the system's unit.
-public struct UnitOverrides: Sendable, Equatable {
-    public var temperature: TemperatureUnit?
-    public var windSpeed: SpeedUnit?
-    public var pressure: PressureUnit?
-    public var precipitation: PrecipitationUnit?
-    public var visibility: VisibilityUnit?
+package struct UnitOverrides: Sendable, Equatable {
+    package var temperature: TemperatureUnit?
+    package var windSpeed: SpeedUnit?
+    package var pressure: PressureUnit?
+    package var precipitation: PrecipitationUnit?
+    package var visibility: VisibilityUnit?
 
-    public init(
+    package init(
         temperature: TemperatureUnit? = nil, windSpeed: SpeedUnit? = nil, pressure: PressureUnit? = nil,
         precipitation: PrecipitationUnit? = nil, visibility: VisibilityUnit? = nil
     ) {
@@ -75,7 +75,7 @@ public struct UnitOverrides: Sendable, Equatable {
     }
 
     /// The overridden unit of `quantity`'s name, or nil.
-    public func name(of quantity: Quantity) -> String? {
+    package func name(of quantity: Quantity) -> String? {
         switch quantity {
         case .temperature: temperature?.rawValue
         case .windSpeed: windSpeed?.rawValue
@@ -86,7 +86,7 @@ public struct UnitOverrides: Sendable, Equatable {
     }
 
     /// Clears the override of `quantity`.
-    public mutating func clear(_ quantity: Quantity) {
+    package mutating func clear(_ quantity: Quantity) {
         switch quantity {
         case .temperature: temperature = nil
         case .windSpeed: windSpeed = nil
@@ -97,7 +97,7 @@ public struct UnitOverrides: Sendable, Equatable {
     }
 
     /// Adds the overrides present as members named after their quantity (absent ones are left out).
-    public func write(into object: inout [String: JSONValue]) {
+    package func write(into object: inout [String: JSONValue]) {
         for quantity in Quantity.allCases {
             if let name = name(of: quantity) { object[quantity.rawValue] = .string(name) }
         }
@@ -106,7 +106,7 @@ public struct UnitOverrides: Sendable, Equatable {
     /// Reads the overrides from members named after their quantity; absent or null is no override.
     ///
     /// - Throws: `FieldError` naming a member whose value is not one of its quantity's units, and listing them.
-    public init(_ reader: FieldReader) throws(FieldError) {
+    package init(_ reader: FieldReader) throws(FieldError) {
         self.init(
             temperature: try reader.choice("temperature", as: TemperatureUnit.self),
             windSpeed: try reader.choice("windSpeed", as: SpeedUnit.self),

@@ -1,5 +1,5 @@
 /// The unit system answers are given in: the unit of every quantity the user has not overridden.
-public enum Units: String, Sendable, Equatable, CaseIterable {
+package enum Units: String, Sendable, Equatable, CaseIterable {
     /// °C, m/s, hPa, mm, km.
     case metric
     /// °F, mph, inHg, in, mi.
@@ -8,11 +8,11 @@ public enum Units: String, Sendable, Equatable, CaseIterable {
     case standard
 
     /// The unit of each quantity in this system.
-    public var choice: UnitChoice { UnitChoice(system: self) }
+    package var choice: UnitChoice { UnitChoice(system: self) }
 }
 
 /// A quantity whose unit the user can choose, by the member name answers and settings give it.
-public enum Quantity: String, Sendable, Equatable, CaseIterable {
+package enum Quantity: String, Sendable, Equatable, CaseIterable {
     case temperature
     case windSpeed
     case pressure
@@ -21,13 +21,13 @@ public enum Quantity: String, Sendable, Equatable, CaseIterable {
 }
 
 /// A unit of temperature; canonical values are °C.
-public enum TemperatureUnit: String, Sendable, Equatable, CaseIterable {
+package enum TemperatureUnit: String, Sendable, Equatable, CaseIterable {
     case celsius = "°C"
     case fahrenheit = "°F"
     case kelvin = "K"
 
     /// A temperature in °C, in this unit.
-    public func value(celsius: Double) -> Double {
+    package func value(celsius: Double) -> Double {
         switch self {
         case .celsius: celsius
         case .fahrenheit: celsius * 9 / 5 + 32
@@ -36,13 +36,13 @@ public enum TemperatureUnit: String, Sendable, Equatable, CaseIterable {
     }
 
     /// A temperature difference in °C (kelvins), in this unit: scaled, never offset.
-    public func difference(celsius: Double) -> Double {
+    package func difference(celsius: Double) -> Double {
         self == .fahrenheit ? celsius * 9 / 5 : celsius
     }
 }
 
 /// A unit of wind speed; canonical values are m/s.
-public enum SpeedUnit: String, Sendable, Equatable, CaseIterable {
+package enum SpeedUnit: String, Sendable, Equatable, CaseIterable {
     case metresPerSecond = "m/s"
     case kilometresPerHour = "km/h"
     case milesPerHour = "mph"
@@ -51,7 +51,7 @@ public enum SpeedUnit: String, Sendable, Equatable, CaseIterable {
     case beaufort = "Bft"
 
     /// A speed in m/s, in this unit.
-    public func value(metresPerSecond: Double) -> Double {
+    package func value(metresPerSecond: Double) -> Double {
         switch self {
         case .metresPerSecond: metresPerSecond
         case .kilometresPerHour: metresPerSecond * 3.6
@@ -62,25 +62,25 @@ public enum SpeedUnit: String, Sendable, Equatable, CaseIterable {
     }
 
     /// The lowest speed of forces 1 to 12, in m/s, as the WMO gives them (to 0.1 m/s).
-    public static let beaufortThresholds: [Double] = [
+    package static let beaufortThresholds: [Double] = [
         0.3, 1.6, 3.4, 5.5, 8.0, 10.8, 13.9, 17.2, 20.8, 24.5, 28.5, 32.7,
     ]
 
     /// The Beaufort force of a mean wind of `metresPerSecond`, read to 0.1 m/s as the WMO's table is.
-    public static func beaufort(metresPerSecond: Double) -> Int {
+    package static func beaufort(metresPerSecond: Double) -> Int {
         let speed = Rounding.round(metresPerSecond, decimals: 1)
         return beaufortThresholds.filter { speed >= $0 }.count
     }
 }
 
 /// A unit of air pressure; canonical values are hPa.
-public enum PressureUnit: String, Sendable, Equatable, CaseIterable {
+package enum PressureUnit: String, Sendable, Equatable, CaseIterable {
     case hectopascals = "hPa"
     case inchesOfMercury = "inHg"
     case millimetresOfMercury = "mmHg"
 
     /// A pressure in hPa, in this unit.
-    public func value(hectopascals: Double) -> Double {
+    package func value(hectopascals: Double) -> Double {
         switch self {
         case .hectopascals: hectopascals
         case .inchesOfMercury: hectopascals * 0.029_53
@@ -90,19 +90,19 @@ public enum PressureUnit: String, Sendable, Equatable, CaseIterable {
 }
 
 /// A unit of precipitation depth; canonical values are mm.
-public enum PrecipitationUnit: String, Sendable, Equatable, CaseIterable {
+package enum PrecipitationUnit: String, Sendable, Equatable, CaseIterable {
     case millimetres = "mm"
     case inches = "in"
 
     /// A depth in mm, in this unit.
-    public func value(millimetres: Double) -> Double { self == .inches ? millimetres / 25.4 : millimetres }
+    package func value(millimetres: Double) -> Double { self == .inches ? millimetres / 25.4 : millimetres }
 }
 
 /// A unit of visibility; canonical values are metres.
-public enum VisibilityUnit: String, Sendable, Equatable, CaseIterable {
+package enum VisibilityUnit: String, Sendable, Equatable, CaseIterable {
     case kilometres = "km"
     case miles = "mi"
 
     /// A distance in metres, in this unit.
-    public func value(metres: Double) -> Double { self == .miles ? metres / 1609.344 : metres / 1000 }
+    package func value(metres: Double) -> Double { self == .miles ? metres / 1609.344 : metres / 1000 }
 }

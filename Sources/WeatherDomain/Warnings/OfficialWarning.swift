@@ -4,9 +4,9 @@
 /// two values with the same `id`; `WarningRules.active` keeps one. The texts (`headline`,
 /// `description`, `instruction`) are the sender's, unmodified: weatherd never rewords a warning.
 /// Times are instants (the sender's offset is not kept).
-public struct OfficialWarning: Sendable, Equatable {
+package struct OfficialWarning: Sendable, Equatable {
     /// Who published the warning to weatherd.
-    public enum Source: String, Sendable, Equatable, CaseIterable {
+    package enum Source: String, Sendable, Equatable, CaseIterable {
         /// The US National Weather Service (api.weather.gov).
         case nws
         /// MeteoAlarm (EUMETNET), which relays Europe's national services.
@@ -14,7 +14,7 @@ public struct OfficialWarning: Sendable, Equatable {
     }
 
     /// What the message does to earlier ones: CAP's `msgType` (NWS: `messageType`).
-    public enum MessageType: String, Sendable, Equatable, CaseIterable {
+    package enum MessageType: String, Sendable, Equatable, CaseIterable {
         /// A new warning.
         case alert
         /// Replaces the messages in `replaces`.
@@ -24,47 +24,47 @@ public struct OfficialWarning: Sendable, Equatable {
 
         /// The message type of a CAP value (`Alert`, `Update`, `Cancel`) in any case; nil for others
         /// (`Ack`, `Error`), which carry no warning.
-        public init?(cap text: String) {
+        package init?(cap text: String) {
             self.init(rawValue: text.trimmingWhitespace.lowercased())
         }
     }
 
     /// The CAP identifier of the message.
-    public var id: String
-    public var source: Source
+    package var id: String
+    package var source: Source
     /// The issuing service's name (CAP `senderName`), or its sender address when it gives no name.
-    public var sender: String
+    package var sender: String
     /// The hazard, e.g. `Excessive Heat Warning`, as the sender names it.
-    public var event: String
-    public var severity: WarningSeverity
+    package var event: String
+    package var severity: WarningSeverity
     /// CAP certainty as sent (`Observed`, `Likely`, `Possible`, `Unlikely`, `Unknown`).
-    public var certainty: String
+    package var certainty: String
     /// CAP urgency as sent (`Immediate`, `Expected`, `Future`, `Past`, `Unknown`).
-    public var urgency: String
+    package var urgency: String
     /// When the message was sent; orders an update after what it replaces.
-    public var sent: Timestamp
+    package var sent: Timestamp
     /// When the hazard is expected to begin, when the sender says.
-    public var onset: Timestamp?
+    package var onset: Timestamp?
     /// When the message expires.
     ///
     /// NWS may set it before `onset` (it plans to reissue the message); see `activeUntil`.
-    public var expires: Timestamp
+    package var expires: Timestamp
     /// When the hazard is expected to end (NWS `ends`), when the sender says.
-    public var ends: Timestamp?
-    public var headline: String?
-    public var description: String?
-    public var instruction: String?
+    package var ends: Timestamp?
+    package var headline: String?
+    package var description: String?
+    package var instruction: String?
     /// The language tag of the texts, e.g. `en-US`, `bs`.
-    public var language: String
+    package var language: String
     /// The ids of the earlier messages this one updates or cancels.
-    public var replaces: [String]
+    package var replaces: [String]
     /// The areas' names as the sender wrote them (NWS zones, MeteoAlarm regions).
-    public var areaNames: [String]
+    package var areaNames: [String]
     /// The areas' codes: NWS UGC zone codes, MeteoAlarm `EMMA_ID`s.
-    public var areaIds: [String]
-    public var messageType: MessageType
+    package var areaIds: [String]
+    package var messageType: MessageType
 
-    public init(
+    package init(
         id: String, source: Source, sender: String, event: String, severity: WarningSeverity, certainty: String,
         urgency: String, sent: Timestamp, onset: Timestamp? = nil, expires: Timestamp, ends: Timestamp? = nil,
         headline: String? = nil, description: String? = nil, instruction: String? = nil, language: String,
@@ -97,9 +97,9 @@ public struct OfficialWarning: Sendable, Equatable {
     /// is later: NWS sets `expires` to when it means to reissue the message, which can fall before
     /// the hazard even begins (an excessive heat warning expiring at 03:00 with onset at 10:00),
     /// and hiding a warning for a hazard still to come would be the worse mistake.
-    public var activeUntil: Timestamp { ends ?? expires }
+    package var activeUntil: Timestamp { ends ?? expires }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object: [String: JSONValue] = [
             "id": .string(id), "source": .string(source.rawValue), "sender": .string(sender),
             "event": .string(event), "severity": .string(severity.rawValue), "certainty": .string(certainty),
@@ -116,7 +116,7 @@ public struct OfficialWarning: Sendable, Equatable {
         return .object(object)
     }
 
-    public init(json: JSONValue, path: String) throws(FieldError) {
+    package init(json: JSONValue, path: String) throws(FieldError) {
         let r = try FieldReader(json, path: path)
         guard let source = try r.choice("source", as: Source.self) else {
             throw FieldError(path: "\(path).source", problem: "is required")

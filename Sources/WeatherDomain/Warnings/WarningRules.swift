@@ -1,5 +1,5 @@
 /// Which official warnings to show: pure rules over the decoded messages of one fetch and `now`.
-public enum WarningRules {
+package enum WarningRules {
     /// The warnings to show at `now`, one language each, in the order the feed first lists them.
     ///
     /// The rules, in order:
@@ -13,7 +13,7 @@ public enum WarningRules {
     ///    same primary subtag: `en` takes `en-GB`), else English, else the first the feed lists.
     ///
     /// A warning whose onset is still to come is shown: it is announced, and that is its purpose.
-    public static func active(_ messages: [OfficialWarning], now: Timestamp, language: String? = nil)
+    package static func active(_ messages: [OfficialWarning], now: Timestamp, language: String? = nil)
         -> [OfficialWarning]
     {
         let replaced = replacedIDs(messages)
@@ -40,13 +40,13 @@ public enum WarningRules {
     }
 
     /// The version in `language`, else in English, else the first.
-    public static func choose(_ versions: [OfficialWarning], language: String?) -> OfficialWarning? {
+    package static func choose(_ versions: [OfficialWarning], language: String?) -> OfficialWarning? {
         if let language, let wanted = versions.first(where: { matches($0.language, language) }) { return wanted }
         return versions.first { matches($0.language, "en") } ?? versions.first
     }
 
     /// Whether the language tag `tag` is `wanted`: the same tag, or the same primary subtag, in any case.
-    public static func matches(_ tag: String, _ wanted: String) -> Bool {
+    package static func matches(_ tag: String, _ wanted: String) -> Bool {
         let have = tag.trimmingWhitespace.lowercased()
         let want = wanted.trimmingWhitespace.lowercased()
         guard !have.isEmpty, !want.isEmpty else { return false }

@@ -2,12 +2,12 @@
 ///
 /// The order (`unknown` < `minor` < `moderate` < `severe` < `extreme`) lets a rule ask whether an
 /// update raised the severity. `unknown` sorts lowest because it claims nothing; it is not "mild".
-public enum WarningSeverity: String, Sendable, Equatable, CaseIterable, Comparable {
+package enum WarningSeverity: String, Sendable, Equatable, CaseIterable, Comparable {
     case unknown, minor, moderate, severe, extreme
 
     /// The severity of a CAP `severity` value (`Extreme`, `Severe`, `Moderate`, `Minor`, `Unknown`),
     /// in any case; a value outside CAP's list is `unknown` rather than a guess.
-    public init(cap text: String) {
+    package init(cap text: String) {
         self = WarningSeverity(rawValue: text.trimmingWhitespace.lowercased()) ?? .unknown
     }
 
@@ -21,5 +21,5 @@ public enum WarningSeverity: String, Sendable, Equatable, CaseIterable, Comparab
         }
     }
 
-    public static func < (lhs: WarningSeverity, rhs: WarningSeverity) -> Bool { lhs.rank < rhs.rank }
+    package static func < (lhs: WarningSeverity, rhs: WarningSeverity) -> Bool { lhs.rank < rhs.rank }
 }

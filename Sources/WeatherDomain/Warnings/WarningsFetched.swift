@@ -6,14 +6,14 @@
 /// place is decided when answering (`MeteoAlarmAreas`). The warnings are those `WarningRules.active` keeps at
 /// fetch time (replaced, cancelled and expired messages dropped, one language each), so the log holds what
 /// was shown, not the whole feed.
-public struct WarningsFetched: Sendable, Equatable {
-    public var source: OfficialWarning.Source
+package struct WarningsFetched: Sendable, Equatable {
+    package var source: OfficialWarning.Source
     /// The area the call was for: a cache key (NWS) or a country code (MeteoAlarm).
-    public var key: String
-    public var call: UpstreamCall
-    public var warnings: [OfficialWarning]
+    package var key: String
+    package var call: UpstreamCall
+    package var warnings: [OfficialWarning]
 
-    public init(source: OfficialWarning.Source, key: String, call: UpstreamCall, warnings: [OfficialWarning]) {
+    package init(source: OfficialWarning.Source, key: String, call: UpstreamCall, warnings: [OfficialWarning]) {
         self.source = source
         self.key = key
         self.call = call
@@ -21,17 +21,17 @@ public struct WarningsFetched: Sendable, Equatable {
     }
 
     /// The cache entry a fetch fills: `<source>|<key>`.
-    public static func entry(source: OfficialWarning.Source, key: String) -> String { "\(source.rawValue)|\(key)" }
+    package static func entry(source: OfficialWarning.Source, key: String) -> String { "\(source.rawValue)|\(key)" }
 
     /// The kind recorded in `weather.fetch_failed` (and in the cache's `notFound`) for a failed warnings call.
-    public static let failureKind = "warnings"
+    package static let failureKind = "warnings"
 
     /// What log compaction may strip once a later fetch of the same source and key replaced this one.
-    public static let payloadMembers: Set<String> = ["warnings"]
+    package static let payloadMembers: Set<String> = ["warnings"]
     /// The members naming the cache entry a fetch fills.
-    public static let entryMembers = ["source", "key"]
+    package static let entryMembers = ["source", "key"]
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object: [String: JSONValue] = [
             "source": .string(source.rawValue), "key": .string(key), "warnings": .array(warnings.map(\.json)),
         ]
@@ -40,7 +40,7 @@ public struct WarningsFetched: Sendable, Equatable {
     }
 
     /// Reads a payload; one whose warnings compaction stripped (it carries `compacted`) reads with none.
-    public init(json: JSONValue) throws(FieldError) {
+    package init(json: JSONValue) throws(FieldError) {
         let r = try FieldReader(json, path: "data")
         guard let source = try r.choice("source", as: OfficialWarning.Source.self) else {
             throw FieldError(path: "data.source", problem: "is required")

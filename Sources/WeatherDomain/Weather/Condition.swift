@@ -1,51 +1,51 @@
 /// How a client may dress a weather answer: one of six moods.
-public enum Theme: String, Sendable, Equatable, CaseIterable {
+package enum Theme: String, Sendable, Equatable, CaseIterable {
     case sunny, cloudy, rainy, snowy, stormy, foggy
 }
 
 /// A weather condition as the provider coded it, with weatherd's reading of it.
-public struct Condition: Sendable, Equatable {
+package struct Condition: Sendable, Equatable {
     /// The code system: `wmo` (Open-Meteo) or `owm` (OpenWeatherMap condition ids).
-    public var scheme: String
+    package var scheme: String
     /// The provider's code.
-    public var code: Int64
+    package var code: Int64
     /// A short English description, e.g. `light rain`.
-    public var text: String
+    package var text: String
 
-    public init(scheme: String, code: Int64, text: String) {
+    package init(scheme: String, code: Int64, text: String) {
         self.scheme = scheme
         self.code = code
         self.text = text
     }
 
     /// A WMO weather interpretation code (Open-Meteo's `weather_code`), with its standard description.
-    public static func wmo(_ code: Int64) -> Condition {
+    package static func wmo(_ code: Int64) -> Condition {
         Condition(scheme: "wmo", code: code, text: WMOCode.text(code))
     }
 
     /// The client-facing theme; unknown codes are `cloudy`.
-    public var theme: Theme {
+    package var theme: Theme {
         scheme == "owm" ? OWMCode.theme(code) : WMOCode.theme(code)
     }
 
     /// Whether the condition is severe weather.
-    public var isSevere: Bool {
+    package var isSevere: Bool {
         scheme == "owm" ? OWMCode.isSevere(code) : WMOCode.isSevere(code)
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object(["scheme": .string(scheme), "code": .int(code), "text": .string(text)])
     }
 
-    public init(json: JSONValue, path: String) throws(FieldError) {
+    package init(json: JSONValue, path: String) throws(FieldError) {
         let reader = try FieldReader(json, path: path)
         self.init(scheme: try reader.string("scheme"), code: try reader.int("code"), text: try reader.string("text"))
     }
 }
 
 /// WMO weather interpretation codes (WW), as Open-Meteo documents them.
-public enum WMOCode {
-    public static func text(_ code: Int64) -> String {
+package enum WMOCode {
+    package static func text(_ code: Int64) -> String {
         switch code {
         case 0: "clear sky"
         case 1: "mainly clear"
@@ -79,7 +79,7 @@ public enum WMOCode {
         }
     }
 
-    public static func theme(_ code: Int64) -> Theme {
+    package static func theme(_ code: Int64) -> Theme {
         switch code {
         case 0, 1: .sunny
         case 2, 3: .cloudy
@@ -92,14 +92,14 @@ public enum WMOCode {
     }
 
     /// Heavy rain, freezing rain, heavy snow, violent showers, thunderstorms.
-    public static func isSevere(_ code: Int64) -> Bool {
+    package static func isSevere(_ code: Int64) -> Bool {
         [65, 67, 75, 82, 86].contains(code) || (95...99).contains(code)
     }
 }
 
 /// OpenWeatherMap condition ids.
-public enum OWMCode {
-    public static func theme(_ code: Int64) -> Theme {
+package enum OWMCode {
+    package static func theme(_ code: Int64) -> Theme {
         switch code {
         case 200..<300: .stormy
         case 300..<600: .rainy
@@ -112,7 +112,7 @@ public enum OWMCode {
     }
 
     /// Thunderstorms, heavy rain, freezing rain, heavy snow, squalls, tornado.
-    public static func isSevere(_ code: Int64) -> Bool {
+    package static func isSevere(_ code: Int64) -> Bool {
         (200..<300).contains(code) || [502, 503, 504, 511, 522, 602, 622, 771, 781].contains(code)
     }
 }

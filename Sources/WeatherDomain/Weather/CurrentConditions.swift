@@ -2,40 +2,40 @@
 ///
 /// Every member but the time, the temperature and the condition is optional: nil when the provider
 /// gave no value, never a made-up 0.
-public struct CurrentConditions: Sendable, Equatable, Measurements {
+package struct CurrentConditions: Sendable, Equatable, Measurements {
     /// The provider's observation time.
-    public var observedAt: Timestamp
-    public var temperature: Double
+    package var observedAt: Timestamp
+    package var temperature: Double
     /// The apparent temperature (HA's `apparent_temperature`).
-    public var feelsLike: Double?
-    public var dewPoint: Double?
+    package var feelsLike: Double?
+    package var dewPoint: Double?
     /// Today's low, from the provider's daily figures.
-    public var tempMin: Double?
+    package var tempMin: Double?
     /// Today's high, from the provider's daily figures.
-    public var tempMax: Double?
-    public var humidity: Double?
+    package var tempMax: Double?
+    package var humidity: Double?
     /// Sea-level pressure.
-    public var pressure: Double?
+    package var pressure: Double?
     /// Cloud cover, %.
-    public var cloudCover: Double?
-    public var visibility: Double?
-    public var windSpeed: Double?
+    package var cloudCover: Double?
+    package var visibility: Double?
+    package var windSpeed: Double?
     /// Where the wind comes from, degrees (HA's `wind_bearing`).
-    public var windDirection: Double?
-    public var windGust: Double?
-    public var uvIndex: Double?
+    package var windDirection: Double?
+    package var windGust: Double?
+    package var uvIndex: Double?
     /// Precipitation of the provider's last interval (Open-Meteo: the preceding hour; OpenWeatherMap:
     /// the last hour's rain and snow), mm.
-    public var precipitation: Double?
+    package var precipitation: Double?
     /// Probability of precipitation, 0…1.
-    public var pop: Double?
+    package var pop: Double?
     /// Whether it is daytime, as the provider says.
-    public var isDay: Bool?
-    public var condition: Condition
-    public var sunrise: Timestamp?
-    public var sunset: Timestamp?
+    package var isDay: Bool?
+    package var condition: Condition
+    package var sunrise: Timestamp?
+    package var sunset: Timestamp?
 
-    public init(
+    package init(
         observedAt: Timestamp, temperature: Double, feelsLike: Double? = nil, dewPoint: Double? = nil,
         tempMin: Double? = nil, tempMax: Double? = nil, humidity: Double? = nil, pressure: Double? = nil,
         cloudCover: Double? = nil, visibility: Double? = nil, windSpeed: Double? = nil, windDirection: Double? = nil,
@@ -64,7 +64,7 @@ public struct CurrentConditions: Sendable, Equatable, Measurements {
         self.sunset = sunset
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object: [String: JSONValue] = [
             "observedAt": .string(observedAt.description), "temperature": .double(temperature),
             "condition": condition.json,
@@ -77,7 +77,7 @@ public struct CurrentConditions: Sendable, Equatable, Measurements {
         return .object(object)
     }
 
-    public init(json: JSONValue, path: String) throws(FieldError) {
+    package init(json: JSONValue, path: String) throws(FieldError) {
         let r = try FieldReader(json, path: path)
         self.init(
             observedAt: try r.timestamp("observedAt"), temperature: try r.double("temperature"),

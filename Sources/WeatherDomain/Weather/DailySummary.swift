@@ -4,24 +4,24 @@
 /// From the provider's daily figures where it has them (Open-Meteo), else summarized from every step it
 /// sent for that date (OpenWeatherMap's 5-day / 3-hour forecast). Optional members are nil when the
 /// provider gave no value.
-public struct DailySummary: Sendable, Equatable {
+package struct DailySummary: Sendable, Equatable {
     /// `YYYY-MM-DD` in the place's time zone.
-    public var date: String
-    public var min: Double
-    public var max: Double
+    package var date: String
+    package var min: Double
+    package var max: Double
     /// The day's precipitation, mm.
-    public var precipitation: Double?
+    package var precipitation: Double?
     /// The day's highest probability of precipitation, 0…1.
-    public var pop: Double?
+    package var pop: Double?
     /// The day's highest UV index.
-    public var uvIndex: Double?
-    public var condition: Condition
+    package var uvIndex: Double?
+    package var condition: Condition
     /// Sunrise as the provider gives it.
-    public var sunrise: Timestamp?
+    package var sunrise: Timestamp?
     /// Sunset as the provider gives it.
-    public var sunset: Timestamp?
+    package var sunset: Timestamp?
 
-    public init(
+    package init(
         date: String, min: Double, max: Double, precipitation: Double? = nil, pop: Double? = nil,
         uvIndex: Double? = nil, condition: Condition, sunrise: Timestamp? = nil, sunset: Timestamp? = nil
     ) {
@@ -36,7 +36,7 @@ public struct DailySummary: Sendable, Equatable {
         self.sunset = sunset
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object: [String: JSONValue] = [
             "date": .string(date), "min": .double(min), "max": .double(max), "condition": condition.json,
         ]
@@ -48,7 +48,7 @@ public struct DailySummary: Sendable, Equatable {
         return .object(object)
     }
 
-    public init(json: JSONValue, path: String) throws(FieldError) {
+    package init(json: JSONValue, path: String) throws(FieldError) {
         let r = try FieldReader(json, path: path)
         self.init(
             date: try r.string("date"), min: try r.double("min"), max: try r.double("max"),
@@ -63,7 +63,7 @@ public struct DailySummary: Sendable, Equatable {
     ///
     /// For a provider without daily figures. Each date the steps touch is a day, in order, the first and
     /// last possibly partial.
-    public static func days(
+    package static func days(
         of entries: [ForecastEntry], utcOffsetSeconds: Int64, limit: Int = .max
     ) -> [DailySummary] {
         var order: [String] = []
@@ -83,19 +83,19 @@ public struct DailySummary: Sendable, Equatable {
 }
 
 /// What a run of steps adds up to: the extremes, the total and the dominant condition.
-public struct StepSummary: Sendable, Equatable {
-    public var min: Double
-    public var max: Double
+package struct StepSummary: Sendable, Equatable {
+    package var min: Double
+    package var max: Double
     /// The sum of the steps' precipitation; nil when none has one.
-    public var precipitation: Double?
-    public var pop: Double?
-    public var uvIndex: Double?
-    public var windSpeed: Double?
-    public var windGust: Double?
-    public var condition: Condition
+    package var precipitation: Double?
+    package var pop: Double?
+    package var uvIndex: Double?
+    package var windSpeed: Double?
+    package var windGust: Double?
+    package var condition: Condition
 
     /// The summary of `steps`; nil when there are none.
-    public init?(_ steps: [ForecastEntry]) {
+    package init?(_ steps: [ForecastEntry]) {
         guard let first = steps.first else { return nil }
         min = steps.map(\.temperature).min() ?? first.temperature
         max = steps.map(\.temperature).max() ?? first.temperature
@@ -112,7 +112,7 @@ public struct StepSummary: Sendable, Equatable {
 extension Condition {
     /// The most frequent condition, the higher code on a tie (WMO and OWM codes both grow with severity
     /// within a group); nil for none.
-    public static func dominant(_ conditions: [Condition]) -> Condition? {
+    package static func dominant(_ conditions: [Condition]) -> Condition? {
         var counts: [Int64: Int] = [:]
         for condition in conditions { counts[condition.code, default: 0] += 1 }
         return conditions.max { a, b in (counts[a.code] ?? 0, a.code) < (counts[b.code] ?? 0, b.code) }

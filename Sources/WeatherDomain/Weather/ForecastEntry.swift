@@ -3,33 +3,33 @@
 /// The instantaneous values are the provider's at `time`; `precipitation` and `pop` are for the whole
 /// step. Every member but the time, the temperature and the condition is optional: nil when the
 /// provider gave no value, never a made-up 0.
-public struct ForecastEntry: Sendable, Equatable, Measurements {
+package struct ForecastEntry: Sendable, Equatable, Measurements {
     /// The start of the step.
-    public var time: Timestamp
-    public var temperature: Double
+    package var time: Timestamp
+    package var temperature: Double
     /// The apparent temperature (HA's `apparent_temperature`).
-    public var feelsLike: Double?
-    public var dewPoint: Double?
-    public var humidity: Double?
+    package var feelsLike: Double?
+    package var dewPoint: Double?
+    package var humidity: Double?
     /// Sea-level pressure.
-    public var pressure: Double?
+    package var pressure: Double?
     /// Cloud cover, %.
-    public var cloudCover: Double?
-    public var visibility: Double?
-    public var windSpeed: Double?
+    package var cloudCover: Double?
+    package var visibility: Double?
+    package var windSpeed: Double?
     /// Where the wind comes from, degrees (HA's `wind_bearing`).
-    public var windDirection: Double?
-    public var windGust: Double?
-    public var uvIndex: Double?
+    package var windDirection: Double?
+    package var windGust: Double?
+    package var uvIndex: Double?
     /// Precipitation over the step, mm.
-    public var precipitation: Double?
+    package var precipitation: Double?
     /// Probability of precipitation, 0…1.
-    public var pop: Double?
+    package var pop: Double?
     /// Whether it is daytime at `time`, as the provider says.
-    public var isDay: Bool?
-    public var condition: Condition
+    package var isDay: Bool?
+    package var condition: Condition
 
-    public init(
+    package init(
         time: Timestamp, temperature: Double, feelsLike: Double? = nil, dewPoint: Double? = nil,
         humidity: Double? = nil, pressure: Double? = nil, cloudCover: Double? = nil, visibility: Double? = nil,
         windSpeed: Double? = nil, windDirection: Double? = nil, windGust: Double? = nil, uvIndex: Double? = nil,
@@ -53,7 +53,7 @@ public struct ForecastEntry: Sendable, Equatable, Measurements {
         self.condition = condition
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object: [String: JSONValue] = [
             "time": .string(time.description), "temperature": .double(temperature), "condition": condition.json,
         ]
@@ -61,7 +61,7 @@ public struct ForecastEntry: Sendable, Equatable, Measurements {
         return .object(object)
     }
 
-    public init(json: JSONValue, path: String) throws(FieldError) {
+    package init(json: JSONValue, path: String) throws(FieldError) {
         let r = try FieldReader(json, path: path)
         self.init(
             time: try r.timestamp("time"), temperature: try r.double("temperature"),

@@ -1,16 +1,16 @@
 /// One day or night half of a forecast: from a sunrise to the sunset, or from a sunset to the next
 /// sunrise, summarized from the steps that begin in it.
-public struct ForecastHalf: Sendable, Equatable {
+package struct ForecastHalf: Sendable, Equatable {
     /// The place's local date the half begins on (a night belongs to the date of its evening).
-    public var date: String
-    public var isDay: Bool
+    package var date: String
+    package var isDay: Bool
     /// The sunrise or sunset it begins with (local midnight on a polar day or night).
-    public var start: Timestamp
+    package var start: Timestamp
     /// The sunset or sunrise it ends with (the next local midnight on a polar day or night).
-    public var end: Timestamp
-    public var summary: StepSummary
+    package var end: Timestamp
+    package var summary: StepSummary
 
-    public init(date: String, isDay: Bool, start: Timestamp, end: Timestamp, summary: StepSummary) {
+    package init(date: String, isDay: Bool, start: Timestamp, end: Timestamp, summary: StepSummary) {
         self.date = date
         self.isDay = isDay
         self.start = start
@@ -25,7 +25,7 @@ public struct ForecastHalf: Sendable, Equatable {
     /// steps reach its end, so the last one is never cut short by the end of the forecast; the first may
     /// have begun before the steps do. Where the Sun neither rises nor sets, each local day is one half
     /// (`isDay` as the polar day or night).
-    public static func halves(
+    package static func halves(
         of steps: [TimedStep], lat: Double, lon: Double, utcOffsetSeconds: Int64
     ) -> [ForecastHalf] {
         guard let first = steps.first, let last = steps.last else { return [] }

@@ -1,30 +1,30 @@
 /// A forecast step with the length of time it stands for.
-public struct TimedStep: Sendable, Equatable {
-    public var entry: ForecastEntry
+package struct TimedStep: Sendable, Equatable {
+    package var entry: ForecastEntry
     /// How long the step lasts: an hour or three.
-    public var milliseconds: Int64
+    package var milliseconds: Int64
 
-    public init(_ entry: ForecastEntry, milliseconds: Int64) {
+    package init(_ entry: ForecastEntry, milliseconds: Int64) {
         self.entry = entry
         self.milliseconds = milliseconds
     }
 
     /// When the step ends.
-    public var end: Timestamp { Timestamp(milliseconds: entry.time.milliseconds + milliseconds) }
+    package var end: Timestamp { Timestamp(milliseconds: entry.time.milliseconds + milliseconds) }
 }
 
 /// The time rules of a forecast: what is past, which steps make its timeline, and when it is day.
-public enum ForecastTimeline {
-    public static let hour: Int64 = 3_600_000
-    public static let threeHours: Int64 = 3 * hour
+package enum ForecastTimeline {
+    package static let hour: Int64 = 3_600_000
+    package static let threeHours: Int64 = 3 * hour
 
     /// The one rule for what is past, for steps, halves and days alike: a period is past when it ended at
     /// or before `now`. The period running at `now` is not past.
-    public static func isPast(end: Timestamp, now: Timestamp) -> Bool { end <= now }
+    package static func isPast(end: Timestamp, now: Timestamp) -> Bool { end <= now }
 
     /// The report's steps at the finest resolution it has: the hourly steps, then the 3-hourly entries
     /// that begin after them; without hourly steps, the 3-hourly entries.
-    public static func finest(_ report: ForecastReport) -> [TimedStep] {
+    package static func finest(_ report: ForecastReport) -> [TimedStep] {
         let hours = report.hourly.map { TimedStep($0, milliseconds: hour) }
         let covered = hours.last?.end ?? Timestamp(milliseconds: .min)
         return hours + report.entries.filter { $0.time >= covered }.map { TimedStep($0, milliseconds: threeHours) }
@@ -32,7 +32,7 @@ public enum ForecastTimeline {
 
     /// Whether the Sun is up at `time` at a place, computed locally (`SolarDay`) for when the provider
     /// does not say: between the sunrise and sunset of `time`'s local date, all day in a polar day.
-    public static func isDaylight(at time: Timestamp, lat: Double, lon: Double, utcOffsetSeconds: Int64) -> Bool {
+    package static func isDaylight(at time: Timestamp, lat: Double, lon: Double, utcOffsetSeconds: Int64) -> Bool {
         let date = LocalDate.string(time, utcOffsetSeconds: utcOffsetSeconds)
         guard let sun = SolarDay.compute(lat: lat, lon: lon, localDate: date, utcOffsetSeconds: utcOffsetSeconds)
         else { return true }

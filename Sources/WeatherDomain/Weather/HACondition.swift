@@ -4,7 +4,7 @@
 /// Open-Meteo, condition ids for OpenWeatherMap) to one of them, with two facts the code alone lacks:
 /// whether it is day (a clear sky at night is `clear-night`) and the wind (a dry sky in a strong
 /// wind is `windy`, or `windy-variant` with clouds).
-public enum HACondition: String, Sendable, Equatable, CaseIterable {
+package enum HACondition: String, Sendable, Equatable, CaseIterable {
     case clearNight = "clear-night"
     case cloudy
     case exceptional
@@ -22,11 +22,11 @@ public enum HACondition: String, Sendable, Equatable, CaseIterable {
     case windyVariant = "windy-variant"
 
     /// The mean wind, in m/s, from which a dry sky reads as windy: Beaufort 6, a strong breeze.
-    public static let windyFrom = 10.8
+    package static let windyFrom = 10.8
 
     /// The name of `condition` by day or night, in a wind of `windSpeed` m/s when known; nil for a code
     /// weatherd does not know (Open-Meteo's "not reported" among them).
-    public static func of(_ condition: Condition, isDay: Bool, windSpeed: Double? = nil) -> HACondition? {
+    package static func of(_ condition: Condition, isDay: Bool, windSpeed: Double? = nil) -> HACondition? {
         let base = condition.scheme == "owm" ? owm(condition.code) : wmo(condition.code)
         guard let base else { return nil }
         let sky = base == .sunny && !isDay ? .clearNight : base

@@ -1,6 +1,6 @@
 /// The optional measurements that current conditions and a forecast step share, in canonical units (°C, m/s,
 /// hPa, %, metres, mm, `pop` 0…1): one list, written to the log and formatted for answers in one place each.
-public protocol Measurements {
+package protocol Measurements {
     var feelsLike: Double? { get }
     var dewPoint: Double? { get }
     var humidity: Double? { get }

@@ -1,22 +1,22 @@
 /// A token bucket: `capacity` calls at once, refilled evenly over `periodMs`.
 ///
 /// Pure: the caller passes `now`, and learns how long to wait when the bucket is empty.
-public struct TokenBucket: Sendable, Equatable {
-    public let capacity: Double
+package struct TokenBucket: Sendable, Equatable {
+    package let capacity: Double
     /// Milliseconds to refill one token.
-    public let refillMs: Double
+    package let refillMs: Double
     private var tokens: Double
     private var updatedAt: Int64?
 
     /// A bucket allowing `perMinute` calls a minute, starting full.
-    public init(perMinute: Int) {
+    package init(perMinute: Int) {
         capacity = Double(max(1, perMinute))
         refillMs = 60_000 / capacity
         tokens = capacity
     }
 
     /// Takes a token if one is there; otherwise returns how many milliseconds until one is.
-    public mutating func take(now: Timestamp) -> Int64 {
+    package mutating func take(now: Timestamp) -> Int64 {
         let elapsed = Double(max(0, now.milliseconds - (updatedAt ?? now.milliseconds)))
         tokens = min(capacity, tokens + elapsed / refillMs)
         updatedAt = now.milliseconds

@@ -2,7 +2,7 @@ extension WeatherCache {
     /// Rebuilds the cache from its canonical `json`, exactly (the eviction order follows from the fetch times).
     ///
     /// - Throws: `FieldError` naming the member that does not match the canonical form.
-    public init(json: JSONValue, path: String = "cache") throws(FieldError) {
+    package init(json: JSONValue, path: String = "cache") throws(FieldError) {
         let reader = try FieldReader(json, path: path)
         self.init()
         current = try reader.values("current") { item, itemPath throws(FieldError) in

@@ -1,10 +1,10 @@
 /// A provider answer kept in the cache, with when and from whom it came.
-public struct Cached<Value: Sendable & Equatable>: Sendable, Equatable {
-    public var value: Value
-    public var fetchedAt: Timestamp
-    public var provider: String
+package struct Cached<Value: Sendable & Equatable>: Sendable, Equatable {
+    package var value: Value
+    package var fetchedAt: Timestamp
+    package var provider: String
 
-    public init(value: Value, fetchedAt: Timestamp, provider: String) {
+    package init(value: Value, fetchedAt: Timestamp, provider: String) {
         self.value = value
         self.fetchedAt = fetchedAt
         self.provider = provider
@@ -17,24 +17,24 @@ public struct Cached<Value: Sendable & Equatable>: Sendable, Equatable {
 /// A fold over `weather.fetched`, `weather.fetch_failed`, `geocode.fetched` and `geocode.failed`,
 /// so a restart with the provider unreachable still answers from it. Each map keeps at most
 /// `capacity` entries, dropping the oldest fetch first, so memory follows the places used.
-public struct WeatherCache: StateSlice {
-    public static let capacity = 1000
+package struct WeatherCache: StateSlice {
+    package static let capacity = 1000
 
-    public internal(set) var current: [String: Cached<CurrentReport>] = [:]
-    public internal(set) var forecast: [String: Cached<ForecastReport>] = [:]
-    public internal(set) var geocodes: [String: Cached<[Place]>] = [:]
+    package internal(set) var current: [String: Cached<CurrentReport>] = [:]
+    package internal(set) var forecast: [String: Cached<ForecastReport>] = [:]
+    package internal(set) var geocodes: [String: Cached<[Place]>] = [:]
     /// `<kind>|<key>` → when the provider said `not_found`.
-    public internal(set) var notFound: [String: Timestamp] = [:]
+    package internal(set) var notFound: [String: Timestamp] = [:]
     /// Provider → no call before this time.
-    public internal(set) var rateLimitedUntil: [String: Timestamp] = [:]
+    package internal(set) var rateLimitedUntil: [String: Timestamp] = [:]
     /// `<source>|<key>` → the official warnings in force at the last fetch (`warnings.fetched`).
-    public internal(set) var warnings: [String: Cached<[OfficialWarning]>] = [:]
+    package internal(set) var warnings: [String: Cached<[OfficialWarning]>] = [:]
     /// `<kind>|<key>` → the last air-quality answer (`air_quality.fetched`).
-    public internal(set) var airQuality: [String: Cached<AirQualityReport>] = [:]
+    package internal(set) var airQuality: [String: Cached<AirQualityReport>] = [:]
 
-    public init() {}
+    package init() {}
 
-    public mutating func apply(_ event: DomainEvent) {
+    package mutating func apply(_ event: DomainEvent) {
         switch event {
         case .weatherFetched(let fetched):
             notFound["\(fetched.kind.rawValue)|\(fetched.key)"] = nil
@@ -86,7 +86,7 @@ public struct WeatherCache: StateSlice {
     }
 
     /// The canonical form: complete, so that `WeatherCache(json:)` rebuilds the cache exactly (snapshots).
-    public var json: JSONValue {
+    package var json: JSONValue {
         func entries<V>(_ map: [String: Cached<V>], _ encode: (V, inout [String: JSONValue]) -> Void) -> JSONValue {
             .object(
                 map.mapValues {
@@ -123,9 +123,9 @@ public struct WeatherCache: StateSlice {
 }
 
 /// Pure rules for answering from the cache.
-public enum CachePolicy {
+package enum CachePolicy {
     /// How a cache entry stands against the freshness limits.
-    public enum Lookup<Value: Sendable & Equatable>: Sendable, Equatable {
+    package enum Lookup<Value: Sendable & Equatable>: Sendable, Equatable {
         /// Younger than both the TTL and the client's `maxAgeSeconds`: answer without a call.
         case fresh(Cached<Value>)
         /// Too old to serve as fresh, but an answer when the provider cannot be reached.
@@ -134,7 +134,7 @@ public enum CachePolicy {
     }
 
     /// Classifies an entry; `maxAgeMs` (the client's limit) can only shorten `ttlMs`.
-    public static func lookup<Value>(
+    package static func lookup<Value>(
         _ entry: Cached<Value>?, now: Timestamp, ttlMs: Int64, maxAgeMs: Int64? = nil
     ) -> Lookup<Value> {
         guard let entry else { return .missing }
@@ -143,7 +143,7 @@ public enum CachePolicy {
     }
 
     /// Whether the provider answered `not_found` for this key within `ttlMs`.
-    public static func knownNotFound(
+    package static func knownNotFound(
         _ cache: WeatherCache, kind: String, key: String, now: Timestamp, ttlMs: Int64
     ) -> Bool {
         guard let at = cache.notFound["\(kind)|\(key)"] else { return false }
@@ -151,7 +151,7 @@ public enum CachePolicy {
     }
 
     /// The time before which `provider` must not be called, if it is still ahead.
-    public static func rateLimitedUntil(_ cache: WeatherCache, provider: String, now: Timestamp) -> Timestamp? {
+    package static func rateLimitedUntil(_ cache: WeatherCache, provider: String, now: Timestamp) -> Timestamp? {
         guard let until = cache.rateLimitedUntil[provider], until > now else { return nil }
         return until
     }

@@ -1,13 +1,13 @@
 /// A current-weather answer from a provider, normalized.
-public struct CurrentReport: Sendable, Equatable {
-    public var place: Place
+package struct CurrentReport: Sendable, Equatable {
+    package var place: Place
     /// The IANA zone name when the provider gives one.
-    public var timezone: String?
+    package var timezone: String?
     /// The place's offset from UTC at fetch time, in seconds east.
-    public var utcOffsetSeconds: Int64
-    public var current: CurrentConditions
+    package var utcOffsetSeconds: Int64
+    package var current: CurrentConditions
 
-    public init(place: Place, timezone: String?, utcOffsetSeconds: Int64, current: CurrentConditions) {
+    package init(place: Place, timezone: String?, utcOffsetSeconds: Int64, current: CurrentConditions) {
         self.place = place
         self.timezone = timezone
         self.utcOffsetSeconds = utcOffsetSeconds
@@ -17,22 +17,22 @@ public struct CurrentReport: Sendable, Equatable {
 
 /// A forecast from a provider, normalized: 3-hourly steps, hourly steps where the provider has them,
 /// and the days by local date.
-public struct ForecastReport: Sendable, Equatable {
-    public var place: Place
-    public var timezone: String?
-    public var utcOffsetSeconds: Int64
+package struct ForecastReport: Sendable, Equatable {
+    package var place: Place
+    package var timezone: String?
+    package var utcOffsetSeconds: Int64
     /// The 3-hourly steps, oldest first, at most 40 (5 days).
-    public var entries: [ForecastEntry]
+    package var entries: [ForecastEntry]
     /// The hourly steps, oldest first, at most `maxHours`; empty where the provider gives none
     /// (OpenWeatherMap's 5-day / 3-hour forecast) and in fetches logged before they were kept.
-    public var hourly: [ForecastEntry]
-    public var daily: [DailySummary]
+    package var hourly: [ForecastEntry]
+    package var daily: [DailySummary]
 
     /// The most hourly steps a report keeps: three local days, so that the next 48 hours are in it at
     /// any time of the day it was fetched.
-    public static let maxHours = 72
+    package static let maxHours = 72
 
-    public init(
+    package init(
         place: Place, timezone: String?, utcOffsetSeconds: Int64, entries: [ForecastEntry],
         hourly: [ForecastEntry] = [], daily: [DailySummary]
     ) {
@@ -46,22 +46,22 @@ public struct ForecastReport: Sendable, Equatable {
 }
 
 /// The audit facts of one upstream call: who was asked what, and how it went.
-public struct UpstreamCall: Sendable, Equatable {
+package struct UpstreamCall: Sendable, Equatable {
     /// `open-meteo` or `openweathermap`.
-    public var provider: String
+    package var provider: String
     /// The request URL with the API key removed.
-    public var url: String
+    package var url: String
     /// The HTTP status, when a response arrived.
-    public var status: Int64?
-    public var latencyMs: Int64
+    package var status: Int64?
+    package var latencyMs: Int64
     /// The response body's size.
-    public var bytes: Int64
+    package var bytes: Int64
     /// 1 for the first attempt, 2 for the first retry, …
-    public var attempt: Int64
+    package var attempt: Int64
     /// When the answer (or the failure) came.
-    public var at: Timestamp
+    package var at: Timestamp
 
-    public init(
+    package init(
         provider: String, url: String, status: Int64?, latencyMs: Int64, bytes: Int64, attempt: Int64, at: Timestamp
     ) {
         self.provider = provider
@@ -92,34 +92,34 @@ public struct UpstreamCall: Sendable, Equatable {
 }
 
 /// What was fetched: current conditions or a forecast.
-public enum WeatherKind: String, Sendable, CaseIterable {
+package enum WeatherKind: String, Sendable, CaseIterable {
     case current, forecast
 }
 
 /// Payload of `weather.fetched`: the normalized answer (so the cache rebuilds offline) and the audit facts.
-public struct WeatherFetched: Sendable, Equatable {
-    public enum Report: Sendable, Equatable {
+package struct WeatherFetched: Sendable, Equatable {
+    package enum Report: Sendable, Equatable {
         case current(CurrentReport)
         case forecast(ForecastReport)
     }
 
     /// The cache key the fetch was for.
-    public var key: String
-    public var call: UpstreamCall
-    public var report: Report
+    package var key: String
+    package var call: UpstreamCall
+    package var report: Report
 
-    public init(key: String, call: UpstreamCall, report: Report) {
+    package init(key: String, call: UpstreamCall, report: Report) {
         self.key = key
         self.call = call
         self.report = report
     }
 
-    public var kind: WeatherKind {
+    package var kind: WeatherKind {
         if case .current = report { return .current }
         return .forecast
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object: [String: JSONValue] = ["key": .string(key), "kind": .string(kind.rawValue)]
         call.write(into: &object)
         switch report {
@@ -140,7 +140,7 @@ public struct WeatherFetched: Sendable, Equatable {
         return .object(object)
     }
 
-    public init(json: JSONValue) throws(FieldError) {
+    package init(json: JSONValue) throws(FieldError) {
         let r = try FieldReader(json, path: "data")
         let place = try Place(json: r.members["place"] ?? .null, path: "data.place")
         let offset = try r.int("utcOffsetSeconds")
@@ -176,19 +176,19 @@ public struct WeatherFetched: Sendable, Equatable {
 }
 
 /// Payload of `weather.fetch_failed` and `geocode.failed`: the audit facts and the error kind.
-public struct FetchFailed: Sendable, Equatable {
+package struct FetchFailed: Sendable, Equatable {
     /// The cache key (`weather.fetch_failed`) or the normalized query (`geocode.failed`).
-    public var key: String
+    package var key: String
     /// `current`, `forecast` or `geocode`.
-    public var kind: String
-    public var call: UpstreamCall
+    package var kind: String
+    package var call: UpstreamCall
     /// The stable error kind: `offline`, `timeout`, `not_found`, `rate_limited`, …
-    public var error: String
-    public var message: String
+    package var error: String
+    package var message: String
     /// For `rate_limited`: how long the provider asked us to wait.
-    public var retryAfterSeconds: Int64?
+    package var retryAfterSeconds: Int64?
 
-    public init(
+    package init(
         key: String, kind: String, call: UpstreamCall, error: String, message: String, retryAfterSeconds: Int64? = nil
     ) {
         self.key = key
@@ -199,7 +199,7 @@ public struct FetchFailed: Sendable, Equatable {
         self.retryAfterSeconds = retryAfterSeconds
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object: [String: JSONValue] = [
             "key": .string(key), "kind": .string(kind), "error": .string(error), "message": .string(message),
         ]
@@ -208,7 +208,7 @@ public struct FetchFailed: Sendable, Equatable {
         return .object(object)
     }
 
-    public init(json: JSONValue) throws(FieldError) {
+    package init(json: JSONValue) throws(FieldError) {
         let r = try FieldReader(json, path: "data")
         self.init(
             key: try r.string("key"), kind: try r.string("kind"), call: try UpstreamCall(r),
@@ -218,24 +218,24 @@ public struct FetchFailed: Sendable, Equatable {
 }
 
 /// Payload of `geocode.fetched`: the candidates for a query, and the audit facts.
-public struct GeocodeFetched: Sendable, Equatable {
+package struct GeocodeFetched: Sendable, Equatable {
     /// The query as typed.
-    public var query: String
+    package var query: String
     /// The normalized query used as the cache key (trimmed, lowercased).
-    public var key: String
-    public var call: UpstreamCall
-    public var candidates: [Place]
+    package var key: String
+    package var call: UpstreamCall
+    package var candidates: [Place]
 
-    public init(query: String, key: String, call: UpstreamCall, candidates: [Place]) {
+    package init(query: String, key: String, call: UpstreamCall, candidates: [Place]) {
         self.query = query
         self.key = key
         self.call = call
         self.candidates = candidates
     }
 
-    public static func key(for query: String) -> String { query.trimmingWhitespace.lowercased() }
+    package static func key(for query: String) -> String { query.trimmingWhitespace.lowercased() }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object: [String: JSONValue] = [
             "query": .string(query), "key": .string(key), "candidates": .array(candidates.map(\.json)),
         ]
@@ -243,7 +243,7 @@ public struct GeocodeFetched: Sendable, Equatable {
         return .object(object)
     }
 
-    public init(json: JSONValue) throws(FieldError) {
+    package init(json: JSONValue) throws(FieldError) {
         let r = try FieldReader(json, path: "data")
         var candidates: [Place] = []
         for (index, item) in (r.members["candidates"]?.arrayValue ?? []).enumerated() {

@@ -1,6 +1,6 @@
 extension WeatherFetched {
     /// The members of a `weather.fetched` payload that `init(auditOf:)` reads: all but the report.
-    public static let auditMembers: Set<String> = [
+    package static let auditMembers: Set<String> = [
         "key", "kind", "provider", "url", "status", "latencyMs", "bytes", "attempt", "fetchedAt",
     ]
 
@@ -12,7 +12,7 @@ extension WeatherFetched {
     ///
     /// - Parameter members: the payload's `auditMembers` (others are ignored).
     /// - Throws: `FieldError` when one of them is missing or malformed.
-    public init(auditOf members: [String: JSONValue]) throws(FieldError) {
+    package init(auditOf members: [String: JSONValue]) throws(FieldError) {
         let r = try FieldReader(.object(members), path: "data")
         let nowhere = Place(name: nil, country: nil, state: nil, lat: 0, lon: 0)
         let call = try UpstreamCall(r)
@@ -36,15 +36,15 @@ extension WeatherFetched {
 extension WeatherFetched {
     /// What log compaction may strip from a `weather.fetched` line once a later fetch of the same cache entry
     /// (`kind` and `key`) replaced it: the report, which is cache; the place, time zone and audit facts stay.
-    public static let payloadMembers: Set<String> = ["current", "entries", "hourly", "daily"]
+    package static let payloadMembers: Set<String> = ["current", "entries", "hourly", "daily"]
     /// The members naming the cache entry a fetch fills.
-    public static let entryMembers = ["kind", "key"]
+    package static let entryMembers = ["kind", "key"]
 }
 
 extension WeatherCache {
     /// Puts `fetched`'s report into the entry that fetch made, if the entry is still that fetch's (same
     /// key, kind and time); changes nothing else.
-    public mutating func fill(_ fetched: WeatherFetched) {
+    package mutating func fill(_ fetched: WeatherFetched) {
         guard holds(fetched.kind, key: fetched.key, at: fetched.call.at) else { return }
         switch fetched.report {
         case .current(let report): current[fetched.key]?.value = report
@@ -53,7 +53,7 @@ extension WeatherCache {
     }
 
     /// Whether the entry for `kind` and `key` was made by a fetch at `at`.
-    public func holds(_ kind: WeatherKind, key: String, at: Timestamp) -> Bool {
+    package func holds(_ kind: WeatherKind, key: String, at: Timestamp) -> Bool {
         switch kind {
         case .current: current[key]?.fetchedAt == at
         case .forecast: forecast[key]?.fetchedAt == at

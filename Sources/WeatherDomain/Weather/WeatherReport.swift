@@ -1,14 +1,14 @@
 /// Where a weather answer is for: coordinates, and a name when one is known.
-public struct Place: Sendable, Equatable {
-    public var name: String?
+package struct Place: Sendable, Equatable {
+    package var name: String?
     /// ISO 3166 country code.
-    public var country: String?
+    package var country: String?
     /// State or region.
-    public var state: String?
-    public var lat: Double
-    public var lon: Double
+    package var state: String?
+    package var lat: Double
+    package var lon: Double
 
-    public init(name: String?, country: String?, state: String?, lat: Double, lon: Double) {
+    package init(name: String?, country: String?, state: String?, lat: Double, lon: Double) {
         self.name = name
         self.country = country
         self.state = state
@@ -17,12 +17,12 @@ public struct Place: Sendable, Equatable {
     }
 
     /// The decimals of the cache key's coordinates.
-    public static let keyDecimals = 2
+    package static let keyDecimals = 2
 
     /// The cache key: coordinates rounded to 2 decimals (about 1 km), the providers' own grid scale.
-    public var key: String { Self.key(lat: lat, lon: lon) }
+    package var key: String { Self.key(lat: lat, lon: lon) }
 
-    public static func key(lat: Double, lon: Double) -> String {
+    package static func key(lat: Double, lon: Double) -> String {
         "\(Rounding.round(lat, decimals: keyDecimals)),\(Rounding.round(lon, decimals: keyDecimals))"
     }
 
@@ -32,14 +32,14 @@ public struct Place: Sendable, Equatable {
     ///
     /// The weather of a cache key is shared by every point that rounds to it, so fetching it for the
     /// rounded point answers the same question.
-    public static func fromClient(lat: Double, lon: Double, precision: Int) -> Place {
+    package static func fromClient(lat: Double, lon: Double, precision: Int) -> Place {
         let decimals = min(keyDecimals, max(0, precision))
         return Place(
             name: nil, country: nil, state: nil, lat: Rounding.round(lat, decimals: decimals),
             lon: Rounding.round(lon, decimals: decimals))
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object: [String: JSONValue] = ["lat": .double(lat), "lon": .double(lon)]
         if let name { object["name"] = .string(name) }
         if let country { object["country"] = .string(country) }
@@ -47,7 +47,7 @@ public struct Place: Sendable, Equatable {
         return .object(object)
     }
 
-    public init(json: JSONValue, path: String) throws(FieldError) {
+    package init(json: JSONValue, path: String) throws(FieldError) {
         let reader = try FieldReader(json, path: path)
         self.init(
             name: try reader.optionalString("name"), country: try reader.optionalString("country"),
@@ -56,16 +56,16 @@ public struct Place: Sendable, Equatable {
 }
 
 /// Calendar arithmetic in a place's own time zone, given as an offset from UTC.
-public enum LocalDate {
+package enum LocalDate {
     /// `YYYY-MM-DD` of `time` at `utcOffsetSeconds` east of UTC.
-    public static func string(_ time: Timestamp, utcOffsetSeconds: Int64) -> String {
+    package static func string(_ time: Timestamp, utcOffsetSeconds: Int64) -> String {
         let local = Timestamp(milliseconds: time.milliseconds + utcOffsetSeconds * 1000)
         return String(local.description.prefix(10))
     }
 
     /// The instant the local day `date` (`YYYY-MM-DD`) begins at `utcOffsetSeconds` east of UTC; nil when
     /// `date` is not a valid date.
-    public static func start(of date: String, utcOffsetSeconds: Int64) -> Timestamp? {
+    package static func start(of date: String, utcOffsetSeconds: Int64) -> Timestamp? {
         guard date.utf8.count == 10, let midnight = Timestamp(rfc3339: date + "T00:00:00Z") else { return nil }
         return Timestamp(milliseconds: midnight.milliseconds - utcOffsetSeconds * 1000)
     }
@@ -74,14 +74,14 @@ public enum LocalDate {
     ///
     /// A day is 24 hours here: the offset is the place's at fetch time, so a change of daylight saving
     /// time within the forecast shifts later days by its hour.
-    public static func end(of date: String, utcOffsetSeconds: Int64) -> Timestamp? {
+    package static func end(of date: String, utcOffsetSeconds: Int64) -> Timestamp? {
         start(of: date, utcOffsetSeconds: utcOffsetSeconds).map {
             Timestamp(milliseconds: $0.milliseconds + 86_400_000)
         }
     }
 
     /// The local date `days` days after `date`; nil when `date` is not a valid date.
-    public static func adding(_ days: Int64, to date: String) -> String? {
+    package static func adding(_ days: Int64, to date: String) -> String? {
         guard let start = start(of: date, utcOffsetSeconds: 0) else { return nil }
         return string(Timestamp(milliseconds: start.milliseconds + days * 86_400_000), utcOffsetSeconds: 0)
     }
@@ -105,8 +105,8 @@ extension [String: JSONValue] {
 }
 
 /// Rounding to a number of decimals, for cache keys and logged client coordinates.
-public enum Rounding {
-    public static func round(_ value: Double, decimals: Int) -> Double {
+package enum Rounding {
+    package static func round(_ value: Double, decimals: Int) -> Double {
         var scale = 1.0
         for _ in 0..<max(0, decimals) { scale *= 10 }
         return (value * scale).rounded() / scale

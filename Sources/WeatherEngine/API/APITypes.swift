@@ -10,37 +10,37 @@ import WeatherDomain
 ///
 /// A change whose answer is known once it is decided also carries it as `durable`, so a face can answer
 /// from where the log's sync completes instead of waiting for a task to be scheduled.
-public struct Completion: Sendable {
+package struct Completion: Sendable {
     private let body: @Sendable () async throws -> JSONValue
     /// The answer of a change that waits only for its events to be durable; nil for every other call.
-    public let durable: DurableAnswer?
+    package let durable: DurableAnswer?
 
     /// A completion that computes its answer in `body`.
-    public init(_ body: @escaping @Sendable () async throws -> JSONValue) {
+    package init(_ body: @escaping @Sendable () async throws -> JSONValue) {
         self.body = body
         durable = nil
     }
 
     /// A completion whose answer is `durable`'s once its events are durable.
-    public init(_ durable: DurableAnswer) {
+    package init(_ durable: DurableAnswer) {
         body = { try await durable.value() }
         self.durable = durable
     }
 
     /// The answer, or the call's error.
-    public func callAsFunction() async throws -> JSONValue { try await body() }
+    package func callAsFunction() async throws -> JSONValue { try await body() }
 }
 
 /// The answer of a change that waits only for its events to be durable: `result` once they are, or the
 /// storage failure that kept them out of the log. Hooks added with `before` run first, once, on whichever
 /// path delivers the outcome.
-public struct DurableAnswer: Sendable {
+package struct DurableAnswer: Sendable {
     /// The outcome a hook or a delivery gets.
-    public typealias Outcome = Result<JSONValue, any Error>
+    package typealias Outcome = Result<JSONValue, any Error>
 
     private let ticket: AppendTicket
     /// The answer once the events are durable.
-    public let result: JSONValue
+    package let result: JSONValue
     private let hooks: [@Sendable (Outcome) -> Void]
 
     init(ticket: AppendTicket, result: JSONValue) {
@@ -54,7 +54,7 @@ public struct DurableAnswer: Sendable {
     }
 
     /// The same answer with `hook` run on its outcome before it is delivered (short work, blocking nothing).
-    public func before(_ hook: @escaping @Sendable (Outcome) -> Void) -> DurableAnswer {
+    package func before(_ hook: @escaping @Sendable (Outcome) -> Void) -> DurableAnswer {
         DurableAnswer(ticket: ticket, result: result, hooks: hooks + [hook])
     }
 
@@ -63,7 +63,7 @@ public struct DurableAnswer: Sendable {
     ///
     /// - Returns: true when `deliver` has already run.
     @discardableResult
-    public func onDurable(_ deliver: @escaping @Sendable (Outcome) -> Void) -> Bool {
+    package func onDurable(_ deliver: @escaping @Sendable (Outcome) -> Void) -> Bool {
         ticket.onCommitted { [result, hooks] committed in
             let outcome: Outcome = committed.map { _ in result }.mapError { $0 }
             for hook in hooks { hook(outcome) }
@@ -87,18 +87,18 @@ public struct DurableAnswer: Sendable {
 
 /// Who asked: the `cause` recorded on the events a call writes (`<connection>/rpc:<id>`) and the
 /// client's `commandId`, recorded as `corr`.
-public struct Origin: Sendable, Equatable {
-    public var cause: String
-    public var corr: String?
+package struct Origin: Sendable, Equatable {
+    package var cause: String
+    package var corr: String?
 
-    public init(cause: String, corr: String? = nil) {
+    package init(cause: String, corr: String? = nil) {
         self.cause = cause
         self.corr = corr
     }
 }
 
 /// The place a weather call is for, as both faces take it.
-public enum PlaceQuery: Sendable, Equatable {
+package enum PlaceQuery: Sendable, Equatable {
     /// A city name, geocoded (and recorded in the search history).
     case city(String)
     /// The client's coordinates (rounded before anything records them).
@@ -111,15 +111,15 @@ public enum PlaceQuery: Sendable, Equatable {
 
 /// How much of a forecast to return: `summary` is the days alone, `full` adds the steps (`entries`) of
 /// those days at the forecast type's resolution.
-public enum ForecastDetail: String, CaseIterable, Sendable {
+package enum ForecastDetail: String, CaseIterable, Sendable {
     case summary, full
 
     /// How many days a forecast request may ask for (`days`): the most a provider gives (Open-Meteo's 16).
-    public static let days: ClosedRange<Int> = 1...16
+    package static let days: ClosedRange<Int> = 1...16
 }
 
 /// The steps a forecast answer carries in `entries`, after Home Assistant's forecast types.
-public enum ForecastType: String, CaseIterable, Sendable {
+package enum ForecastType: String, CaseIterable, Sendable {
     /// 3-hourly steps, as both providers give them.
     case threeHourly
     /// Hourly steps for the next 48 hours (Open-Meteo and OpenWeatherMap One Call; not OpenWeatherMap 2.5).
@@ -130,51 +130,51 @@ public enum ForecastType: String, CaseIterable, Sendable {
     case twiceDaily
 
     /// How far ahead the hourly steps go.
-    public static let hourlyHorizonMs: Int64 = 48 * 3_600_000
+    package static let hourlyHorizonMs: Int64 = 48 * 3_600_000
 }
 
 /// A page of a list: at most `limit` items from `offset` (the cursor `o<offset>`).
-public struct PageRequest: Sendable, Equatable {
-    public var limit: Int
-    public var offset: Int
+package struct PageRequest: Sendable, Equatable {
+    package var limit: Int
+    package var offset: Int
 
-    public init(limit: Int, offset: Int = 0) {
+    package init(limit: Int, offset: Int = 0) {
         self.limit = limit
         self.offset = offset
     }
 }
 
 /// A favorite to add: a city to geocode, or a name at coordinates.
-public enum NewFavorite: Sendable, Equatable {
+package enum NewFavorite: Sendable, Equatable {
     case city(String)
     case place(name: String, lat: Double, lon: Double, country: String?)
 }
 
 /// Where `location/set` moves to: coordinates, or an address to geocode.
-public enum NewLocation: Sendable, Equatable {
+package enum NewLocation: Sendable, Equatable {
     case coordinates(lat: Double, lon: Double)
     case address(String)
 }
 
 /// Which places a refresh covers.
-public enum RefreshScope: String, CaseIterable, Sendable {
+package enum RefreshScope: String, CaseIterable, Sendable {
     case all, favorites, current
 }
 
 /// The changes of `alerts/configure`; nil leaves a setting as it is.
-public struct AlertConfiguration: Sendable, Equatable {
-    public var dailySummaryEnabled: Bool?
+package struct AlertConfiguration: Sendable, Equatable {
+    package var dailySummaryEnabled: Bool?
     /// Minutes after local midnight.
-    public var dailySummaryMinutes: Int64?
-    public var tempDropC: Double?
-    public var severe: Bool?
+    package var dailySummaryMinutes: Int64?
+    package var tempDropC: Double?
+    package var severe: Bool?
     /// Whether official warnings raise alerts.
-    public var official: Bool?
+    package var official: Bool?
     /// Whether the European AQI raises `air_quality` alerts, and from which level.
-    public var airQualityEnabled: Bool?
-    public var airQualityLevel: EuropeanAQILevel?
+    package var airQualityEnabled: Bool?
+    package var airQualityLevel: EuropeanAQILevel?
 
-    public init(
+    package init(
         dailySummaryEnabled: Bool? = nil, dailySummaryMinutes: Int64? = nil, tempDropC: Double? = nil,
         severe: Bool? = nil
     ) {
@@ -186,14 +186,14 @@ public struct AlertConfiguration: Sendable, Equatable {
 }
 
 /// The filters and page of an events query.
-public struct EventFilter: Sendable, Equatable {
-    public var afterSeq: Int64
-    public var types: Set<String>?
-    public var since: Timestamp?
-    public var until: Timestamp?
-    public var limit: Int
+package struct EventFilter: Sendable, Equatable {
+    package var afterSeq: Int64
+    package var types: Set<String>?
+    package var since: Timestamp?
+    package var until: Timestamp?
+    package var limit: Int
 
-    public init(
+    package init(
         afterSeq: Int64 = 0, types: Set<String>? = nil, since: Timestamp? = nil, until: Timestamp? = nil,
         limit: Int = 100
     ) {

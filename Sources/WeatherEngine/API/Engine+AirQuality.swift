@@ -1,19 +1,20 @@
 import WeatherDomain
+import WeatherRuntime
 
 /// Air quality at a place, as `weather/airQuality` and MCP's `get_air_quality` answer it.
-public struct AirQualityAnswer: Sendable, Equatable {
-    public var place: Place
+package struct AirQualityAnswer: Sendable, Equatable {
+    package var place: Place
     /// The values now and the hours from the current one on (at most 24).
-    public var report: AirQualityReport
-    public var fetchedAt: Timestamp
-    public var provider: String
+    package var report: AirQualityReport
+    package var fetchedAt: Timestamp
+    package var provider: String
     /// `network` for a fresh call, `cache` otherwise.
-    public var source: String
-    public var stale: Bool
+    package var source: String
+    package var stale: Bool
 
     /// `{location, current, hourly, units, fetchedAt, source, stale, provider}`; a value the source lacks is
     /// absent, never 0, and `current` has `europeanAqiLevel` beside `europeanAqi`.
-    public var json: JSONValue {
+    package var json: JSONValue {
         func entry(_ entry: AirQualityEntry) -> JSONValue {
             guard case .object(var object) = entry.json else { return entry.json }
             if let level = entry.europeanLevel { object["europeanAqiLevel"] = .string(level.rawValue) }
@@ -33,7 +34,7 @@ public struct AirQualityAnswer: Sendable, Equatable {
     }
 
     /// One line for people: the European index and its level now, else the US index, and the worst hour ahead.
-    public var summary: String {
+    package var summary: String {
         let name = place.name ?? place.key
         let staleness = stale ? " (stale: the source could not be reached; as of \(fetchedAt))" : ""
         var parts: [String] = []
@@ -59,14 +60,14 @@ public struct AirQualityAnswer: Sendable, Equatable {
 
 extension Engine {
     /// Air quality at a place (`weather/airQuality`).
-    public func airQuality(_ place: PlaceQuery, maxAgeMs: Int64?, origin: Origin) -> Completion {
+    package func airQuality(_ place: PlaceQuery, maxAgeMs: Int64?, origin: Origin) -> Completion {
         Completion { try await self.airQualityAnswer(place, maxAgeMs: maxAgeMs, origin: origin).json }
     }
 
     /// Air quality at a place: the values now and the next 24 hours, from Open-Meteo's air-quality API (or
     /// OpenWeatherMap's air pollution API with that provider). Cached an hour; when the source cannot be
     /// reached, the last answer is served, marked stale.
-    public func airQualityAnswer(_ place: PlaceQuery, maxAgeMs: Int64?, origin: Origin) async throws
+    package func airQualityAnswer(_ place: PlaceQuery, maxAgeMs: Int64?, origin: Origin) async throws
         -> AirQualityAnswer
     {
         let resolved = try await resolve(place, cause: origin.cause)
@@ -78,7 +79,7 @@ extension Engine {
         async throws -> AirQualityAnswer
     {
         let answer = try await fetcher.airQuality(at: place, maxAgeMs: maxAgeMs, refresh: refresh, cause: cause)
-        let now = clock.now().milliseconds
+        let now = clock.timestamp().milliseconds
         var report = answer.value
         report.place = place
         report.hourly = Array(report.hourly.drop { $0.time.milliseconds + 3_600_000 <= now }.prefix(24))

@@ -2,7 +2,7 @@ import WeatherDomain
 
 extension Engine {
     /// One page of the alerts raised, most recent first, in the reader's units (`RaisedAlert.json(in:)`).
-    public func listAlerts(_ page: PageRequest) async -> Completion {
+    package func listAlerts(_ page: PageRequest) async -> Completion {
         let barrier = await alerts.barrier()
         return Completion {
             await barrier?.settled()
@@ -16,14 +16,14 @@ extension Engine {
 
     /// Every alert raised that is kept, most recent first, in the reader's units, once every change before
     /// it is durable.
-    public func allAlerts() async -> [JSONValue] {
+    package func allAlerts() async -> [JSONValue] {
         await alerts.barrier()?.settled()
         let units = await readerUnits()
         return await alerts.read { $0.recent.map { $0.json(in: units) } }
     }
 
     /// Changes the alert settings; answers the settings.
-    public func configureAlerts(_ change: AlertConfiguration, origin: Origin) async throws -> Completion {
+    package func configureAlerts(_ change: AlertConfiguration, origin: Origin) async throws -> Completion {
         try await alerts.change(origin) { state in
             AlertDecisions.configure(
                 state, dailySummaryEnabled: change.dailySummaryEnabled, dailySummaryMinutes: change.dailySummaryMinutes,
@@ -35,5 +35,5 @@ extension Engine {
     }
 
     /// The seq of the last committed event.
-    public var lastSeq: Int64 { writer.status.lastSeq }
+    package var lastSeq: Int64 { writer.status.lastSeq }
 }

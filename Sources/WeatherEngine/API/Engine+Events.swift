@@ -2,7 +2,7 @@ import EventLog
 import WeatherDomain
 
 /// How an event feed ended.
-public enum EventFeedEnd: Sendable, Equatable {
+package enum EventFeedEnd: Sendable, Equatable {
     /// The subscriber stopped it (or the connection ended).
     case cancelled
     /// The subscriber fell too far behind; it may resubscribe after `lastSeq`.
@@ -22,7 +22,7 @@ extension Engine {
     ///   - room: returns once the subscriber can take more (a client that stops reading holds the feed
     ///     here; the bus cuts it off once its buffer is full, so nothing grows without bound).
     ///   - send: one event as its JSON object.
-    public func feedEvents(
+    package func feedEvents(
         afterSeq: Int64, types: Set<String>?, room: @Sendable () async -> Void,
         caughtUp: @Sendable (_ lastSeq: Int64) -> Void, send: @escaping @Sendable ([String: JSONValue]) -> Void
     ) async -> EventFeedEnd {
@@ -81,7 +81,7 @@ extension Engine {
 
     /// Calls `raised` with every alert raised from now on (live, from the bus), in the reader's units as they
     /// are when it is raised, until cancelled or cut off.
-    public func followAlerts(_ raised: @Sendable (JSONValue) -> Void) async {
+    package func followAlerts(_ raised: @Sendable (JSONValue) -> Void) async {
         while !Task.isCancelled {
             let (subscription, _) = bus.subscribe(capacity: 10_000)
             while let message = await subscription.next() {

@@ -1,10 +1,11 @@
 import WeatherDomain
+import WeatherRuntime
 
 extension Engine {
     /// Adds a favorite. A city is geocoded first (recording the history); the geocoding call may take
     /// seconds, so it runs in the completion, and such an add is ordered among other changes by when
     /// its geocoding finished.
-    public func addFavorite(_ favorite: NewFavorite, origin: Origin) async throws -> Completion {
+    package func addFavorite(_ favorite: NewFavorite, origin: Origin) async throws -> Completion {
         switch favorite {
         case .city(let city):
             return Completion {
@@ -20,7 +21,7 @@ extension Engine {
     private func addFavorite(
         name: String, lat: Double, lon: Double, country: String?, origin: Origin
     ) async throws -> Completion {
-        let now = clock.now()
+        let now = clock.timestamp()
         let maxCount = maxFavorites
         return try await favorites.change(origin) { state in
             try FavoritesDecisions.add(
@@ -32,7 +33,7 @@ extension Engine {
 
     /// Removes a favorite named by its id or, failing that, its name; decided now, on the projected
     /// state, so a change sent after it is decided after it.
-    public func removeFavorite(_ idOrName: String, origin: Origin) async throws -> Completion {
+    package func removeFavorite(_ idOrName: String, origin: Origin) async throws -> Completion {
         try await favorites.change(origin) { state in
             try FavoritesDecisions.remove(state, id: state.favorite(idOrName: idOrName)?.id ?? idOrName)
         } unchanged: { _ in
@@ -41,7 +42,7 @@ extension Engine {
     }
 
     /// Renames a favorite named by its id or, failing that, its name, or turns its alerts on or off.
-    public func updateFavorite(
+    package func updateFavorite(
         _ idOrName: String, name: String?, notify: Bool?, origin: Origin
     ) async throws -> Completion {
         try await favorites.change(origin) { state in
@@ -53,7 +54,7 @@ extension Engine {
     }
 
     /// One page of the favorites, most recent first.
-    public func listFavorites(_ page: PageRequest) async -> Completion {
+    package func listFavorites(_ page: PageRequest) async -> Completion {
         await favorites.query { state in
             Paging.page(count: state.count, name: "favorites", limit: page.limit, offset: page.offset) {
                 state.favorite(at: $0)?.json ?? .null
@@ -62,25 +63,25 @@ extension Engine {
     }
 
     /// Every favorite, most recent first, once every change submitted before it is durable.
-    public func allFavorites() async -> [Favorite] {
+    package func allFavorites() async -> [Favorite] {
         await favorites.barrier()?.settled()
         return await favorites.read { $0.items }
     }
 
     /// When the current weather of each favorite was last fetched (nil: never).
-    public func currentFetchedAt(_ items: [Favorite]) async -> [Timestamp?] {
+    package func currentFetchedAt(_ items: [Favorite]) async -> [Timestamp?] {
         await cache.read { cache in items.map { cache.current[Place.key(lat: $0.lat, lon: $0.lon)]?.fetchedAt } }
     }
 
     /// One page of the search history, most recent first.
-    public func listHistory(_ page: PageRequest) async -> Completion {
+    package func listHistory(_ page: PageRequest) async -> Completion {
         await history.query { state in
             Paging.page(state.entries.map(\.json), name: "history", limit: page.limit, offset: page.offset)
         }
     }
 
     /// Clears the search history.
-    public func clearHistory(origin: Origin) async throws -> Completion {
+    package func clearHistory(origin: Origin) async throws -> Completion {
         try await history.change(origin) { state in
             HistoryDecisions.clear(state)
         } unchanged: { _ in
@@ -89,7 +90,7 @@ extension Engine {
     }
 
     /// The current location.
-    public func getLocation() async -> Completion {
+    package func getLocation() async -> Completion {
         await location.query { state in
             guard let current = state.current else { throw DomainError.noLocation }
             return current.json
@@ -100,7 +101,7 @@ extension Engine {
 extension Engine {
     /// The favorite with this id or, failing that, this name (case-insensitive), once every change
     /// submitted before it is durable.
-    public func favorite(idOrName text: String) async -> Favorite? {
+    package func favorite(idOrName text: String) async -> Favorite? {
         await favorites.barrier()?.settled()
         return await favorites.read { $0.favorite(idOrName: text) }
     }

@@ -1,11 +1,12 @@
 import EventLog
 import Providers
 import WeatherDomain
+import WeatherRuntime
 
 extension Engine {
     /// Moves the current location: to coordinates (rounded before they are logged), or to an address,
     /// geocoded in the completion. A move of 5 km or more refreshes every place in the background.
-    public func setLocation(_ target: NewLocation, origin: Origin) async throws -> Completion {
+    package func setLocation(_ target: NewLocation, origin: Origin) async throws -> Completion {
         switch target {
         case .address(let address):
             return Completion {
@@ -22,7 +23,7 @@ extension Engine {
     /// the refresh of the current place and every favorite in the background (its fetches are caused
     /// by the `location.changed` event).
     func setLocation(lat: Double, lon: Double, name: String?, origin: Origin) async throws -> Completion {
-        let now = clock.now()
+        let now = clock.timestamp()
         let precision = locationPrecision
         let submission = try await location.submit(cause: origin.cause, corr: origin.corr) { state in
             LocationDecisions.set(state, lat: lat, lon: lon, name: name, precision: precision, now: now)
@@ -56,7 +57,7 @@ extension Engine {
     ///
     /// - Parameter onPlace: called as each place finishes, with its result, how many places are done
     ///   and how many there are in all (MCP's progress notifications).
-    public func refresh(
+    package func refresh(
         _ scope: RefreshScope, only: Set<String>? = nil, cause: String,
         onPlace: (@Sendable (_ result: JSONValue, _ done: Int, _ total: Int) -> Void)? = nil
     ) async throws -> JSONValue {

@@ -1,15 +1,16 @@
 import EventLog
 import Foundation
 import WeatherDomain
+import WeatherRuntime
 
 extension Engine {
     /// One page of committed events matching `filter`, read from the log.
-    public func queryEvents(_ filter: EventFilter) -> Completion {
+    package func queryEvents(_ filter: EventFilter) -> Completion {
         Completion { try filter.run(directory: self.dataDirectory.path, writer: self.writer, health: self.logHealth) }
     }
 
     /// Replays the log into fresh state and compares it, slice by slice, with the live state.
-    public func verify() async throws -> JSONValue {
+    package func verify() async throws -> JSONValue {
         var live = WeatherState(commandWindow: info.commandWindow)
         var seq: Int64 = -1
         for _ in 0..<100 {
@@ -66,10 +67,10 @@ extension Engine {
     }
 
     /// The service's facts for `service/status`, with what the front added.
-    public func status() async -> JSONValue {
+    package func status() async -> JSONValue {
         let writerStatus = writer.status
         let logFiles = try? LogFiles.list(directory: dataDirectory.path)
-        let uptime = max(0, clock.now().milliseconds - info.startedAt.milliseconds) / 1000
+        let uptime = max(0, clock.timestamp().milliseconds - info.startedAt.milliseconds) / 1000
         var result: [String: JSONValue] = [
             "version": .string(info.version), "dataDir": .string(dataDirectory.path),
             "lastSeq": .int(writerStatus.lastSeq), "logBytes": .int(logFiles?.bytes ?? writerStatus.length),

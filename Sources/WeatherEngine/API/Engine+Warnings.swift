@@ -1,20 +1,21 @@
 import Providers
 import WeatherDomain
+import WeatherRuntime
 
 /// The official warnings in force at a place, as `warnings/list` and MCP's `get_warnings` answer them.
-public struct WarningsAnswer: Sendable, Equatable {
+package struct WarningsAnswer: Sendable, Equatable {
     /// The place, with the country and region weatherd knows for it.
-    public var place: Place
-    public var coverage: WarningCoverage
+    package var place: Place
+    package var coverage: WarningCoverage
     /// The warnings in force now, in the source's order.
-    public var warnings: [OfficialWarning]
+    package var warnings: [OfficialWarning]
     /// When the source was last reached (nil outside coverage).
-    public var fetchedAt: Timestamp?
+    package var fetchedAt: Timestamp?
     /// True when the source could not be reached and the last set is served.
-    public var stale: Bool
+    package var stale: Bool
 
     /// The credit each source asks for.
-    public static func attribution(_ source: OfficialWarning.Source) -> String {
+    package static func attribution(_ source: OfficialWarning.Source) -> String {
         switch source {
         case .nws: "National Weather Service"
         case .meteoalarm: MeteoAlarmWarningProvider.attribution
@@ -23,7 +24,7 @@ public struct WarningsAnswer: Sendable, Equatable {
 
     /// `{location, warnings, source, attribution, stale, fetchedAt, coverage}`; outside coverage only
     /// `location`, the empty `warnings`, `stale: false` and the `coverage` note.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object: [String: JSONValue] = [
             "location": place.json, "warnings": .array(warnings.map(\.json)), "stale": .bool(stale),
             "coverage": .string(coverage.note),
@@ -37,7 +38,7 @@ public struct WarningsAnswer: Sendable, Equatable {
     }
 
     /// One line for people: how many warnings, the most severe, and from whom.
-    public var summary: String {
+    package var summary: String {
         let name = place.name ?? place.key
         guard let source = coverage.source else { return "\(name): \(coverage.note)" }
         let staleness = stale ? " (stale: the source could not be reached; as of \(fetchedAt?.description ?? "?"))" : ""
@@ -51,14 +52,14 @@ public struct WarningsAnswer: Sendable, Equatable {
 
 extension Engine {
     /// The official warnings in force at a place (`warnings/list`).
-    public func warnings(_ place: PlaceQuery, origin: Origin) -> Completion {
+    package func warnings(_ place: PlaceQuery, origin: Origin) -> Completion {
         Completion { try await self.warningsAnswer(place, origin: origin).json }
     }
 
     /// The official warnings in force at a place: from NWS for US places, from MeteoAlarm's country feed
     /// matched by region or name for European ones, none (with the coverage note) elsewhere. Cached 5 minutes;
     /// when the source cannot be reached, the last set is served, marked stale.
-    public func warningsAnswer(_ place: PlaceQuery, origin: Origin) async throws -> WarningsAnswer {
+    package func warningsAnswer(_ place: PlaceQuery, origin: Origin) async throws -> WarningsAnswer {
         let resolved = await describe(try await resolve(place, cause: origin.cause))
         return try await warningsAnswer(at: resolved, cause: origin.cause)
     }
@@ -79,7 +80,7 @@ extension Engine {
             warnings = MeteoAlarmAreas.warnings(answer.value, for: place)
         }
         // The set was decided when fetched; a warning may have ended since.
-        let now = clock.now()
+        let now = clock.timestamp()
         warnings = warnings.filter { now < $0.activeUntil }
         return WarningsAnswer(
             place: place, coverage: coverage, warnings: warnings, fetchedAt: answer.fetchedAt, stale: answer.stale)

@@ -1,21 +1,22 @@
 import Providers
 import WeatherDomain
+import WeatherRuntime
 
 /// The official warnings in force at every place with alerts on, as weatherd last fetched them.
-public struct WarningsInForce: Sendable, Equatable {
+package struct WarningsInForce: Sendable, Equatable {
     /// One place with alerts on: the current location (`favoriteId` nil) or a favorite.
-    public struct PlaceWarnings: Sendable, Equatable {
-        public var favoriteId: String?
+    package struct PlaceWarnings: Sendable, Equatable {
+        package var favoriteId: String?
         /// The place's warnings (none when they were never fetched: see `checked`).
-        public var answer: WarningsAnswer
+        package var answer: WarningsAnswer
         /// Whether weatherd has fetched this place's warnings at all.
-        public var checked: Bool
+        package var checked: Bool
     }
 
-    public var places: [PlaceWarnings]
+    package var places: [PlaceWarnings]
 
     /// `{places: [{favoriteId?, checked, location, warnings, source, attribution, stale, fetchedAt, coverage}]}`.
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([
             "places": .array(
                 places.map { place in
@@ -28,14 +29,14 @@ public struct WarningsInForce: Sendable, Equatable {
     }
 
     /// Every warning in force, with the name of its place.
-    public var all: [(place: String, warning: OfficialWarning)] {
+    package var all: [(place: String, warning: OfficialWarning)] {
         places.flatMap { place in
             place.answer.warnings.map { (place.answer.place.name ?? place.answer.place.key, $0) }
         }
     }
 
     /// One line for people: the warnings in force, most severe first, or that there are none.
-    public var summary: String {
+    package var summary: String {
         let warnings = all.sorted { $0.warning.severity > $1.warning.severity }
         guard !warnings.isEmpty else {
             let covered = places.filter { $0.answer.coverage.source != nil }.count
@@ -52,8 +53,8 @@ extension Engine {
     /// The official warnings in force at the current location and every favorite with alerts on, from the
     /// cache alone (no call): what the last check or `warnings/list` fetched, less what has ended since.
     /// `stale` marks a set older than the 5 minutes warnings are cached.
-    public func warningsInForce() async -> WarningsInForce {
-        let now = clock.now()
+    package func warningsInForce() async -> WarningsInForce {
+        let now = clock.timestamp()
         let cached = await cache.read { $0.warnings }
         var places: [WarningsInForce.PlaceWarnings] = []
         for target in await alertTargets() {
@@ -85,20 +86,20 @@ extension Engine {
 }
 
 /// A page of the alerts raised and the official warnings in force, as MCP's `get_alerts` answers them.
-public struct AlertsOverview: Sendable, Equatable {
+package struct AlertsOverview: Sendable, Equatable {
     /// The page of `alerts/list`: `{alerts, nextCursor?}`.
-    public var page: JSONValue
-    public var inForce: WarningsInForce
+    package var page: JSONValue
+    package var inForce: WarningsInForce
 
     /// The page with `warnings`, the places with alerts on and their warnings in force.
-    public var json: JSONValue {
+    package var json: JSONValue {
         guard case .object(var object) = page else { return page }
         object["warnings"] = inForce.json["places"] ?? []
         return .object(object)
     }
 
     /// One line for people: how many alerts the page holds (how many official), then the warnings in force.
-    public var summary: String {
+    package var summary: String {
         let alerts = page["alerts"]?.arrayValue ?? []
         let official = alerts.filter { $0["origin"] == "official" }.count
         return "\(alerts.count) alert(s) on this page, \(official) of them official warnings. \(inForce.summary)"
@@ -108,7 +109,7 @@ public struct AlertsOverview: Sendable, Equatable {
 extension Engine {
     /// A page of the alerts raised, most recent first, with the official warnings in force at the places
     /// with alerts on (from the cache).
-    public func alertsOverview(_ page: PageRequest) async throws -> AlertsOverview {
+    package func alertsOverview(_ page: PageRequest) async throws -> AlertsOverview {
         AlertsOverview(page: try await listAlerts(page)(), inForce: await warningsInForce())
     }
 }

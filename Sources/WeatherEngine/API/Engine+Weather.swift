@@ -1,11 +1,12 @@
 import EventLog
 import Providers
 import WeatherDomain
+import WeatherRuntime
 
 extension Engine {
     /// Current weather at a place, from the cache when younger than `maxAgeMs` (else the TTL); in the system
     /// `units` whole when given, else in the settings' units (`units(_:)`); the place named as `answerPlace` says.
-    public func current(_ place: PlaceQuery, units: Units?, maxAgeMs: Int64?, origin: Origin) -> Completion {
+    package func current(_ place: PlaceQuery, units: Units?, maxAgeMs: Int64?, origin: Origin) -> Completion {
         Completion {
             let resolved = try await self.resolve(place, cause: origin.cause)
             var answer = try await self.fetcher.current(at: resolved, maxAgeMs: maxAgeMs, cause: origin.cause)
@@ -20,7 +21,7 @@ extension Engine {
     /// - Throws: `RPCError` `unsupported_forecast_type` (-32602) when the provider cannot give `type`
     ///   (hourly steps from OpenWeatherMap), before anything is fetched; its `data.supported` lists the types
     ///   it can give.
-    public func forecast(
+    package func forecast(
         _ place: PlaceQuery, units: Units?, maxAgeMs: Int64?, days: Int?, detail: ForecastDetail,
         type: ForecastType = .threeHourly, origin: Origin
     ) throws(RPCError) -> Completion {
@@ -39,18 +40,18 @@ extension Engine {
             var answer = try await self.fetcher.forecast(at: resolved, maxAgeMs: maxAgeMs, cause: origin.cause)
             answer.value.place = await self.answerPlace(for: place, resolved: resolved, reported: answer.value.place)
             return WeatherFormatting.forecast(
-                answer, units: try await self.units(units), now: self.clock.now(), days: days, detail: detail,
+                answer, units: try await self.units(units), now: self.clock.timestamp(), days: days, detail: detail,
                 type: type)
         }
     }
 
     /// The forecast types the provider can give: all but `hourly` when its forecast has no hourly steps.
-    public var forecastTypes: [ForecastType] {
+    package var forecastTypes: [ForecastType] {
         ForecastType.allCases.filter { $0 != .hourly || fetcher.providerHasHourlyForecast }
     }
 
     /// City candidates for `query` (at least 3 characters), best first.
-    public func searchCities(_ query: String, limit: Int, origin: Origin) throws(FieldError) -> Completion {
+    package func searchCities(_ query: String, limit: Int, origin: Origin) throws(FieldError) -> Completion {
         let query = query.trimmingWhitespace
         guard query.count >= 3 else {
             throw FieldError(path: "params.query", problem: "must have at least 3 characters")
@@ -62,7 +63,7 @@ extension Engine {
     }
 
     /// The favorites as GeoJSON points with their cached current weather.
-    public func mapFavorites() async -> Completion {
+    package func mapFavorites() async -> Completion {
         let barrier = await favorites.barrier()
         return Completion {
             await barrier?.settled()
@@ -75,7 +76,7 @@ extension Engine {
     }
 
     /// The map layers weatherd describes.
-    public var mapLayers: JSONValue { MapFeatures.layers }
+    package var mapLayers: JSONValue { MapFeatures.layers }
 
     /// Turns a place into coordinates: the client's own (rounded, so the events of the fetch do not
     /// record them exactly), geocoding a city (and recording it in the history), looking up a favorite
@@ -108,14 +109,14 @@ extension Engine {
         }
         let entry = HistoryEntry(
             name: place.name ?? name, country: place.country, state: place.state, lat: place.lat, lon: place.lon,
-            searchedAt: clock.now())
+            searchedAt: clock.timestamp())
         let submission = try await history.submit(cause: cause, corr: nil) { HistoryDecisions.record($0, entry) }
         _ = try await history.commit(submission)
         return place
     }
 
     /// The cache key of a place's weather, for following its fetches; a city is geocoded (cached, audited).
-    public func placeKey(of place: PlaceQuery, cause: String) async -> String? {
+    package func placeKey(of place: PlaceQuery, cause: String) async -> String? {
         switch place {
         case .coordinates(let lat, let lon):
             return Place.key(lat: lat, lon: lon)
@@ -138,7 +139,7 @@ extension Engine {
 
     /// Place names that complete `typed`: favorites whose id or name starts with it first, then, from 3
     /// characters on, the geocoder's candidates.
-    public func completePlace(_ typed: String, cause: String) async throws -> [String] {
+    package func completePlace(_ typed: String, cause: String) async throws -> [String] {
         let prefix = typed.trimmingWhitespace.lowercased()
         await favorites.barrier()?.settled()
         var values = await favorites.read { state in

@@ -1,4 +1,5 @@
 import WeatherDomain
+import WeatherRuntime
 
 extension AlertActor {
     /// Follows the threads of the warnings cached before this start, so an update of a warning raised then
@@ -14,7 +15,7 @@ extension AlertActor {
     /// Decides the `air_quality` rule for `target` with its air quality now and for the next hours.
     func airQuality(_ target: AlertTarget, report: AirQualityReport, cause: String) async {
         let offset = await utcOffset(of: target.place.key)
-        let now = clock.now()
+        let now = clock.timestamp()
         await append(cause: cause) { state in
             AirQualityAlerts.decide(state, target: target, report: report, utcOffsetSeconds: offset, now: now)
         }
@@ -36,7 +37,7 @@ extension AlertActor {
         let firstIds = lineage.record(warnings, isFirst: known.contains)
         guard !warnings.isEmpty else { return }
         let offset = await utcOffset(of: target.place.key)
-        let now = clock.now()
+        let now = clock.timestamp()
         await append(cause: cause) { state in
             OfficialAlerts.decide(
                 state, target: target, warnings: warnings, firstIds: firstIds, attribution: attribution,

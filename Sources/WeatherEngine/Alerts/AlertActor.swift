@@ -1,5 +1,6 @@
 import EventLog
 import WeatherDomain
+import WeatherRuntime
 
 /// Decides alerts as weather is fetched and as the daily-summary time comes. Connections that
 /// subscribed follow `alert.raised` on the bus themselves.
@@ -7,13 +8,13 @@ import WeatherDomain
 /// It follows the bus, which carries only committed, live events: replay never reaches it, so
 /// nothing is re-raised or pushed after a restart; the (place, rule, local date) keys folded from
 /// `alert.raised` stop a second raise of the same alert.
-public actor AlertActor {
+package actor AlertActor {
     let cache: StateActor<WeatherCache>
     private let favorites: StateActor<FavoritesState>
     private let location: StateActor<LocationState>
     let alerts: StateActor<AlertState>
     private let bus: EventBus
-    let clock: WallClock
+    let clock: any RuntimeClock
     private let logger: Logger
     /// The last current temperature fetched per place key, for the temperature-drop rule.
     private var previous: [String: (temperature: Double, at: Timestamp)] = [:]
@@ -23,7 +24,7 @@ public actor AlertActor {
 
     init(
         cache: StateActor<WeatherCache>, favorites: StateActor<FavoritesState>, location: StateActor<LocationState>,
-        alerts: StateActor<AlertState>, bus: EventBus, clock: WallClock, logger: Logger
+        alerts: StateActor<AlertState>, bus: EventBus, clock: any RuntimeClock, logger: Logger
     ) {
         self.cache = cache
         self.favorites = favorites
@@ -34,15 +35,15 @@ public actor AlertActor {
         self.logger = logger
     }
 
-    /// Follows the bus until cancelled; checks the daily summaries every minute of `clock`.
-    public func run(clock: any Clock<Duration>) async {
+    /// Follows the bus until cancelled; checks the daily summaries every minute of its clock.
+    func run() async {
         previous = await cache.read { cache in
             cache.current.mapValues { ($0.value.current.temperature, $0.fetchedAt) }
         }
         await seedLineage()
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.follow() }
-            group.addTask {
+            group.addTask { [clock] in
                 while !Task.isCancelled {
                     do { try await clock.sleep(for: .seconds(60)) } catch { return }
                     await self.checkDailySummaries()
@@ -81,7 +82,7 @@ public actor AlertActor {
     }
 
     private func decide(after fetched: WeatherFetched, cause: String) async {
-        let now = clock.now()
+        let now = clock.timestamp()
         let targets = await targets(for: fetched.key)
         let before = previous[fetched.key]
         if case .current(let report) = fetched.report {
@@ -102,7 +103,7 @@ public actor AlertActor {
     }
 
     private func checkDailySummaries() async {
-        let now = clock.now()
+        let now = clock.timestamp()
         let forecasts = await cache.read { $0.forecast }
         for (key, cached) in forecasts {
             for target in await targets(for: key) {

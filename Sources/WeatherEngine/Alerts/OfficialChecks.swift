@@ -1,4 +1,5 @@
 import WeatherDomain
+import WeatherRuntime
 
 extension Engine {
     /// Checks the official warnings (and, when the `air_quality` rule is on, the air quality) of every place
@@ -53,9 +54,9 @@ extension Engine {
         return targets
     }
 
-    /// Checks the official warnings every `interval` of `clock` until cancelled (`--warnings-interval`; the
-    /// service runs it, tests call it on a manual clock). Its work carries `cause: "timer:warnings"`.
-    public func runOfficialChecks(every interval: Duration, clock: any Clock<Duration>) async {
+    /// Checks the official warnings every `interval` of the engine's clock until cancelled
+    /// (`--warnings-interval`; the service runs it, and so do tests). Its work carries `cause: "timer:warnings"`.
+    package func runOfficialChecks(every interval: Duration) async {
         while !Task.isCancelled {
             do { try await clock.sleep(for: interval) } catch { return }
             await checkOfficial(cause: "timer:warnings")
@@ -67,12 +68,6 @@ extension Engine {
 struct OfficialChecksService: Service {
     let engine: Engine
     let interval: Duration
-    let clock: any Clock<Duration>
 
-    func run(shutdown: Latch) async {
-        let task = Task { await engine.runOfficialChecks(every: interval, clock: clock) }
-        await shutdown.wait()
-        task.cancel()
-        await task.value
-    }
+    func run() async { await engine.runOfficialChecks(every: interval) }
 }

@@ -6,9 +6,9 @@ import Synchronization
 /// The log writer publishes each durable batch from its thread. Every subscriber has a bounded
 /// buffer; one that falls behind is cut off with a `lagged` marker naming the last seq it was
 /// given, and catches up from the log. So no subscriber misses an event without being told.
-public final class EventBus: Sendable {
+package final class EventBus: Sendable {
     /// What a subscriber receives.
-    public enum Message: Sendable, Equatable {
+    package enum Message: Sendable, Equatable {
         case event(EventEnvelope)
         /// The subscriber was cut off; it received every event up to `lastSeq`.
         case lagged(lastSeq: Int64)
@@ -23,13 +23,13 @@ public final class EventBus: Sendable {
     private let state: Mutex<State>
 
     /// Creates a bus whose log ends at `lastSeq`.
-    public init(lastSeq: Int64 = 0) { state = Mutex(State(lastSeq: lastSeq)) }
+    package init(lastSeq: Int64 = 0) { state = Mutex(State(lastSeq: lastSeq)) }
 
     /// Subscribes to every event committed after this call.
     ///
     /// - Parameter capacity: how many undelivered messages may wait before the subscriber is cut off.
     /// - Returns: the subscription, and the seq of the last event committed before it began.
-    public func subscribe(capacity: Int = 4096) -> (subscription: BusSubscription, afterSeq: Int64) {
+    package func subscribe(capacity: Int = 4096) -> (subscription: BusSubscription, afterSeq: Int64) {
         state.withLock { state in
             let id = state.nextID
             state.nextID += 1
@@ -40,7 +40,7 @@ public final class EventBus: Sendable {
     }
 
     /// Delivers a committed batch to every subscriber. Called by the log writer, in seq order.
-    public func publish(_ batch: [EventEnvelope]) {
+    package func publish(_ batch: [EventEnvelope]) {
         guard let last = batch.last else { return }
         state.withLock { state in
             state.lastSeq = last.seq
@@ -51,14 +51,14 @@ public final class EventBus: Sendable {
     }
 
     /// The number of live subscribers.
-    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+    package var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
     func remove(_ id: UInt64) { _ = state.withLock { $0.subscribers.removeValue(forKey: id) } }
 }
 
 /// One subscriber's bounded queue, read as an async sequence.
-public final class BusSubscription: AsyncSequence, AsyncIteratorProtocol, Sendable {
-    public typealias Element = EventBus.Message
+package final class BusSubscription: AsyncSequence, AsyncIteratorProtocol, Sendable {
+    package typealias Element = EventBus.Message
 
     private struct State {
         var buffer: [EventBus.Message] = []
@@ -114,7 +114,7 @@ public final class BusSubscription: AsyncSequence, AsyncIteratorProtocol, Sendab
     }
 
     /// The next message; nil once the subscription is cancelled or its lagged marker was read.
-    public func next() async -> EventBus.Message? {
+    package func next() async -> EventBus.Message? {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let ready: (EventBus.Message?)? = state.withLock { state in
@@ -130,10 +130,10 @@ public final class BusSubscription: AsyncSequence, AsyncIteratorProtocol, Sendab
         }
     }
 
-    public func makeAsyncIterator() -> BusSubscription { self }
+    package func makeAsyncIterator() -> BusSubscription { self }
 
     /// Ends the subscription; a waiting `next()` returns nil.
-    public func cancel() {
+    package func cancel() {
         let waiter = state.withLock { state -> CheckedContinuation<EventBus.Message?, Never>? in
             state.finished = true
             state.buffer.removeAll()

@@ -2,14 +2,14 @@ import Synchronization
 
 /// Tasks a request started without waiting for them, so shutdown can finish them before
 /// `service.stopped` is written.
-public final class BackgroundWork: Sendable {
+package final class BackgroundWork: Sendable {
     private let tasks = Mutex<[UInt64: Task<Void, Never>]>([:])
     private let next = Mutex<UInt64>(0)
 
-    public init() {}
+    package init() {}
 
     /// Runs `operation` in the background.
-    public func start(_ operation: @escaping @Sendable () async -> Void) {
+    package func start(_ operation: @escaping @Sendable () async -> Void) {
         let id = next.withLock { value in
             defer { value += 1 }
             return value
@@ -23,12 +23,12 @@ public final class BackgroundWork: Sendable {
     }
 
     /// Cancels every background task (at shutdown, after a grace period).
-    public func cancelAll() {
+    package func cancelAll() {
         for task in tasks.withLock({ Array($0.values) }) { task.cancel() }
     }
 
     /// Waits until every background task has finished.
-    public func drain() async {
+    package func drain() async {
         while let task = tasks.withLock({ $0.values.first }) { await task.value }
     }
 }

@@ -2,7 +2,7 @@ import Providers
 
 extension Configuration {
     /// The provider these settings choose; with OpenWeatherMap, its 2.5 APIs or One Call 3.0 (`owmAPI`).
-    public func makeProvider() -> any WeatherProvider {
+    package func makeProvider() -> any WeatherProvider {
         if provider == "openweathermap", let owmAPIKey {
             if owmAPI == "onecall3" { return OpenWeatherMapOneCallProvider(apiKey: owmAPIKey, baseURL: owmBaseURL) }
             return OpenWeatherMapProvider(apiKey: owmAPIKey, baseURL: owmBaseURL)
@@ -24,7 +24,7 @@ extension Configuration {
     /// The warning and air-quality sources these settings choose: NWS with a `User-Agent` naming weatherd and
     /// `nwsContact`, MeteoAlarm, and the air quality of the weather provider's family (OpenWeatherMap's air
     /// pollution API with the OpenWeatherMap provider, else Open-Meteo's keyless air-quality API).
-    public func makeOfficialSources() -> OfficialSources {
+    package func makeOfficialSources() -> OfficialSources {
         let airQuality: any AirQualityProvider =
             if provider == "openweathermap", let owmAPIKey {
                 OpenWeatherMapAirQualityProvider(apiKey: owmAPIKey, baseURL: owmBaseURL)

@@ -2,73 +2,73 @@ import EventLog
 import WeatherDomain
 
 /// weatherd's settings from flags and environment variables.
-public struct Configuration: Sendable, Equatable {
-    public var dataDirectory: String
-    public var fsync: FsyncMode = .always
-    public var maxLineBytes = 1 << 20
-    public var logLevel: Logger.Level = .info
-    public var commandWindow = 100_000
+package struct Configuration: Sendable, Equatable {
+    package var dataDirectory: String
+    package var fsync: FsyncMode = .always
+    package var maxLineBytes = 1 << 20
+    package var logLevel: Logger.Level = .info
+    package var commandWindow = 100_000
     /// `open-meteo` or `openweathermap`.
-    public var provider = "open-meteo"
+    package var provider = "open-meteo"
     /// The OpenWeatherMap key, from `OWM_API_KEY` only (a flag would show it in `ps`).
-    public var owmAPIKey: String?
-    public var owmBaseURL = "https://api.openweathermap.org"
+    package var owmAPIKey: String?
+    package var owmBaseURL = "https://api.openweathermap.org"
     /// Which OpenWeatherMap weather API the `openweathermap` provider calls (`--owm-api`, `OWM_API`): `2.5`
     /// (current weather and the 5-day / 3-hour forecast) or `onecall3` (One Call 3.0, with hourly steps).
-    public var owmAPI = "2.5"
-    public var openMeteoBaseURL = "https://api.open-meteo.com"
-    public var openMeteoGeocodingBaseURL = "https://geocoding-api.open-meteo.com"
+    package var owmAPI = "2.5"
+    package var openMeteoBaseURL = "https://api.open-meteo.com"
+    package var openMeteoGeocodingBaseURL = "https://geocoding-api.open-meteo.com"
     /// The US National Weather Service's API (`--nws-base-url`, `NWS_BASE_URL`).
-    public var nwsBaseURL = "https://api.weather.gov"
+    package var nwsBaseURL = "https://api.weather.gov"
     /// Who to contact about weatherd's NWS requests, sent in their `User-Agent` as NWS asks (`--nws-contact`,
     /// `NWS_CONTACT`): an e-mail address or a URL.
-    public var nwsContact: String?
+    package var nwsContact: String?
     /// The language official warnings are kept in when the sender gives several (`--warnings-language`, a tag
     /// such as `de` or `fr-BE`); nil: English where given, else the sender's first.
-    public var warningsLanguage: String?
+    package var warningsLanguage: String?
     /// MeteoAlarm's feeds (`--meteoalarm-base-url`, `METEOALARM_BASE_URL`).
-    public var meteoAlarmBaseURL = "https://feeds.meteoalarm.org"
+    package var meteoAlarmBaseURL = "https://feeds.meteoalarm.org"
     /// Open-Meteo's air-quality API (`--open-meteo-air-quality-base-url`, `OPEN_METEO_AIR_QUALITY_BASE_URL`).
-    public var openMeteoAirQualityBaseURL = "https://air-quality-api.open-meteo.com"
+    package var openMeteoAirQualityBaseURL = "https://air-quality-api.open-meteo.com"
     /// Time between checks of the official warnings (and air quality) of the places with alerts on
     /// (`--warnings-interval`); nil disables the timer (the checks after each refresh remain).
-    public var warningsInterval: Duration? = .seconds(600)
+    package var warningsInterval: Duration? = .seconds(600)
     /// Time between scheduled refreshes of the favorites (`--refresh-interval`); nil disables them.
-    public var refreshInterval: Duration? = .seconds(4 * 3600)
+    package var refreshInterval: Duration? = .seconds(4 * 3600)
     /// Decimals kept of the client's coordinates in the log (`--location-precision`; 2 is about 1 km).
-    public var locationPrecision = 2
+    package var locationPrecision = 2
     /// Events between periodic snapshots (`--snapshot-every`); 0 writes one only at clean shutdown.
-    public var snapshotEvery = 10_000
+    package var snapshotEvery = 10_000
     /// The size at which the active log file rolls over into a sealed segment (`--segment-bytes`).
-    public var segmentBytes: Int64 = 64 << 20
+    package var segmentBytes: Int64 = 64 << 20
     /// How long replaced weather payloads stay in sealed segments before compaction strips them
     /// (`--retain-payloads`).
-    public var retainPayloads: Duration = .seconds(30 * 86_400)
+    package var retainPayloads: Duration = .seconds(30 * 86_400)
     /// How long whole sealed segments are kept before audit retention drops them, recording `log.truncated`
     /// (`--retain-audit`); nil keeps the whole log forever.
-    public var retainAudit: Duration?
+    package var retainAudit: Duration?
     /// The most favorites kept (`--max-favorites`); adding past it is refused with `too_many_favorites`.
-    public var maxFavorites = FavoritesDecisions.defaultMaxCount
+    package var maxFavorites = FavoritesDecisions.defaultMaxCount
     /// The fetch limits (`--cache-ttl`, `--forecast-ttl`, `--upstream-timeout`, `--rate-limit`).
-    public var fetch = FetchPolicy()
+    package var fetch = FetchPolicy()
     /// The daemon's socket (`--socket`); nil: the default path for the data dir.
-    public var socketPath: String?
+    package var socketPath: String?
     /// The most connections the daemon serves at once (`--max-connections`).
-    public var maxConnections = 64
+    package var maxConnections = 64
     /// How long the daemon runs on with no connection (`--idle-exit`); nil: until stopped.
-    public var idleExit: Duration?
+    package var idleExit: Duration?
     /// Where the daemon's log lines go instead of stderr (`--log-file`, size-bounded).
-    public var logFile: String?
+    package var logFile: String?
 
     /// How long the answers to requests already read may take once a client's input has ended: the
     /// upstream deadline and a margin. The relay waits as long for the daemon.
-    public var endOfInputGrace: Duration { fetch.deadline + .seconds(5) }
+    package var endOfInputGrace: Duration { fetch.deadline + .seconds(5) }
 
     /// The defaults, with the given data dir.
-    public init(dataDirectory: String) { self.dataDirectory = dataDirectory }
+    package init(dataDirectory: String) { self.dataDirectory = dataDirectory }
 
     /// The usage text for `--help` and flag errors.
-    public static let usage = """
+    package static let usage = """
         usage: weatherd [options]               JSON-RPC on stdin/stdout, through the data dir's shared daemon
                                                 (started when none runs; it stops after 300 s without clients)
                weatherd --standalone [options]  JSON-RPC on stdin/stdout in this process alone (no socket)
@@ -126,7 +126,7 @@ public struct Configuration: Sendable, Equatable {
     /// Parses the arguments (without the program name).
     ///
     /// - Throws: `ConfigurationError` naming the flag that is wrong.
-    public static func parse(
+    package static func parse(
         _ arguments: [String], environment: [String: String]
     ) throws(ConfigurationError) -> Configuration {
         var config = Configuration(dataDirectory: defaultDataDirectory(environment))
@@ -265,7 +265,7 @@ public struct Configuration: Sendable, Equatable {
     static let owmAPIs = ["2.5", "onecall3"]
 
     /// A duration as every retention flag writes it: a whole number followed by `s`, `m`, `h` or `d`, or `0`.
-    public static func duration(_ text: String) -> Duration? {
+    package static func duration(_ text: String) -> Duration? {
         if text == "0" { return .zero }
         guard let unit = text.last, let count = Int64(text.dropLast()), count >= 0, count <= 100 * 365 * 86_400
         else { return nil }
@@ -279,7 +279,7 @@ public struct Configuration: Sendable, Equatable {
     }
 
     /// A duration as `duration(_:)` reads it, in the largest unit that writes it whole (`30d`, `90s`, `0`).
-    public static func durationText(_ duration: Duration) -> String {
+    package static func durationText(_ duration: Duration) -> String {
         let seconds = duration.components.seconds
         guard seconds > 0 else { return "0" }
         for (unit, size) in [("d", Int64(86_400)), ("h", 3600), ("m", 60)] where seconds % size == 0 {
@@ -289,7 +289,7 @@ public struct Configuration: Sendable, Equatable {
     }
 
     /// `$WEATHERD_DATA_DIR`, else `$XDG_DATA_HOME/weatherd`, else `~/.local/share/weatherd`.
-    public static func defaultDataDirectory(_ environment: [String: String]) -> String {
+    package static func defaultDataDirectory(_ environment: [String: String]) -> String {
         if let path = environment["WEATHERD_DATA_DIR"], !path.isEmpty { return path }
         if let path = environment["XDG_DATA_HOME"], !path.isEmpty { return path + "/weatherd" }
         return (environment["HOME"] ?? ".") + "/.local/share/weatherd"
@@ -297,8 +297,8 @@ public struct Configuration: Sendable, Equatable {
 }
 
 /// A flag that is wrong, with a message that names it.
-public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
-    public var description: String
+package struct ConfigurationError: Error, Sendable, CustomStringConvertible {
+    package var description: String
 
-    public init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }

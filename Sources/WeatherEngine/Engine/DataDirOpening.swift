@@ -1,13 +1,14 @@
 import EventLog
 import Foundation
 import WeatherDomain
+import WeatherRuntime
 
 /// A data dir opened for serving: locked, its log verified and replayed, a torn tail repaired, the log
 /// open for appending. `open` does the work; the engine is built from what it returns.
-public struct OpenedDataDir: Sendable {
-    public let directory: DataDirectory
+package struct OpenedDataDir: Sendable {
+    package let directory: DataDirectory
     /// Held until the engine's log service stops (`release` on every early exit).
-    public let lock: DirectoryLock
+    package let lock: DirectoryLock
     /// What replay rebuilt, with the log's end and the seq index.
     let replay: Replay.Result
     /// Where the log ends (after a restored newline or a cut tail).
@@ -21,8 +22,8 @@ public struct OpenedDataDir: Sendable {
     ///
     /// - Parameter openLog: opens the log for appending; tests pass a fault-injecting file here.
     /// - Throws: `StartupError` with the message to print (the log is untouched unless a tail was repaired).
-    public static func open(
-        configuration: Configuration, clock: WallClock, logger: Logger,
+    package static func open(
+        configuration: Configuration, clock: any RuntimeClock, logger: Logger,
         openLog: (String) throws -> any LogFile = { try PosixLogFile(path: $0) }
     ) throws(StartupError) -> OpenedDataDir {
         let directory = DataDirectory(path: configuration.dataDirectory)
@@ -47,7 +48,7 @@ public struct OpenedDataDir: Sendable {
     }
 
     private static func open(
-        _ directory: DataDirectory, lock: DirectoryLock, configuration: Configuration, clock: WallClock,
+        _ directory: DataDirectory, lock: DirectoryLock, configuration: Configuration, clock: any RuntimeClock,
         logger: Logger, _ openLog: (String) throws -> any LogFile
     ) throws(StartupError) -> OpenedDataDir {
         let replay: Replay.Result
@@ -81,7 +82,7 @@ public struct OpenedDataDir: Sendable {
         var recovered: LogRecovered?
         if let tail = replay.outcome.tail {
             do {
-                recovered = try TailRepair.repair(logPath: directory.logPath, tail: tail, now: clock.now())
+                recovered = try TailRepair.repair(logPath: directory.logPath, tail: tail, now: clock.timestamp())
             } catch {
                 throw StartupError("cannot repair the torn end of \(directory.logPath): \(error)")
             }
@@ -103,24 +104,24 @@ public struct OpenedDataDir: Sendable {
 
 /// Why the service could not start; the message is printed on stderr, one JSON-RPC error line (id null)
 /// on stdout, and the process exits non-zero.
-public struct StartupError: WireError, CustomStringConvertible {
-    public var description: String
+package struct StartupError: WireError, CustomStringConvertible {
+    package var description: String
     /// The stable kind: `data_dir_in_use`, `log_damaged`, or `storage_failure` for anything else.
-    public var kind: String
+    package var kind: String
     /// Members of the error's `data` besides `kind` (`file`, `line`, `seq`, `offset` for `log_damaged`).
-    public var details: [String: JSONValue]
+    package var details: [String: JSONValue]
 
-    public init(_ description: String, kind: String = "storage_failure", details: [String: JSONValue] = [:]) {
+    package init(_ description: String, kind: String = "storage_failure", details: [String: JSONValue] = [:]) {
         self.description = description
         self.kind = kind
         self.details = details
     }
 
-    public var rpcCode: Int { ApplicationErrorCode.code(for: kind) }
-    public var message: String { "weatherd could not start: \(description)" }
+    package var rpcCode: Int { ApplicationErrorCode.code(for: kind) }
+    package var message: String { "weatherd could not start: \(description)" }
 
     /// The line written on stdout before exiting, so a client waiting for JSON gets an answer, not only EOF.
-    public var responseLine: String {
+    package var responseLine: String {
         let error = RPCError(code: rpcCode, kind: kind, message: message, details: details)
         return JSONValue.object(["jsonrpc": "2.0", "id": .null, "error": error.json]).jsonString
     }
@@ -128,7 +129,7 @@ public struct StartupError: WireError, CustomStringConvertible {
 
 extension LogDamage {
     /// The error's `data` members naming the place: `file`, `line`, `seq`, `offset`.
-    public var details: [String: JSONValue] {
+    package var details: [String: JSONValue] {
         ["file": .string(path), "line": .int(line), "seq": .int(seq), "offset": .int(offset)]
     }
 }

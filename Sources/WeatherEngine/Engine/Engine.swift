@@ -3,15 +3,16 @@ import Foundation
 import Providers
 import Synchronization
 import WeatherDomain
+import WeatherRuntime
 
 /// The weather engine: the state slices, the log writer, fetching and the bus, shared by every
 /// connection. Its typed API (`API/`) is what the JSON-RPC and MCP faces call; its long-running parts
 /// are `services` for a `ServiceGroup`.
 ///
 /// Building it starts nothing: `OpenedDataDir.open` did the I/O, the services do the work.
-public final class Engine: Sendable {
+package final class Engine: Sendable {
     /// weatherd's version.
-    public static let version = "0.1.0"
+    package static let version = "0.1.0"
 
     let favorites: StateActor<FavoritesState>
     let history: StateActor<HistoryState>
@@ -21,14 +22,15 @@ public final class Engine: Sendable {
     let alerts: StateActor<AlertState>
     let fetcher: FetchActor
     /// The `commandId`s seen, for answering a repeat.
-    public let registry: CommandRegistry
+    package let registry: CommandRegistry
     let writer: LogWriter
     /// Committed events, live, for subscriptions.
-    public let bus: EventBus
+    package let bus: EventBus
     let dataDirectory: DataDirectory
-    public let clock: WallClock
+    /// The one clock: every time stamped and every wait.
+    package let clock: any RuntimeClock
     let info: ServiceInfo
-    public let logger: Logger
+    package let logger: Logger
     /// Work started by a request but not awaited by it (a refresh after a move), drained at shutdown.
     let background = BackgroundWork()
     /// Decimals kept of the client's coordinates (`--location-precision`).
@@ -39,7 +41,7 @@ public final class Engine: Sendable {
     let maxFavorites: Int
     let snapshotter: Snapshotter
     /// Opens once the start-up events are recorded; fronts serve nothing before it.
-    public let ready = Latch()
+    package let ready = Latch()
     let alertActor: AlertActor
     private let opened: OpenedDataDir
     let configuration: Configuration
@@ -49,8 +51,8 @@ public final class Engine: Sendable {
     private let statusExtras = Mutex<@Sendable () -> [String: JSONValue]>({ [:] })
 
     /// Builds the engine over an opened data dir.
-    public init(
-        _ opened: OpenedDataDir, configuration: Configuration, clock: WallClock, logger: Logger,
+    package init(
+        _ opened: OpenedDataDir, configuration: Configuration, clock: any RuntimeClock, logger: Logger,
         provider: any WeatherProvider, transport: HTTPTransport
     ) {
         self.opened = opened
@@ -65,7 +67,7 @@ public final class Engine: Sendable {
             fsync: configuration.fsync, logger: logger)
         let writer = LogWriter(
             file: opened.file, position: opened.position, index: opened.replay.index, mode: configuration.fsync,
-            segmentBytes: configuration.segmentBytes, now: clock.now
+            segmentBytes: configuration.segmentBytes, now: { clock.timestamp() }
         ) { batch in
             registry.record(batch)
             bus.publish(batch)
@@ -91,7 +93,7 @@ public final class Engine: Sendable {
         locationPrecision = configuration.locationPrecision
         maxFavorites = configuration.maxFavorites
         info = ServiceInfo(
-            version: Self.version, startedAt: clock.now(), fsync: configuration.fsync, provider: provider.name,
+            version: Self.version, startedAt: clock.timestamp(), fsync: configuration.fsync, provider: provider.name,
             skippedEvents: state.skippedEvents, commandWindow: configuration.commandWindow,
             startup: opened.replay.startup)
         alertActor = AlertActor(
@@ -105,27 +107,27 @@ public final class Engine: Sendable {
 
     /// The log writer and snapshotter as a service: a group starts it first and stops it last, so
     /// `service.stopped` follows everything else.
-    public var logService: any Service { EngineLogService(engine: self) }
+    package var logService: any Service { EngineLogService(engine: self) }
 
     /// The refresh scheduler and the alert actor as services; a group starts them after the front that
     /// serves clients, so at shutdown they stop first (no new scheduled fetch during the front's grace).
-    public func workerServices(schedulerClock: any Clock<Duration> = ContinuousClock()) -> [any Service] {
+    package func workerServices() -> [any Service] {
         var services: [any Service] = [
             AlertService(actor: alertActor),
             CompactionService(
                 directory: dataDirectory.path, retainPayloads: configuration.retainPayloads,
                 retainAudit: configuration.retainAudit, writer: writer,
                 snapshots: SnapshotStore(directory: opened.directory),
-                lastTruncation: opened.replay.state.lastTruncation, clock: clock, timer: schedulerClock,
+                lastTruncation: opened.replay.state.lastTruncation, clock: clock,
                 delay: .seconds(60), interval: .seconds(6 * 3600), logger: logger),
         ]
         if let interval = configuration.warningsInterval {
-            services.append(OfficialChecksService(engine: self, interval: interval, clock: schedulerClock))
+            services.append(OfficialChecksService(engine: self, interval: interval))
         }
         if let interval = configuration.refreshInterval {
             services.append(
                 RefreshService(
-                    scheduler: RefreshScheduler(interval: interval, clock: schedulerClock) { [self] only in
+                    scheduler: RefreshScheduler(interval: interval, clock: clock) { [self] only in
                         await refreshFavorites(only: only)
                     }))
         }
@@ -134,7 +136,7 @@ public final class Engine: Sendable {
 
     /// Runs the log writer and the snapshotter until `finishLog`; the last snapshot is written after the
     /// writer's last batch. (`logService` runs it; tests that want no start-up events call it directly.)
-    public func runLog() async {
+    package func runLog() async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { [writer, snapshotter] in
                 await writer.run()
@@ -145,26 +147,26 @@ public final class Engine: Sendable {
     }
 
     /// Stops the log writer once everything queued is written; appends fail from now on.
-    public func finishLog() { writer.finish() }
+    package func finishLog() { writer.finish() }
 
     /// Releases the data dir's lock.
-    public func releaseLock() { opened.lock.release() }
+    package func releaseLock() { opened.lock.release() }
 
-    /// The alert actor's work, on `clock`'s minutes (the `AlertService`; tests run it on a manual clock).
-    public func runAlerts(clock: any Clock<Duration>) async { await alertActor.run(clock: clock) }
+    /// The alert actor's work, on the engine clock's minutes (the `AlertService` runs it; so do tests).
+    package func runAlerts() async { await alertActor.run() }
 
     /// Waits for the background work a request started (a refresh after a move).
-    public func drainBackground() async { await background.drain() }
+    package func drainBackground() async { await background.drain() }
 
     /// Records why the engine stops (the first reason given wins); `service.stopped` carries it.
-    public func setStopReason(_ reason: String) {
+    package func setStopReason(_ reason: String) {
         stopReason.withLock { if $0 == nil { $0 = reason } }
     }
 
     var stoppedReason: String { stopReason.withLock { $0 } ?? "eof" }
 
     /// Adds the front's facts to `service/status`.
-    public func setStatusExtras(_ extras: @escaping @Sendable () -> [String: JSONValue]) {
+    package func setStatusExtras(_ extras: @escaping @Sendable () -> [String: JSONValue]) {
         statusExtras.withLock { $0 = extras }
     }
 
@@ -174,12 +176,14 @@ public final class Engine: Sendable {
     var openedDataDir: OpenedDataDir { opened }
 
     /// The path of the data dir.
-    public var dataDirectoryPath: String { dataDirectory.path }
+    package var dataDirectoryPath: String { dataDirectory.path }
 
-    /// Lets in-flight background refreshes and upstream calls finish for up to `grace`, then cancels
-    /// what is left (cut upstream calls are audited as timeouts) and waits for it.
-    public func finishBackground(grace: Duration) async {
-        let finished = await withDeadline(grace) {
+    /// Lets in-flight background refreshes and upstream calls finish until the shutdown's deadline, then
+    /// cancels what is left (cut upstream calls are audited as timeouts) and waits for it.
+    package func finishBackground(by shutdown: ShutdownDeadline) async {
+        shutdown.begin()
+        let deadline = shutdown.deadline ?? clock.now
+        let finished = await withDeadline(deadline, clock: clock) {
             await self.background.drain()
             await self.fetcher.drain()
             return true
@@ -196,27 +200,15 @@ public final class Engine: Sendable {
 }
 
 /// Facts about the running service, for `service/status`.
-public struct ServiceInfo: Sendable {
-    public var version: String
-    public var startedAt: Timestamp
-    public var fsync: FsyncMode
-    public var provider: String
+package struct ServiceInfo: Sendable {
+    package var version: String
+    package var startedAt: Timestamp
+    package var fsync: FsyncMode
+    package var provider: String
     /// Events replay skipped because this build does not know their type or version.
-    public var skippedEvents: [EventKind: Int]
+    package var skippedEvents: [EventKind: Int]
     /// The command window (`--command-window`).
-    public var commandWindow: Int
+    package var commandWindow: Int
     /// What start-up did: the snapshot it loaded and how many events it replayed.
-    public var startup: Replay.Startup
-}
-
-/// The wall clock, injected so tests control time.
-public struct WallClock: Sendable {
-    public var now: @Sendable () -> Timestamp
-
-    public init(now: @escaping @Sendable () -> Timestamp) { self.now = now }
-
-    /// The system's clock, to the millisecond.
-    public static let system = WallClock {
-        Timestamp(milliseconds: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
-    }
+    package var startup: Replay.Startup
 }

@@ -4,13 +4,13 @@ import WeatherDomain
 
 /// The first damage found in the committed log while serving (start-up from a snapshot does not read
 /// the lines before it), for `service/status`.
-public final class LogHealth: Sendable {
+package final class LogHealth: Sendable {
     private let damage = Mutex<LogDamage?>(nil)
 
-    public init() {}
+    package init() {}
 
     /// The damage found so far, if any.
-    public var known: LogDamage? { damage.withLock { $0 } }
+    package var known: LogDamage? { damage.withLock { $0 } }
 
     /// Remembers `found` (the first one found stays) and returns the error that reports it.
     func report(_ found: LogDamage) -> RPCError {
@@ -46,7 +46,7 @@ public final class LogHealth: Sendable {
 
 extension RPCError {
     /// The answer when the log is damaged where a request must read it.
-    public static func logDamaged(_ damage: LogDamage) -> RPCError {
+    package static func logDamaged(_ damage: LogDamage) -> RPCError {
         RPCError(
             code: ApplicationErrorCode.code(for: "log_damaged"), kind: "log_damaged",
             message: "The event log is damaged at \(damage.path) line \(damage.line) (seq \(damage.seq), byte offset "

@@ -1,13 +1,14 @@
 import EventLog
 import Foundation
 import WeatherDomain
+import WeatherRuntime
 
 /// Payload retention for weatherd's events: what compaction may strip, and the runs that strip it.
-public enum LogMaintenance {
+package enum LogMaintenance {
     /// The payloads compaction strips once replaced by a later fetch of the same cache entry: a `weather.fetched`
     /// report (entry: kind and key), a `warnings.fetched` set of warnings (entry: source and key) and an
     /// `air_quality.fetched` answer (entry: kind and key).
-    public static let rules: [PayloadRule] = [
+    package static let rules: [PayloadRule] = [
         PayloadRule(
             type: "weather.fetched", version: 1, payloadMembers: WeatherFetched.payloadMembers,
             entryMembers: WeatherFetched.entryMembers),
@@ -21,7 +22,7 @@ public enum LogMaintenance {
 
     /// Compacts the sealed segments of the log in `directory`: payloads written more than `retainPayloads`
     /// before `now` and replaced since are stripped.
-    public static func compact(
+    package static func compact(
         directory: String, retainPayloads: Duration, now: Timestamp,
         beforeStep: (CompactionStep, String) throws -> Void = { _, _ in }
     ) throws -> SegmentCompactor.Report {
@@ -108,28 +109,22 @@ struct CompactionService: Service {
     let snapshots: SnapshotStore
     /// The last `log.truncated` start-up replayed.
     let lastTruncation: LogTruncated?
-    let clock: WallClock
-    let timer: any Clock<Duration>
+    let clock: any RuntimeClock
     let delay: Duration
     let interval: Duration
     let logger: Logger
 
-    func run(shutdown: Latch) async {
-        let task = Task {
-            var wait = delay
-            var lastTruncation = lastTruncation
-            while !Task.isCancelled {
-                do { try await timer.sleep(for: wait) } catch { return }
-                wait = interval
-                if let retainAudit {
-                    lastTruncation = await truncateOnce(retainAudit: retainAudit, after: lastTruncation)
-                }
-                await compactOnce()
+    func run() async throws {
+        var wait = delay
+        var lastTruncation = lastTruncation
+        while true {
+            try await clock.sleep(for: wait)
+            wait = interval
+            if let retainAudit {
+                lastTruncation = await truncateOnce(retainAudit: retainAudit, after: lastTruncation)
             }
+            await compactOnce()
         }
-        await shutdown.wait()
-        task.cancel()
-        await task.value
     }
 
     /// One run of audit retention: finish an interrupted truncation, then record and perform a new one.
@@ -137,7 +132,7 @@ struct CompactionService: Service {
     /// - Parameter pending: the last `log.truncated` recorded (finished first, should a crash have cut it short).
     /// - Returns: the last `log.truncated` recorded after the run.
     func truncateOnce(retainAudit: Duration, after pending: LogTruncated?) async -> LogTruncated? {
-        let (directory, snapshots, now, logger) = (directory, snapshots, clock.now(), logger)
+        let (directory, snapshots, now, logger) = (directory, snapshots, clock.timestamp(), logger)
         let planned = await onOwnThread(named: "weatherd-compactor") {
             () -> Result<LogMaintenance.PlannedTruncation?, any Error> in
             Result {
@@ -186,7 +181,7 @@ struct CompactionService: Service {
     }
 
     private func compactOnce() async {
-        let (directory, retain, now, logger) = (directory, retainPayloads, clock.now(), logger)
+        let (directory, retain, now, logger) = (directory, retainPayloads, clock.timestamp(), logger)
         let outcome = await onOwnThread(named: "weatherd-compactor") {
             () -> Result<SegmentCompactor.Report, any Error> in
             Result { try LogMaintenance.compact(directory: directory, retainPayloads: retain, now: now) }

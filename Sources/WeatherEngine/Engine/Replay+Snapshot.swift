@@ -10,7 +10,7 @@ extension Replay {
     /// Every path reaches the same state.
     ///
     /// - Throws: what `run` throws for the log itself (damage, unreadable payloads, I/O errors).
-    public static func start(
+    package static func start(
         directory: String, snapshots: SnapshotStore, commandWindow: Int, catalog: EventCatalog = .standard,
         logger: Logger
     ) throws -> Result {

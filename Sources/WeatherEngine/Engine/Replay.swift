@@ -4,44 +4,44 @@ import WeatherDomain
 /// Rebuilds state by folding the log: at start-up (from a snapshot when one fits), and for `state/verify`.
 ///
 /// Replay only rebuilds state: it never fetches, alerts or notifies.
-public enum Replay {
+package enum Replay {
     /// The result of a replay.
-    public struct Result: Sendable {
-        public var state: WeatherState
-        public var outcome: LogReader.Outcome
+    package struct Result: Sendable {
+        package var state: WeatherState
+        package var outcome: LogReader.Outcome
         /// The seq → offset index of the whole valid log (the snapshot's part plus the part read).
-        public var index: SeqIndex
+        package var index: SeqIndex
         /// Where the replay started and how much it read.
-        public var startup: Startup
+        package var startup: Startup
         /// The seq of the last event folded in that was not the service's own start or stop (nil when none).
-        public var lastChange: Int64?
+        package var lastChange: Int64?
     }
 
     /// What start-up did: the snapshot it started from, if any, and how many events it folded in after it.
-    public struct Startup: Sendable, Equatable {
+    package struct Startup: Sendable, Equatable {
         /// The seq of the snapshot used, or nil for a full replay.
-        public var snapshotSeq: Int64?
+        package var snapshotSeq: Int64?
         /// Events folded in (or skipped as unknown) on top of the snapshot, or from the start.
-        public var replayedEvents: Int64
+        package var replayedEvents: Int64
 
-        public init(snapshotSeq: Int64?, replayedEvents: Int64) {
+        package init(snapshotSeq: Int64?, replayedEvents: Int64) {
             self.snapshotSeq = snapshotSeq
             self.replayedEvents = replayedEvents
         }
 
         /// The form `service/status` shows.
-        public var json: JSONValue {
+        package var json: JSONValue {
             .object(["snapshotSeq": snapshotSeq.map { .int($0) } ?? .null, "replayedEvents": .int(replayedEvents)])
         }
     }
 
     /// A snapshot's state, ready to continue from: the log must still hold line `seq` with `chain`.
-    public struct Base: Sendable {
-        public var state: WeatherState
-        public var chain: UInt32
-        public var index: SeqIndex
+    package struct Base: Sendable {
+        package var state: WeatherState
+        package var chain: UInt32
+        package var index: SeqIndex
 
-        public init(state: WeatherState, chain: UInt32, index: SeqIndex) {
+        package init(state: WeatherState, chain: UInt32, index: SeqIndex) {
             self.state = state
             self.chain = chain
             self.index = index
@@ -66,7 +66,7 @@ public enum Replay {
     ///   does not match its schema (start-up refuses rather than drop an event it cannot read);
     ///   `StorageError` when the file cannot be read; `LogDamage` (`manifest`) for a truncated log whose
     ///   `log-base.json` is missing or does not fit it.
-    public static func run(
+    package static func run(
         directory: String, commandWindow: Int, through: Int64? = nil, limit: LogEnd? = nil, from base: Base? = nil,
         catalog: EventCatalog = .standard, logger: Logger? = nil
     ) throws -> Result {
@@ -79,7 +79,7 @@ public enum Replay {
     }
 
     /// `run(directory:…)` over one log file without segments (a golden log, a log file copied aside).
-    public static func run(
+    package static func run(
         path: String, commandWindow: Int, through: Int64? = nil, from base: Base? = nil,
         catalog: EventCatalog = .standard, logger: Logger? = nil
     ) throws -> Result {
@@ -160,12 +160,12 @@ public enum Replay {
 }
 
 /// An intact line (its crc holds) whose payload cannot be read: start-up refuses rather than guess.
-public struct ReplayError: Error, Sendable, CustomStringConvertible {
-    public var seq: Int64
+package struct ReplayError: Error, Sendable, CustomStringConvertible {
+    package var seq: Int64
     /// The file holding the line, and where in it the line starts.
-    public var path: String
-    public var offset: Int64
-    public var detail: String
+    package var path: String
+    package var offset: Int64
+    package var detail: String
 
     init(seq: Int64, place: LinePlace, detail: String) {
         self.seq = seq
@@ -174,5 +174,5 @@ public struct ReplayError: Error, Sendable, CustomStringConvertible {
         self.detail = detail
     }
 
-    public var description: String { "\(path): seq \(seq) at byte offset \(offset): \(detail)" }
+    package var description: String { "\(path): seq \(seq) at byte offset \(offset): \(detail)" }
 }

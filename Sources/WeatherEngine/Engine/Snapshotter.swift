@@ -3,6 +3,7 @@ import EventLog
 import Foundation
 import Synchronization
 import WeatherDomain
+import WeatherRuntime
 
 /// Writes snapshots of the whole state, off the log writer's thread.
 ///
@@ -18,9 +19,9 @@ import WeatherDomain
 /// A snapshot covers only events the log has fsynced (see `durable(through:writer:)`); should a power
 /// failure still take some, the log no longer holds the snapshot's line with its chain and start-up
 /// ignores the snapshot.
-public final class Snapshotter: Sendable {
+package final class Snapshotter: Sendable {
     /// How many snapshot files are kept.
-    public static let kept = 2
+    package static let kept = 2
 
     /// The copy of the state the snapshotter's thread folds batches into; only that thread touches it.
     private struct Folded: Sendable {
@@ -63,7 +64,7 @@ public final class Snapshotter: Sendable {
     ///   - snapshotSeq: the seq of the snapshot start-up loaded, if any.
     ///   - lastChange: the seq of the last change start-up replayed after it (not a start or stop of the service).
     ///   - every: events between periodic snapshots; 0 writes one only at shutdown.
-    public init(
+    package init(
         state: WeatherState, chain: UInt32, snapshotSeq: Int64?, lastChange: Int64? = nil, store: SnapshotStore,
         every: Int, fsync: FsyncMode, logger: Logger
     ) {
@@ -79,7 +80,7 @@ public final class Snapshotter: Sendable {
     /// Queues a committed batch; called on the writer's thread, so it only appends to a queue (and wakes
     /// the snapshotter's thread once a chunk of events waits, or a snapshot is due: so the first batch
     /// after a full replay of a long log gets its snapshot at once, not only at a clean shutdown).
-    public func record(_ batch: [EventEnvelope]) {
+    package func record(_ batch: [EventEnvelope]) {
         let wakeUp = queue.withLock { queue -> Bool in
             queue.batches.append(batch)
             queue.events += batch.count
@@ -92,7 +93,7 @@ public final class Snapshotter: Sendable {
     }
 
     /// Asks `run` to fold what is queued, write a last snapshot and return. Call it after the writer stopped.
-    public func finish() {
+    package func finish() {
         queue.withLock {
             $0.stopping = true
             $0.sleeping = false
@@ -103,7 +104,7 @@ public final class Snapshotter: Sendable {
     /// Runs the snapshotter's thread until `finish`; call it once.
     ///
     /// - Parameter writer: the log's writer, whose seq → offset index each snapshot stores.
-    public func run(writer: LogWriter) async {
+    package func run(writer: LogWriter) async {
         await onOwnThread(named: "weatherd-snapshotter") { [self] in loop(writer: writer) }
     }
 

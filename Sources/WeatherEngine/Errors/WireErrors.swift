@@ -3,21 +3,21 @@ import Providers
 import WeatherDomain
 
 /// An error that reaches the wire: a JSON-RPC code, a stable `kind` and a message that says what to do.
-public protocol WireError: Error, Sendable {
+package protocol WireError: Error, Sendable {
     var rpcCode: Int { get }
     var kind: String { get }
     var message: String { get }
 }
 
 /// A JSON-RPC error object, ready to send.
-public struct RPCError: WireError, Equatable, CustomStringConvertible {
-    public var rpcCode: Int
-    public var kind: String
-    public var message: String
+package struct RPCError: WireError, Equatable, CustomStringConvertible {
+    package var rpcCode: Int
+    package var kind: String
+    package var message: String
     /// Members of `data` besides `kind` (MCP's `supported`/`requested`, `uri`).
-    public var details: [String: JSONValue]
+    package var details: [String: JSONValue]
 
-    public init(code: Int, kind: String, message: String, details: [String: JSONValue] = [:]) {
+    package init(code: Int, kind: String, message: String, details: [String: JSONValue] = [:]) {
         self.rpcCode = code
         self.kind = kind
         self.message = message
@@ -25,49 +25,49 @@ public struct RPCError: WireError, Equatable, CustomStringConvertible {
     }
 
     /// Wraps any wire error.
-    public init(_ error: some WireError) {
+    package init(_ error: some WireError) {
         self.init(code: error.rpcCode, kind: error.kind, message: error.message)
     }
 
-    public var description: String { "\(rpcCode) \(kind): \(message)" }
+    package var description: String { "\(rpcCode) \(kind): \(message)" }
 
     /// The error object: `{"code":…,"message":…,"data":{"kind":…}}`.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var data = details
         data["kind"] = .string(kind)
         return .object(["code": .int(Int64(rpcCode)), "message": .string(message), "data": .object(data)])
     }
 
-    public static func parseError(_ detail: String, kind: String = "parse_error") -> RPCError {
+    package static func parseError(_ detail: String, kind: String = "parse_error") -> RPCError {
         RPCError(code: -32700, kind: kind, message: "Parse error: \(detail). Send one JSON value per line, UTF-8.")
     }
 
-    public static func invalidRequest(_ detail: String, kind: String = "invalid_request") -> RPCError {
+    package static func invalidRequest(_ detail: String, kind: String = "invalid_request") -> RPCError {
         RPCError(code: -32600, kind: kind, message: "Invalid request: \(detail).")
     }
 
-    public static func methodNotFound(_ method: String) -> RPCError {
+    package static func methodNotFound(_ method: String) -> RPCError {
         RPCError(
             code: -32601, kind: "method_not_found",
             message: "Method not found: \(method). See the README for the list of methods.")
     }
 
-    public static func invalidParams(_ problem: FieldError) -> RPCError {
+    package static func invalidParams(_ problem: FieldError) -> RPCError {
         RPCError(code: -32602, kind: "invalid_params", message: "Invalid params: \(problem).")
     }
 
-    public static func invalidParams(_ detail: String) -> RPCError {
+    package static func invalidParams(_ detail: String) -> RPCError {
         RPCError(code: -32602, kind: "invalid_params", message: "Invalid params: \(detail).")
     }
 
-    public static let internalError = RPCError(
+    package static let internalError = RPCError(
         code: -32603, kind: "internal_error",
         message: "Internal error; the details are on weatherd's standard error. Please report it.")
 
-    public static let cancelled = RPCError(code: -32800, kind: "cancelled", message: "Request cancelled.")
+    package static let cancelled = RPCError(code: -32800, kind: "cancelled", message: "Request cancelled.")
 
     /// The answer to a line over `--max-line-bytes`.
-    public static func lineTooLong(limit: Int) -> RPCError {
+    package static func lineTooLong(limit: Int) -> RPCError {
         RPCError(
             code: -32600, kind: "line_too_long",
             message: "Invalid request: the line is longer than \(limit) bytes and was skipped; "
@@ -77,15 +77,15 @@ public struct RPCError: WireError, Equatable, CustomStringConvertible {
 
 extension RPCError {
     /// An application error of a stable `kind`, with its code from `ApplicationErrorCode`.
-    public static func application(_ kind: String, _ message: String) -> RPCError {
+    package static func application(_ kind: String, _ message: String) -> RPCError {
         RPCError(code: ApplicationErrorCode.code(for: kind), kind: kind, message: message)
     }
 }
 
 /// The JSON-RPC codes of application errors (1000–1099), one per stable kind.
-public enum ApplicationErrorCode {
+package enum ApplicationErrorCode {
     /// Codes by kind; a kind is never renumbered.
-    public static let codes: [String: Int] = [
+    package static let codes: [String: Int] = [
         "not_found": 1000,
         "no_location": 1001,
         "already_exists": 1002,
@@ -106,21 +106,21 @@ public enum ApplicationErrorCode {
     ]
 
     /// The code of a kind; unknown kinds get 1099 so they still fall in the application range.
-    public static func code(for kind: String) -> Int { codes[kind] ?? 1099 }
+    package static func code(for kind: String) -> Int { codes[kind] ?? 1099 }
 }
 
 extension DomainError: WireError {
-    public var rpcCode: Int { ApplicationErrorCode.code(for: kind) }
+    package var rpcCode: Int { ApplicationErrorCode.code(for: kind) }
 }
 
 extension StorageFailure: WireError {
-    public var rpcCode: Int { ApplicationErrorCode.code(for: kind) }
-    public var kind: String { "storage_failure" }
+    package var rpcCode: Int { ApplicationErrorCode.code(for: kind) }
+    package var kind: String { "storage_failure" }
 }
 
 extension RPCError {
     /// The application error for a provider failure.
-    public init(_ error: ProviderError) {
+    package init(_ error: ProviderError) {
         self.init(
             code: ApplicationErrorCode.code(for: error.kind.rawValue), kind: error.kind.rawValue, message: error.message
         )

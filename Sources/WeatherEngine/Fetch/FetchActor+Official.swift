@@ -9,7 +9,7 @@ extension FetchActor {
 
     /// The official warnings NWS has in force for the point of `place`, at the time of the call: replaced,
     /// cancelled and expired messages dropped (`WarningRules.active`).
-    public func nwsWarnings(at place: Place, refresh: Bool = false, cause: String) async throws -> FetchAnswer<
+    package func nwsWarnings(at place: Place, refresh: Bool = false, cause: String) async throws -> FetchAnswer<
         [OfficialWarning]
     > {
         let nws = sources.nws
@@ -23,7 +23,7 @@ extension FetchActor {
     /// the call; which concern a place is `MeteoAlarmAreas`' decision.
     ///
     /// - Throws: `ProviderError` `not_found` for a country MeteoAlarm does not serve.
-    public func meteoAlarmWarnings(country: String, refresh: Bool = false, cause: String) async throws
+    package func meteoAlarmWarnings(country: String, refresh: Bool = false, cause: String) async throws
         -> FetchAnswer<[OfficialWarning]>
     {
         let meteoAlarm = sources.meteoAlarm
@@ -63,7 +63,7 @@ extension FetchActor {
 
     /// Air quality at `place`: the values now and the next 24 hours. With OpenWeatherMap, whose hours need a
     /// call of their own, the two calls are cached and audited apart and the answer is as old as the older.
-    public func airQuality(
+    package func airQuality(
         at place: Place, maxAgeMs: Int64? = nil, refresh: Bool = false, cause: String
     ) async throws -> FetchAnswer<AirQualityReport> {
         let provider = sources.airQuality

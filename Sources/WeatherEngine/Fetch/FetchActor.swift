@@ -1,6 +1,7 @@
 import EventLog
 import Providers
 import WeatherDomain
+import WeatherRuntime
 
 /// The only code that calls a weather provider.
 ///
@@ -11,7 +12,7 @@ import WeatherDomain
 /// (`weather.fetched`, `weather.fetch_failed`, `geocode.fetched`, `geocode.failed`) through the
 /// cache's actor, so the cache only ever holds what the log holds. When the provider cannot be
 /// reached, the cache's older data is served, marked stale.
-public actor FetchActor {
+package actor FetchActor {
     /// The provider asked.
     private let provider: any WeatherProvider
     /// The warning and air-quality sources, called through the same path.
@@ -21,7 +22,7 @@ public actor FetchActor {
     /// The cache slice, which appends and applies the fetch events.
     private let cache: StateActor<WeatherCache>
     /// The wall clock, for freshness and audit times.
-    private let clock: WallClock
+    private let clock: any RuntimeClock
     /// The limits.
     private let policy: FetchPolicy
     /// The rate limit.
@@ -33,9 +34,9 @@ public actor FetchActor {
     /// Counters for `service/status`.
     private var counts = UpstreamCounts()
 
-    public init(
+    package init(
         provider: any WeatherProvider, sources: OfficialSources, transport: HTTPTransport,
-        cache: StateActor<WeatherCache>, clock: WallClock, policy: FetchPolicy
+        cache: StateActor<WeatherCache>, clock: any RuntimeClock, policy: FetchPolicy
     ) {
         self.provider = provider
         self.sources = sources
@@ -47,20 +48,20 @@ public actor FetchActor {
     }
 
     /// The provider's name.
-    public nonisolated var providerName: String { provider.name }
+    package nonisolated var providerName: String { provider.name }
 
     /// Whether the provider's forecast has hourly steps.
-    public nonisolated var providerHasHourlyForecast: Bool { provider.hasHourlyForecast }
+    package nonisolated var providerHasHourlyForecast: Bool { provider.hasHourlyForecast }
 
     /// The counters so far.
-    public var upstreamCounts: UpstreamCounts { counts }
+    package var upstreamCounts: UpstreamCounts { counts }
 
     /// Current weather at `place`.
     ///
     /// - Parameters:
     ///   - maxAgeMs: the client's freshness limit, which can only shorten the TTL.
     ///   - refresh: fetch even when fresh data is cached (the rate limit still applies).
-    public func current(
+    package func current(
         at place: Place, maxAgeMs: Int64? = nil, refresh: Bool = false, cause: String
     ) async throws -> FetchAnswer<CurrentReport> {
         let answer = try await weather(.current, at: place, maxAgeMs: maxAgeMs, refresh: refresh, cause: cause)
@@ -69,7 +70,7 @@ public actor FetchActor {
     }
 
     /// The forecast at `place`: its 3-hourly and hourly steps and its days.
-    public func forecast(
+    package func forecast(
         at place: Place, maxAgeMs: Int64? = nil, refresh: Bool = false, cause: String
     ) async throws -> FetchAnswer<ForecastReport> {
         let answer = try await weather(.forecast, at: place, maxAgeMs: maxAgeMs, refresh: refresh, cause: cause)
@@ -119,7 +120,7 @@ public actor FetchActor {
     }
 
     /// Geocoding candidates for `query` (at most `limit`).
-    public func geocode(_ query: String, limit: Int, cause: String) async throws -> FetchAnswer<[Place]> {
+    package func geocode(_ query: String, limit: Int, cause: String) async throws -> FetchAnswer<[Place]> {
         let key = GeocodeFetched.key(for: query)
         let request = provider.geocodeRequest(query: query, limit: 5)
         let outcome = try await fetch(
@@ -163,7 +164,7 @@ public actor FetchActor {
         source: String, ttlMs: Int64, cached: @escaping @Sendable (WeatherCache) -> Cached<FetchedValue>?,
         decode: @escaping Decode
     ) async throws -> FetchAnswer<FetchedValue> {
-        let now = clock.now()
+        let now = clock.timestamp()
         let state = await cache.read { $0 }
         let entry = cached(state)
         if !refresh, case .fresh(let fresh) = CachePolicy.lookup(entry, now: now, ttlMs: ttlMs, maxAgeMs: maxAgeMs) {
@@ -213,13 +214,13 @@ public actor FetchActor {
 
     /// Waits for every upstream call in flight (each is bounded by the deadline), so their audit
     /// events are written before `service.stopped`.
-    public func drain() async {
+    package func drain() async {
         while let task = inFlight.values.first { _ = await task.value }
     }
 
     /// Cuts every upstream call in flight short (at shutdown, after a grace period): each records
     /// its attempt as a `timeout` and makes no further attempt, and no new call starts after it.
-    public func abandonAll() {
+    package func abandonAll() {
         closing = true
         for task in inFlight.values { task.cancel() }
     }
@@ -240,12 +241,11 @@ public actor FetchActor {
     private func call(
         kind: String, key: String, cause: String, request: ProviderRequest, source: String, decode: @escaping Decode
     ) async -> Result<Cached<FetchedValue>, FetchFailure> {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: policy.deadline)
+        let deadline = clock.deadline(after: policy.deadline)
         var attempt: Int64 = 0
         while true {
             attempt += 1
-            let wait = bucket.take(now: self.clock.now())
+            let wait = bucket.take(now: clock.timestamp())
             if wait > 0 {
                 guard clock.now.advanced(by: .milliseconds(wait)) < deadline else {
                     return .failure(
@@ -256,17 +256,16 @@ public actor FetchActor {
                                 advice: "Try again in \(wait / 1000 + 1) s.")))
                 }
                 do {
-                    try await Task.sleep(for: .milliseconds(wait))
+                    try await clock.sleep(for: .milliseconds(wait))
                 } catch {
                     return .failure(FetchFailure(error: CancellationError()))
                 }
                 attempt -= 1
                 continue
             }
-            let remaining = deadline - clock.now
             let started = clock.now
             let transport = self.transport
-            let outcome: Result<HTTPResponse, TransportError> = await withDeadline(remaining) {
+            let outcome: Result<HTTPResponse, TransportError> = await withDeadline(deadline, clock: clock) {
                 do throws(TransportError) {
                     return .success(try await transport.get(HTTPRequest(url: request.url, headers: request.headers)))
                 } catch {
@@ -275,9 +274,9 @@ public actor FetchActor {
             } onTimeout: {
                 .failure(TransportError(.timeout, "no answer within the deadline"))
             }
-            let latency = (clock.now - started).milliseconds
+            let latency = started.duration(to: clock.now).milliseconds
             counts.calls += 1
-            let at = self.clock.now()
+            let at = clock.timestamp()
             let attemptNumber = attempt
             let providerName = source
             let audit = { (status: Int64?, bytes: Int64) in
@@ -306,7 +305,7 @@ public actor FetchActor {
                 guard error.isRetryable, attempt < Int64(policy.maxAttempts), clock.now.advanced(by: backoff) < deadline
                 else { return .failure(FetchFailure(error: error)) }
                 do {
-                    try await Task.sleep(for: backoff)
+                    try await clock.sleep(for: backoff)
                 } catch {
                     return .failure(FetchFailure(error: CancellationError()))
                 }

@@ -1,15 +1,15 @@
 import WeatherDomain
 
 /// A weather or geocoding answer and where it came from.
-public struct FetchAnswer<Value: Sendable & Equatable>: Sendable {
-    public var value: Value
+package struct FetchAnswer<Value: Sendable & Equatable>: Sendable {
+    package var value: Value
     /// When the data was fetched from the provider.
-    public var fetchedAt: Timestamp
-    public var provider: String
+    package var fetchedAt: Timestamp
+    package var provider: String
     /// `network` for a fresh call, `cache` otherwise.
-    public var source: String
+    package var source: String
     /// True when the provider could not be reached and older data is served.
-    public var stale: Bool
+    package var stale: Bool
 
     init(_ cached: Cached<Value>, source: String, stale: Bool) {
         value = cached.value
@@ -21,20 +21,20 @@ public struct FetchAnswer<Value: Sendable & Equatable>: Sendable {
 }
 
 /// Counts of upstream work, for `service/status`.
-public struct UpstreamCounts: Sendable, Equatable {
+package struct UpstreamCounts: Sendable, Equatable {
     /// Calls made (attempts, retries included).
-    public var calls = 0
-    public var failures = 0
+    package var calls = 0
+    package var failures = 0
     /// Answers served from the cache because the data was fresh (a call saved).
-    public var cacheHits = 0
+    package var cacheHits = 0
     /// Requests that joined a call already in flight (a call saved).
-    public var sharedCalls = 0
+    package var sharedCalls = 0
     /// Requests answered from a remembered `not_found` (a call saved).
-    public var notFoundHits = 0
+    package var notFoundHits = 0
     /// Answers served stale because the provider could not be reached.
-    public var staleAnswers = 0
+    package var staleAnswers = 0
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([
             "calls": .int(Int64(calls)), "failures": .int(Int64(failures)), "cacheHits": .int(Int64(cacheHits)),
             "sharedCalls": .int(Int64(sharedCalls)), "notFoundHits": .int(Int64(notFoundHits)),

@@ -1,23 +1,23 @@
 /// The limits the `FetchActor` works within.
-public struct FetchPolicy: Sendable, Equatable {
+package struct FetchPolicy: Sendable, Equatable {
     /// Current conditions (and geocoding results) younger than this are served from the cache without a call
     /// (`--cache-ttl`).
-    public var ttl: Duration = .seconds(600)
+    package var ttl: Duration = .seconds(600)
     /// Forecasts younger than this are served from the cache without a call (`--forecast-ttl`): the models behind
     /// them run hourly at best, so a dashboard that asks every 10 minutes gets the same forecast without a call.
-    public var forecastTTL: Duration = .seconds(3600)
+    package var forecastTTL: Duration = .seconds(3600)
     /// A `not_found` is remembered this long, so a misspelt place cannot cause a storm of calls.
-    public var notFoundTTL: Duration = .seconds(3600)
+    package var notFoundTTL: Duration = .seconds(3600)
     /// The overall deadline of one fetch, retries included (`--upstream-timeout`).
-    public var deadline: Duration = .seconds(30)
+    package var deadline: Duration = .seconds(30)
     /// Attempts per fetch, the first included.
-    public var maxAttempts = 3
+    package var maxAttempts = 3
     /// The first retry's backoff; each later one doubles, with ±50 % jitter.
-    public var backoff: Duration = .milliseconds(500)
+    package var backoff: Duration = .milliseconds(500)
     /// Upstream calls allowed per minute (the token bucket).
-    public var callsPerMinute = 60
+    package var callsPerMinute = 60
 
-    public init() {}
+    package init() {}
 }
 
 extension Duration {

@@ -1,13 +1,14 @@
 import EventLog
 import Foundation
 import WeatherDomain
+import WeatherRuntime
 
 /// The log writer and the snapshotter: records the start-up events, and at shutdown `service.stopped`,
 /// then stops the writer, writes the last snapshot and releases the data dir's lock.
 struct EngineLogService: Service {
     let engine: Engine
 
-    func run(shutdown: Latch) async {
+    func run() async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await engine.runLog() }
             var startup: [DomainEvent] = []
@@ -19,9 +20,9 @@ struct EngineLogService: Service {
                         pid: Int64(ProcessInfo.processInfo.processIdentifier))))
             await append(startup, cause: "startup", what: "the start-up events")
             engine.ready.open()
-            await shutdown.wait()
+            await untilCancelled()
             let reason = engine.stoppedReason
-            let uptime = engine.clock.now().milliseconds - engine.info.startedAt.milliseconds
+            let uptime = engine.clock.timestamp().milliseconds - engine.info.startedAt.milliseconds
             await append(
                 [.serviceStopped(ServiceStopped(reason: reason, uptimeMs: max(0, uptime)))], cause: "shutdown",
                 what: "service.stopped")
@@ -46,28 +47,12 @@ struct EngineLogService: Service {
 struct AlertService: Service {
     let actor: AlertActor
 
-    func run(shutdown: Latch) async {
-        let task = Task { await actor.run(clock: ContinuousClock()) }
-        await shutdown.wait()
-        task.cancel()
-        await task.value
-    }
+    func run() async { await actor.run() }
 }
 
 /// Refreshes the favorites on a schedule.
 struct RefreshService: Service {
     let scheduler: RefreshScheduler
 
-    func run(shutdown: Latch) async {
-        let task = Task {
-            do {
-                try await scheduler.run()
-            } catch {
-                // run() ends only by cancellation, at shutdown.
-            }
-        }
-        await shutdown.wait()
-        task.cancel()
-        await task.value
-    }
+    func run() async throws { try await scheduler.run() }
 }

@@ -1,6 +1,7 @@
 import EventLog
 import Foundation
 import WeatherDomain
+import WeatherRuntime
 
 #if canImport(Glibc)
     import Glibc
@@ -12,9 +13,9 @@ import WeatherDomain
 ///
 /// They take no lock and never change a byte, so they work beside a running service; a last line
 /// still being written by that service (no newline yet) is not reported as damage.
-public enum LogTools {
+package enum LogTools {
     /// The usage text.
-    public static let usage = """
+    package static let usage = """
         usage: weatherd log verify --data-dir DIR
                weatherd log dump   --data-dir DIR [--type TYPE]... [--after-seq N] [--since RFC3339]
                weatherd log stats  --data-dir DIR
@@ -26,7 +27,7 @@ public enum LogTools {
         """
 
     /// Runs a `log` subcommand and returns the exit code; output goes to `print`.
-    public static func run(
+    package static func run(
         _ arguments: [String], environment: [String: String], print: (String) -> Void
     ) -> Int32 {
         guard let command = arguments.first, ["verify", "dump", "stats", "compact"].contains(command) else {
@@ -222,7 +223,7 @@ public enum LogTools {
         defer { lock.release() }
         do {
             let report = try LogMaintenance.compact(
-                directory: directory, retainPayloads: retainPayloads, now: WallClock.system.now())
+                directory: directory, retainPayloads: retainPayloads, now: SystemClock().timestamp())
             guard case .object(var result) = report.json else { return 1 }
             result["ok"] = true
             result["dataDir"] = .string(directory)

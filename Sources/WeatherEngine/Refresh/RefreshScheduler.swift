@@ -1,20 +1,22 @@
+import WeatherRuntime
+
 /// Refreshes every favorite every `interval`, on the injected clock; failed places are retried with
 /// doubling backoff within the interval. Its fetches carry `cause: "timer:refresh"`.
 ///
 /// A `run()` service: `main` starts it, shutdown cancels it. Replay never runs it.
-public struct RefreshScheduler: Sendable {
+package struct RefreshScheduler: Sendable {
     /// Time between refreshes (`--refresh-interval`).
-    public var interval: Duration
+    package var interval: Duration
     /// The first retry's delay; each later one doubles.
-    public var retryBackoff: Duration = .seconds(60)
+    package var retryBackoff: Duration = .seconds(60)
     /// Retries of the places that failed, per round.
-    public var maxRetries = 3
-    private let clock: any Clock<Duration>
+    package var maxRetries = 3
+    private let clock: any RuntimeClock
     /// Refreshes the favorites with these ids (all when nil) and returns the ids that failed.
     private let refresh: @Sendable (_ only: Set<String>?) async -> Set<String>
 
-    public init(
-        interval: Duration, clock: any Clock<Duration>, refresh: @escaping @Sendable (Set<String>?) async -> Set<String>
+    package init(
+        interval: Duration, clock: any RuntimeClock, refresh: @escaping @Sendable (Set<String>?) async -> Set<String>
     ) {
         self.interval = interval
         self.clock = clock
@@ -22,7 +24,7 @@ public struct RefreshScheduler: Sendable {
     }
 
     /// Runs until cancelled.
-    public func run() async throws {
+    package func run() async throws {
         while true {
             try await clock.sleep(for: interval)
             var failed = await refresh(nil)

@@ -11,9 +11,9 @@ import WeatherDomain
 /// A repeat must be the same command: the same method (known for every remembered id, from the event
 /// type it wrote) and the same params (known for the commands this process ran: the log does not
 /// record params, so after a restart a repeat is checked by its method only). Anything else is a conflict.
-public final class CommandRegistry: Sendable {
+package final class CommandRegistry: Sendable {
     /// What to do with a request carrying a `commandId`.
-    public enum Start: Sendable {
+    package enum Start: Sendable {
         /// Run it: nothing is known of this id.
         case run
         /// Answer with the original result.
@@ -41,7 +41,7 @@ public final class CommandRegistry: Sendable {
     private let state: Mutex<State>
 
     /// Creates the registry from the ledger built by replay.
-    public init(ledger: CommandLedger) { state = Mutex(State(ledger: ledger)) }
+    package init(ledger: CommandLedger) { state = Mutex(State(ledger: ledger)) }
 
     /// Looks a command id up, marking it running when it is new.
     ///
@@ -49,7 +49,7 @@ public final class CommandRegistry: Sendable {
     ///   - method: the request's method.
     ///   - params: the request's params without `commandId` and `_meta` (as JSON values, so `2` and `2.0`
     ///     or another member order are the same params).
-    public func start(_ commandId: String, method: String, params: JSONValue) -> Start {
+    package func start(_ commandId: String, method: String, params: JSONValue) -> Start {
         let hash = params.hashValue
         return state.withLock { state in
             if let known = state.ledger.command(commandId) {
@@ -86,7 +86,7 @@ public final class CommandRegistry: Sendable {
     }
 
     /// Ends a running command with its answer.
-    public func finish(_ commandId: String, with result: Result<JSONValue, RPCError>) {
+    package func finish(_ commandId: String, with result: Result<JSONValue, RPCError>) {
         let running = state.withLock { state in
             let running = state.running.removeValue(forKey: commandId)
             // The ledger has the id once the command's events are committed (before this answer); a command
@@ -106,7 +106,7 @@ public final class CommandRegistry: Sendable {
     ///
     /// Called on the writer's thread before any caller of the batch is answered, so a client that
     /// repeats a command right after its answer finds the result here.
-    public func record(_ batch: [EventEnvelope]) {
+    package func record(_ batch: [EventEnvelope]) {
         var commands: [(DomainEvent, String)] = []
         for envelope in batch {
             guard let corr = envelope.corr else { continue }
@@ -125,11 +125,11 @@ public final class CommandRegistry: Sendable {
     }
 
     /// The ledger, for `state/verify`.
-    public var ledger: CommandLedger { state.withLock { $0.ledger } }
+    package var ledger: CommandLedger { state.withLock { $0.ledger } }
 }
 
 /// The answer of a running command, awaited by its repeats.
-public final class CommandOutcome: Sendable {
+package final class CommandOutcome: Sendable {
     private let state = Mutex<
         (Result<JSONValue, RPCError>?, [CheckedContinuation<Result<JSONValue, RPCError>, Never>])
     >(
@@ -145,7 +145,7 @@ public final class CommandOutcome: Sendable {
     }
 
     /// Waits for the answer.
-    public func value() async -> Result<JSONValue, RPCError> {
+    package func value() async -> Result<JSONValue, RPCError> {
         await withCheckedContinuation { continuation in
             let ready = state.withLock { state -> Result<JSONValue, RPCError>? in
                 if let result = state.0 { return result }

@@ -9,7 +9,7 @@ import WeatherDomain
 /// visible before its event is durable. A failed append drops every projected change behind it.
 ///
 /// The favorites, history, settings and location actors are instances of this type.
-public actor StateActor<Slice: StateSlice> {
+package actor StateActor<Slice: StateSlice> {
     /// The state whose events are durable.
     private var committed: Slice
     /// The committed state plus the pending events, which decisions see.
@@ -22,23 +22,23 @@ public actor StateActor<Slice: StateSlice> {
     private let writer: LogWriter
 
     /// Creates the actor with the slice rebuilt from the log.
-    public init(_ state: Slice, writer: LogWriter) {
+    package init(_ state: Slice, writer: LogWriter) {
         committed = state
         projected = state
         self.writer = writer
     }
 
     /// A change on its way to the log.
-    public struct Submission: Sendable {
+    package struct Submission: Sendable {
         /// The events decided (empty when the command changes nothing).
-        public let events: [DomainEvent]
+        package let events: [DomainEvent]
         let ticket: AppendTicket?
     }
 
     /// Decides a command against the projected state and queues its events.
     ///
     /// - Throws: the decision's `DomainError`, or `StorageFailure` when the log is read-only.
-    public func submit(
+    package func submit(
         cause: String, corr: String?, _ decide: (Slice) throws -> [DomainEvent]
     ) throws -> Submission {
         settle()
@@ -57,7 +57,7 @@ public actor StateActor<Slice: StateSlice> {
     ///
     /// - Returns: the committed envelopes.
     /// - Throws: `StorageFailure` when the append failed (the change is then forgotten).
-    public func commit(_ submission: Submission) async throws(StorageFailure) -> [EventEnvelope] {
+    package func commit(_ submission: Submission) async throws(StorageFailure) -> [EventEnvelope] {
         guard let ticket = submission.ticket else { return [] }
         do {
             let envelopes = try await ticket.committed()
@@ -70,13 +70,13 @@ public actor StateActor<Slice: StateSlice> {
     }
 
     /// The newest pending append, for a read that must see every change submitted before it.
-    public func barrier() -> AppendTicket? {
+    package func barrier() -> AppendTicket? {
         guard let ticket = newestTicket, !ticket.isResolved else { return nil }
         return ticket
     }
 
     /// Reads the committed state.
-    public func read<T: Sendable>(_ body: (Slice) -> T) -> T {
+    package func read<T: Sendable>(_ body: (Slice) -> T) -> T {
         settle()
         return body(committed)
     }

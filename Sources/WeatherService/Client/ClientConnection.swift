@@ -3,6 +3,7 @@ import Foundation
 import Providers
 import WeatherDomain
 import WeatherEngine
+import WeatherRuntime
 
 #if canImport(Glibc)
     import Glibc
@@ -13,9 +14,9 @@ import WeatherEngine
 /// A command-line tool's connection to weatherd: to the data dir's shared daemon (started when none runs), or,
 /// with `--standalone`, to an engine served in this process on one end of a socket pair. Either way the tool
 /// speaks the same JSON-RPC through a `LineClient`.
-public struct ClientConnection: Sendable {
+package struct ClientConnection: Sendable {
     /// The client over the connection.
-    public let client: LineClient
+    package let client: LineClient
     /// Ends once the in-process engine has shut down (at once for the daemon's connection).
     private let served: Task<Void, Never>?
 
@@ -25,7 +26,7 @@ public struct ClientConnection: Sendable {
     ///   - arguments: the options passed on to a daemon this starts.
     ///   - executable: this program.
     /// - Throws: `RPCError` `daemon_unavailable` when no daemon could be reached or started.
-    public static func daemon(
+    package static func daemon(
         configuration: Configuration, arguments: [String], environment: [String: String], executable: String,
         onNotification: @escaping @Sendable (String, JSONValue) -> Void = { _, _ in }
     ) async throws -> ClientConnection {
@@ -42,8 +43,8 @@ public struct ClientConnection: Sendable {
     /// Opens the data dir in this process and serves one connection to it.
     ///
     /// - Throws: the data dir's error (locked by another weatherd, damaged log…), or `SocketError`.
-    public static func standalone(
-        configuration: Configuration, clock: WallClock, logger: Logger, provider: any WeatherProvider,
+    package static func standalone(
+        configuration: Configuration, clock: any RuntimeClock, logger: Logger, provider: any WeatherProvider,
         transport: HTTPTransport, onNotification: @escaping @Sendable (String, JSONValue) -> Void = { _, _ in }
     ) throws -> ClientConnection {
         let opened = try OpenedDataDir.open(configuration: configuration, clock: clock, logger: logger)
@@ -58,7 +59,7 @@ public struct ClientConnection: Sendable {
     }
 
     /// Ends the connection: the server answers what it was sent, then (in this process) the engine shuts down.
-    public func close() async {
+    package func close() async {
         client.finishSending()
         await client.waitForEnd()
         await client.close()

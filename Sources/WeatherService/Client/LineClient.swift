@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import WeatherDomain
 import WeatherEngine
+import WeatherRuntime
 
 #if canImport(Glibc)
     import Glibc
@@ -16,7 +17,7 @@ import WeatherEngine
 /// their calls by id, and hands every notification (an `events/event` push, an alert) to `onNotification`,
 /// in the order they arrive. When the connection ends, or the server answers with an error that has no id
 /// (`too_many_connections`, `daemon_gone`), every call waiting and every later one fails with that error.
-public final class LineClient: Sendable {
+package final class LineClient: Sendable {
     private struct State {
         var nextID: Int64 = 1
         var waiting: [Int64: CheckedContinuation<JSONValue, any Error>] = [:]
@@ -31,7 +32,7 @@ public final class LineClient: Sendable {
     private let readerDone = Latch()
 
     /// Takes over `fd` (closed by `close`) and starts reading it.
-    public init(
+    package init(
         fd: Int32, maxLineBytes: Int = 16 << 20,
         onNotification: @escaping @Sendable (_ method: String, _ params: JSONValue) -> Void = { _, _ in }
     ) {
@@ -47,13 +48,13 @@ public final class LineClient: Sendable {
     }
 
     /// The error a call gets once the connection has ended without a word from the server.
-    public static let closed = RPCError.application(
+    package static let closed = RPCError.application(
         "daemon_gone", "weatherd's daemon closed the connection before answering; run the command again")
 
     /// Sends `method` with `params` and returns its result.
     ///
     /// - Throws: the server's `RPCError`, or `closed` when the connection ended first.
-    public func call(_ method: String, _ params: [String: JSONValue] = [:]) async throws -> JSONValue {
+    package func call(_ method: String, _ params: [String: JSONValue] = [:]) async throws -> JSONValue {
         try await withCheckedThrowingContinuation { continuation in
             let id = state.withLock { state -> Int64? in
                 guard state.ended == nil else { return nil }
@@ -74,17 +75,17 @@ public final class LineClient: Sendable {
     }
 
     /// Ends what this client sends (a half-close): the server answers what it has and closes.
-    public func finishSending() { _ = shutdown(fd, Int32(SHUT_WR)) }
+    package func finishSending() { _ = shutdown(fd, Int32(SHUT_WR)) }
 
     /// Closes the connection and waits for the reading thread.
-    public func close() async {
+    package func close() async {
         _ = shutdown(fd, Int32(SHUT_RDWR))
         await readerDone.wait()
         UnixSocket.closeDescriptor(fd)
     }
 
     /// Waits until the server has closed the connection.
-    public func waitForEnd() async { await readerDone.wait() }
+    package func waitForEnd() async { await readerDone.wait() }
 
     private func read(maxLineBytes: Int) {
         var splitter = LineSplitter(maxLineBytes: maxLineBytes)

@@ -1,19 +1,22 @@
 import WeatherDomain
 import WeatherEngine
+import WeatherRuntime
 
 /// One JSON-lines peer of the engine (standard input and output, or one socket connection): its own
 /// request-id space and cancellation, its event and alert feeds, its MCP era and negotiated version,
 /// and its output. Its methods are the two faces, JSON-RPC and MCP, over the engine's one typed API.
-public final class Connection: Sendable {
+package final class Connection: Sendable {
     /// `stdio`, or `conn:<n>` on the daemon's socket: the first part of the `cause` of what it writes.
-    public let label: String
+    package let label: String
     /// The JSON-RPC front of this connection.
-    public let server: RPCServer
+    package let server: RPCServer
     private let pushes: Pushes
     private let mcp: MCPSession
+    private let clock: any RuntimeClock
 
-    public init(engine: Engine, label: String, sink: any LineSink, maxLineBytes: Int) {
+    package init(engine: Engine, label: String, sink: any LineSink, maxLineBytes: Int) {
         self.label = label
+        clock = engine.clock
         let pushes = Pushes(sink: sink)
         let mcp = MCPSession(version: Engine.version)
         let controllers: [any Controller] = [
@@ -35,7 +38,7 @@ public final class Connection: Sendable {
 
     /// Serves input items in arrival order until the stream ends; each item's share of `budget` is
     /// given back once it is answered.
-    public func serve(_ input: AsyncStream<LineSplitter.Item>, budget: InputBudget) async {
+    package func serve(_ input: AsyncStream<LineSplitter.Item>, budget: InputBudget) async {
         for await item in input {
             let size = item.byteCount
             await server.receive(item) { budget.give(bytes: size) }
@@ -43,38 +46,25 @@ public final class Connection: Sendable {
     }
 
     /// Ends the connection: its feeds and MCP listen streams end, its requests in flight get up to
-    /// `grace` to be answered (cut short to a latch's own grace once it opens: a signal, a peer that
+    /// `grace` to be answered, or less once one of `cutShort` reaches its deadline (a shutdown, a peer that
     /// hung up), and then the rest are cancelled (answered -32800) and waited for.
-    public func finish(grace: Duration, cutShort: [(latch: Latch, grace: Duration)] = []) async {
+    package func finish(grace: Duration, cutShort: [ShutdownDeadline]) async {
         mcp.close()
         pushes.close()
         let server = self.server
-        let done = Latch()
-        var waits = [
-            Task {
-                await server.drain()
-                done.open()
-            },
-            Task {
-                try? await Task.sleep(for: grace)
-                done.open()
-            },
-        ]
-        for (latch, shorter) in cutShort {
-            waits.append(
-                Task {
-                    await latch.wait()
-                    guard !Task.isCancelled else { return }
-                    try? await Task.sleep(for: shorter)
-                    done.open()
-                })
+        let end = clock.now.advanced(by: grace)
+        await withTaskGroup(of: Void.self) { [clock] group in
+            group.addTask { await server.drain() }
+            group.addTask { try? await clock.sleep(until: end, tolerance: nil) }
+            for deadline in cutShort {
+                group.addTask { await deadline.reached() }
+            }
+            await group.next()
+            group.cancelAll()
         }
-        await done.wait()
-        for wait in waits.dropFirst() { wait.cancel() }
-        let answered = server.isIdle
-        if !answered {
+        if !server.isIdle {
             server.cancelAll()
-            await server.drain()
+            await server.drainIgnoringCancellation()
         }
     }
 }

@@ -8,7 +8,7 @@ import WeatherEngine
 /// The era is fixed by the first real MCP request: `initialize` selects the handshake era, the first
 /// request carrying `io.modelcontextprotocol/protocolVersion` in `_meta` the stateless era.
 /// `server/discover` and weatherd's own methods never fix it.
-public final class MCPSession: Sendable {
+package final class MCPSession: Sendable {
     /// The connection's era.
     enum Era: Equatable, Sendable {
         case undecided
@@ -39,7 +39,7 @@ public final class MCPSession: Sendable {
     /// `{name, version}` of this server.
     let serverInfo: JSONValue
 
-    public init(version: String) {
+    package init(version: String) {
         serverInfo = ["name": "weatherd", "version": .string(version)]
     }
 
@@ -172,7 +172,7 @@ public final class MCPSession: Sendable {
     }
 
     /// Ends the session at shutdown: listen streams end with their result, the follower stops.
-    public func close() {
+    package func close() {
         let (waiting, follower) = state.withLock { state in
             state.closed = true
             let waiting = state.listeners.values.compactMap(\.done)

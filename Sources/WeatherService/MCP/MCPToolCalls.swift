@@ -1,6 +1,7 @@
 import Synchronization
 import WeatherDomain
 import WeatherEngine
+import WeatherRuntime
 
 extension MCPController {
     /// `tools/call`: runs a tool through the engine's typed API, as the native method of the same meaning
@@ -52,7 +53,7 @@ extension MCPController {
             let answer = engine.current(place.place, units: place.units, maxAgeMs: place.maxAgeMs, origin: origin)
             return {
                 let value = try await answer()
-                return MCPAnswer(MCPSummary.current(value, now: clock.now()), detail.keep(value))
+                return MCPAnswer(MCPSummary.current(value, now: clock.timestamp()), detail.keep(value))
             }
         case "get_forecast":
             let place = try PlaceParams(a)
@@ -65,7 +66,7 @@ extension MCPController {
                 type: type, origin: origin)
             return {
                 let value = try await answer()
-                return MCPAnswer(MCPSummary.forecast(value, now: clock.now()), detail.keep(value))
+                return MCPAnswer(MCPSummary.forecast(value, now: clock.timestamp()), detail.keep(value))
             }
         case "search_cities":
             let limit = Int(try a.int("limit", in: 1...5) ?? 5)
@@ -130,7 +131,7 @@ extension MCPController {
             }
         }
         let outcome = await withTaskCancellationHandler {
-            await withDeadline(.seconds(55)) {
+            await withDeadline(engine.clock.deadline(after: .seconds(55)), clock: engine.clock) {
                 Optional(await work.result)
             } onTimeout: {
                 nil

@@ -3,7 +3,7 @@
 /// The handshake era (`initialize`) covers 2024-11-05 to 2025-11-25; 2026-07-28 is stateless (every
 /// request carries its version in `params._meta`). Shapes a revision's schema does not define are left
 /// out of what is sent in it.
-public enum MCPVersion: String, CaseIterable, Comparable, Sendable {
+package enum MCPVersion: String, CaseIterable, Comparable, Sendable {
     case v20241105 = "2024-11-05"
     case v20250326 = "2025-03-26"
     case v20250618 = "2025-06-18"
@@ -17,7 +17,7 @@ public enum MCPVersion: String, CaseIterable, Comparable, Sendable {
     /// Every version, newest first, as `server/discover` lists them.
     static let newestFirst: [MCPVersion] = allCases.reversed()
 
-    public static func < (lhs: MCPVersion, rhs: MCPVersion) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: MCPVersion, rhs: MCPVersion) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// Whether requests carry their version in `_meta` (no handshake).
     var isStateless: Bool { self >= .v20260728 }

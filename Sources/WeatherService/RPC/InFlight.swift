@@ -1,6 +1,7 @@
 import Synchronization
 import WeatherDomain
 import WeatherEngine
+import WeatherRuntime
 
 /// The requests being worked on: for `$/cancelRequest` and `notifications/cancelled` by id, and for
 /// draining at shutdown.
@@ -9,23 +10,21 @@ final class InFlight: Sendable {
         var cancels: [JSONValue: [UInt64: (task: Task<Void, Never>, silence: Silence)]] = [:]
         var count = 0
         var nextToken: UInt64 = 0
-        var idleWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     private let state = Mutex(State())
+    private let idle = WaitQueue<Void>()
 
     /// Counts one unit of work (a line being handled) as started.
     func enter() { state.withLock { $0.count += 1 } }
 
     /// Counts one unit of work as finished.
     func leave() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        let nowIdle = state.withLock { state -> Bool in
             state.count -= 1
-            guard state.count == 0 else { return [] }
-            defer { state.idleWaiters = [] }
-            return state.idleWaiters
+            return state.count == 0
         }
-        for waiter in waiters { waiter.resume() }
+        if nowIdle { idle.resumeAll(()) }
     }
 
     /// Whether nothing is in flight.
@@ -76,17 +75,11 @@ final class InFlight: Sendable {
         for entry in entries { entry.task.cancel() }
     }
 
-    /// Waits until no work is in flight.
-    func drain() async {
-        await withCheckedContinuation { continuation in
-            let idle = state.withLock { state -> Bool in
-                if state.count == 0 { return true }
-                state.idleWaiters.append(continuation)
-                return false
-            }
-            if idle { continuation.resume() }
-        }
-    }
+    /// Waits until no work is in flight, or until the waiting task is cancelled.
+    func drain() async { _ = await idle.wait { isIdle ? () : nil } }
+
+    /// Waits until no work is in flight, even when the waiting task is cancelled.
+    func drainIgnoringCancellation() async { _ = await idle.wait(ignoringCancellation: true) { isIdle ? () : nil } }
 }
 
 /// Whether a request was cancelled silently: set once, read when its answer is ready.

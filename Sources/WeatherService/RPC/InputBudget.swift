@@ -9,22 +9,22 @@ import WeatherEngine
 /// every line within `--max-line-bytes` can be served.
 ///
 /// `@unchecked Sendable`: `lines` and `bytes` are read and written only while holding `condition`.
-public final class InputBudget: @unchecked Sendable {
+package final class InputBudget: @unchecked Sendable {
     /// The most lines held at once.
-    public let maxLines: Int
+    package let maxLines: Int
     /// The most bytes held at once.
-    public let maxBytes: Int
+    package let maxBytes: Int
     private let condition = NSCondition()
     private var lines = 0
     private var bytes = 0
 
-    public init(maxLines: Int = 1024, maxBytes: Int = 16 << 20) {
+    package init(maxLines: Int = 1024, maxBytes: Int = 16 << 20) {
         self.maxLines = maxLines
         self.maxBytes = maxBytes
     }
 
     /// Takes one line of `size` bytes, blocking the calling thread (never an async task) until the budget allows it.
-    public func take(bytes size: Int) {
+    package func take(bytes size: Int) {
         condition.lock()
         defer { condition.unlock() }
         while lines > 0, lines >= maxLines || bytes + size > maxBytes { condition.wait() }
@@ -33,7 +33,7 @@ public final class InputBudget: @unchecked Sendable {
     }
 
     /// Gives back one line of `size` bytes.
-    public func give(bytes size: Int) {
+    package func give(bytes size: Int) {
         condition.lock()
         defer { condition.unlock() }
         lines -= 1

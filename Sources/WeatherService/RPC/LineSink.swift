@@ -10,7 +10,7 @@ import WeatherEngine
 #endif
 
 /// Where protocol lines go: standard output in the service, a collector in tests.
-public protocol LineSink: Sendable {
+package protocol LineSink: Sendable {
     /// Queues one whole line (without its newline).
     func send(_ line: [UInt8])
 
@@ -19,7 +19,7 @@ public protocol LineSink: Sendable {
 }
 
 extension LineSink {
-    public func room() async {}
+    package func room() async {}
 }
 
 /// The one writer of standard output.
@@ -38,9 +38,9 @@ extension LineSink {
 /// the connection instead: the socket is shut down, queued and later lines are dropped and `onClosed` is
 /// called once, so a client that stops reading never holds up the others. On a socket, lines are written
 /// with `send` and `MSG_NOSIGNAL`, so a closed peer is an error, never a SIGPIPE.
-public final class StandardOutput: LineSink {
+package final class StandardOutput: LineSink {
     /// What a line that would take the queue past `limit` does.
-    public enum Overflow: Sendable {
+    package enum Overflow: Sendable {
         /// It is queued; producers wait (`waitForRoom`, `room`) until the queue drains below `limit`.
         case wait
         /// The connection is cut (`cut`); `room` and `waitForRoom` never wait. A single line larger than `limit`
@@ -61,9 +61,9 @@ public final class StandardOutput: LineSink {
 
     private let fd: Int32
     /// The queued bytes above which producers wait (or, with `.cut`, the connection is cut).
-    public let limit: Int
+    package let limit: Int
     /// What happens past `limit`.
-    public let overflow: Overflow
+    package let overflow: Overflow
     /// Whether `fd` is a socket, written with `send` so a closed peer raises no SIGPIPE.
     private let isSocket: Bool
     private let state = Mutex(State())
@@ -73,7 +73,7 @@ public final class StandardOutput: LineSink {
     private let onClosed: @Sendable () -> Void
 
     /// Creates the writer for `fd` (1 by default); lines queue up until `run` starts writing them.
-    public init(
+    package init(
         fd: Int32 = 1, limit: Int = 16 << 20, overflow: Overflow = .wait, onClosed: @escaping @Sendable () -> Void
     ) {
         self.fd = fd
@@ -88,13 +88,13 @@ public final class StandardOutput: LineSink {
     private func hasRoom(_ state: State) -> Bool { state.closed || overflow == .cut || state.pending < limit }
 
     /// Blocks the calling thread (never an async task) while the queue is over its bound.
-    public func waitForRoom() {
+    package func waitForRoom() {
         roomCondition.lock()
         defer { roomCondition.unlock() }
         while !state.withLock({ hasRoom($0) }) { roomCondition.wait() }
     }
 
-    public func room() async {
+    package func room() async {
         await withCheckedContinuation { continuation in
             let now = state.withLock { state -> Bool in
                 if hasRoom(state) { return true }
@@ -119,7 +119,7 @@ public final class StandardOutput: LineSink {
     }
 
     /// Writes lines on a dedicated thread until `finish`; everything queued before it is written.
-    public func run() async {
+    package func run() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let thread = Thread { [self] in
                 loop()
@@ -131,12 +131,12 @@ public final class StandardOutput: LineSink {
     }
 
     /// Ends `run` once everything queued is written.
-    public func finish() {
+    package func finish() {
         state.withLock { $0.stopping = true }
         wake.signal()
     }
 
-    public func send(_ line: [UInt8]) {
+    package func send(_ line: [UInt8]) {
         var overflowed = false
         let signal = state.withLock { state -> Bool in
             guard !state.closed else { return false }
@@ -155,13 +155,13 @@ public final class StandardOutput: LineSink {
     /// Cuts the connection: shuts the socket down (its reader sees end of input, the peer end of file),
     /// drops what is queued and calls `onClosed` once. The descriptor stays open until its owner closes it
     /// (after `run` returns).
-    public func cut() {
+    package func cut() {
         _ = shutdown(fd, Int32(SHUT_RDWR))
         close()
     }
 
     /// Waits until everything queued so far is written (or the pipe is closed).
-    public func flush() async {
+    package func flush() async {
         await withCheckedContinuation { continuation in
             let done = state.withLock { state -> Bool in
                 if state.closed || (state.lines.isEmpty && !state.writing) { return true }

@@ -3,30 +3,30 @@
 /// A line longer than `maxLineBytes` is not buffered: its bytes are dropped as they arrive until
 /// its newline, and it is reported once as `.tooLong`, so memory stays bounded whatever the input.
 /// A `\r` before the `\n` is removed.
-public struct LineSplitter: Sendable {
+package struct LineSplitter: Sendable {
     /// One unit of input.
-    public enum Item: Sendable, Equatable {
+    package enum Item: Sendable, Equatable {
         case line([UInt8])
         /// A line over the limit; `length` counts its bytes up to the limit's first excess or its end.
         case tooLong(length: Int)
 
         /// The bytes the item holds in memory (a line over the limit holds none).
-        public var byteCount: Int {
+        package var byteCount: Int {
             if case .line(let bytes) = self { return bytes.count }
             return 0
         }
     }
 
     /// The longest accepted line, in bytes, without its newline.
-    public let maxLineBytes: Int
+    package let maxLineBytes: Int
     private var current: [UInt8] = []
     private var discarding = false
     private var discarded = 0
 
-    public init(maxLineBytes: Int) { self.maxLineBytes = max(1, maxLineBytes) }
+    package init(maxLineBytes: Int) { self.maxLineBytes = max(1, maxLineBytes) }
 
     /// Feeds a chunk and calls `emit` for each complete item.
-    public mutating func feed(_ chunk: UnsafeRawBufferPointer, _ emit: (Item) -> Void) {
+    package mutating func feed(_ chunk: UnsafeRawBufferPointer, _ emit: (Item) -> Void) {
         var start = 0
         while start < chunk.count {
             let newline = chunk[start...].firstIndex(of: UInt8(ascii: "\n"))
@@ -48,7 +48,7 @@ public struct LineSplitter: Sendable {
     }
 
     /// Ends the input: a last line without a newline is still a line.
-    public mutating func finish(_ emit: (Item) -> Void) {
+    package mutating func finish(_ emit: (Item) -> Void) {
         if discarding || !current.isEmpty { finishLine(emit) }
     }
 

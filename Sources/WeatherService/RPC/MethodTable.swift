@@ -2,18 +2,18 @@ import WeatherDomain
 import WeatherEngine
 
 /// One call of a method, as the handler sees it.
-public struct MethodCall: Sendable {
+package struct MethodCall: Sendable {
     /// The request id; nil for a notification.
-    public var id: JSONValue?
+    package var id: JSONValue?
     /// The params object (empty when absent).
-    public var params: FieldReader
+    package var params: FieldReader
     /// The `cause` recorded on the events it writes: `<connection>/rpc:<id>`.
-    public var cause: String
+    package var cause: String
     /// The client's `commandId`, recorded as `corr`.
-    public var corr: String?
+    package var corr: String?
 
     /// The origin the engine records.
-    public var origin: Origin { Origin(cause: cause, corr: corr) }
+    package var origin: Origin { Origin(cause: cause, corr: corr) }
 }
 
 /// A group of methods of one face; holds only what its methods use.
@@ -27,14 +27,14 @@ protocol Controller: Sendable {
 /// `begin` runs in the server's dispatch loop, one request at a time in arrival order: it checks
 /// params and, for a change, decides and queues the events. The `Completion` it returns (waiting
 /// for durability, reading, formatting) runs concurrently with other requests.
-public struct MethodHandler: Sendable {
+package struct MethodHandler: Sendable {
     /// Whether the method changes state (and so accepts `commandId`).
-    public var changesState: Bool
+    package var changesState: Bool
     /// The params members the method accepts, besides `commandId` and `_meta`.
-    public var params: Set<String>
-    public var begin: @Sendable (MethodCall) async throws -> Completion
+    package var params: Set<String>
+    package var begin: @Sendable (MethodCall) async throws -> Completion
 
-    public init(
+    package init(
         changesState: Bool = false, params: Set<String> = [],
         begin: @escaping @Sendable (MethodCall) async throws -> Completion
     ) {

@@ -2,15 +2,15 @@ import WeatherDomain
 import WeatherEngine
 
 /// One validated JSON-RPC request or notification.
-public struct RPCRequest: Sendable {
+package struct RPCRequest: Sendable {
     /// The id; nil for a notification. May be a string, a number or null.
-    public var id: JSONValue?
-    public var method: String
+    package var id: JSONValue?
+    package var method: String
     /// The params: nil when absent.
-    public var params: JSONValue?
+    package var params: JSONValue?
     /// A numeric id as the client wrote it (`-0`, `1.50`, `9223372036854775808`), echoed instead of `id`'s
     /// canonical encoding so the client can match the answer; nil for other ids.
-    public var idText: [UInt8]?
+    package var idText: [UInt8]?
 
     /// A message that is not a valid request: the error to answer and the id to answer it with.
     struct Rejection: Error {
@@ -29,7 +29,7 @@ public struct RPCRequest: Sendable {
     }
 
     /// Whether it is a notification (no `id` member), which never gets a response.
-    public var isNotification: Bool { id == nil }
+    package var isNotification: Bool { id == nil }
 
     /// Validates a decoded message.
     ///
@@ -76,9 +76,9 @@ public struct RPCRequest: Sendable {
 }
 
 /// Builds protocol lines as bytes, in the conventional member order.
-public enum RPCLine {
+package enum RPCLine {
     /// `{"jsonrpc":"2.0","id":…,"result":…}`, with the id as `idText` when given (a number as written).
-    public static func result(id: JSONValue, idText: [UInt8]? = nil, _ result: JSONValue, into buffer: inout [UInt8]) {
+    package static func result(id: JSONValue, idText: [UInt8]? = nil, _ result: JSONValue, into buffer: inout [UInt8]) {
         buffer.append(contentsOf: #"{"jsonrpc":"2.0","id":"#.utf8)
         appendID(id, idText, into: &buffer)
         buffer.append(contentsOf: #","result":"#.utf8)
@@ -87,7 +87,7 @@ public enum RPCLine {
     }
 
     /// `{"jsonrpc":"2.0","id":…,"error":{…}}`, with the id as `idText` when given (a number as written).
-    public static func error(id: JSONValue, idText: [UInt8]? = nil, _ error: RPCError, into buffer: inout [UInt8]) {
+    package static func error(id: JSONValue, idText: [UInt8]? = nil, _ error: RPCError, into buffer: inout [UInt8]) {
         buffer.append(contentsOf: #"{"jsonrpc":"2.0","id":"#.utf8)
         appendID(id, idText, into: &buffer)
         buffer.append(contentsOf: #","error":"#.utf8)
@@ -96,7 +96,7 @@ public enum RPCLine {
     }
 
     /// `{"jsonrpc":"2.0","method":…,"params":…}`
-    public static func notification(method: String, params: JSONValue, into buffer: inout [UInt8]) {
+    package static func notification(method: String, params: JSONValue, into buffer: inout [UInt8]) {
         buffer.append(contentsOf: #"{"jsonrpc":"2.0","method":"#.utf8)
         appendJSONString(method, to: &buffer)
         buffer.append(contentsOf: #","params":"#.utf8)

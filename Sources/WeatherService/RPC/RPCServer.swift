@@ -8,22 +8,22 @@ import WeatherEngine
 /// `receive` is called once per input line, in arrival order, and returns as soon as the line's
 /// requests have begun (params checked, changes decided and queued); their completions run
 /// concurrently and answer out of order. Every request with an id is answered exactly once.
-public final class RPCServer: Sendable {
+package final class RPCServer: Sendable {
     private let methods: [String: MethodHandler]
     private let sink: any LineSink
     private let registry: CommandRegistry
     private let logger: Logger
     /// The longest accepted input line.
-    public let maxLineBytes: Int
+    package let maxLineBytes: Int
     private let inFlight = InFlight()
     private let onAnswered: @Sendable (JSONValue) -> Void
     /// The connection's name, the first part of every `cause` it records.
     private let label: String
 
     /// The deepest nesting accepted in a request.
-    public static let maxDepth = 64
+    package static let maxDepth = 64
 
-    public init(
+    package init(
         methods: [String: MethodHandler], sink: any LineSink, registry: CommandRegistry, logger: Logger,
         maxLineBytes: Int, label: String = "stdio", onAnswered: @escaping @Sendable (JSONValue) -> Void = { _ in }
     ) {
@@ -37,7 +37,7 @@ public final class RPCServer: Sendable {
     }
 
     /// Handles one input item; `done` is called once everything it started is answered.
-    public func receive(_ item: LineSplitter.Item, done: @escaping @Sendable () -> Void = {}) async {
+    package func receive(_ item: LineSplitter.Item, done: @escaping @Sendable () -> Void = {}) async {
         inFlight.enter()
         let finish: @Sendable () -> Void = { [inFlight] in
             inFlight.leave()
@@ -52,14 +52,17 @@ public final class RPCServer: Sendable {
         }
     }
 
-    /// Waits until every request received so far is answered.
-    public func drain() async { await inFlight.drain() }
+    /// Waits until every request received so far is answered, or the waiting task is cancelled.
+    package func drain() async { await inFlight.drain() }
+
+    /// Waits until every request received so far is answered, even when the waiting task is cancelled.
+    func drainIgnoringCancellation() async { await inFlight.drainIgnoringCancellation() }
 
     /// Whether every request received so far is answered.
-    public var isIdle: Bool { inFlight.isIdle }
+    package var isIdle: Bool { inFlight.isIdle }
 
     /// Cancels every request in flight (at shutdown, after a grace period); each is answered `-32800`.
-    public func cancelAll() { inFlight.cancelAll() }
+    package func cancelAll() { inFlight.cancelAll() }
 
     private func receive(line: [UInt8], finish: @escaping @Sendable () -> Void) async {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return finish() }

@@ -14,13 +14,13 @@ import WeatherEngine
 /// thread waits until the output has room (a client that does not read its answers is not read
 /// either) and takes the item's share of `budget`, which the server gives back when the item is
 /// answered, so a client that floods requests is held back at the pipe instead of growing memory.
-public struct StandardInput: Sendable {
+package struct StandardInput: Sendable {
     /// The descriptor to read (0 by default).
-    public let fd: Int32
+    package let fd: Int32
     /// The longest accepted line.
-    public let maxLineBytes: Int
+    package let maxLineBytes: Int
 
-    public init(fd: Int32 = 0, maxLineBytes: Int) {
+    package init(fd: Int32 = 0, maxLineBytes: Int) {
         self.fd = fd
         self.maxLineBytes = maxLineBytes
     }
@@ -28,7 +28,7 @@ public struct StandardInput: Sendable {
     /// Starts the reading thread, which yields into `continuation` and finishes it at end of input.
     ///
     /// - Parameter waitForRoom: blocks the thread while the output is full.
-    public func start(
+    package func start(
         budget: InputBudget, waitForRoom: @escaping @Sendable () -> Void,
         into continuation: AsyncStream<LineSplitter.Item>.Continuation
     ) {

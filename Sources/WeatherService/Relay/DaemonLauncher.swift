@@ -8,9 +8,9 @@ import WeatherEngine
 #endif
 
 /// Finds the shared daemon of a data dir, or starts one.
-public enum DaemonLauncher {
+package enum DaemonLauncher {
     /// Why no connection to the daemon was made.
-    public enum ConnectError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum ConnectError: Error, Sendable, Equatable, CustomStringConvertible {
         /// Nobody listens on the socket (no file, or a stale one): a daemon may be started.
         case noDaemon(path: String)
         /// The socket could not be reached for another reason (permissions, path too long…).
@@ -20,7 +20,7 @@ public enum DaemonLauncher {
         /// A daemon was started but none answered before the deadline.
         case timedOut(path: String, waited: Duration)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .noDaemon(let path): "no weatherd daemon is listening on \(path)"
             case .failed(let error): "cannot reach the weatherd daemon: \(error)"
@@ -36,7 +36,7 @@ public enum DaemonLauncher {
     ///
     /// - Returns: the connected socket (close-on-exec, blocking).
     /// - Throws: `.noDaemon` when nothing listens there (`ENOENT`, `ECONNREFUSED`), `.failed` otherwise.
-    public static func connect(path: String) throws(ConnectError) -> Int32 {
+    package static func connect(path: String) throws(ConnectError) -> Int32 {
         do throws(SocketError) {
             return try UnixSocket.connect(path)
         } catch {
@@ -53,7 +53,7 @@ public enum DaemonLauncher {
     ///
     /// - Throws: `.failed` for an error other than "no daemon", `.startFailed` when `start` throws,
     ///   `.timedOut` when no daemon listens by the deadline.
-    public static func connectOrStart(
+    package static func connectOrStart(
         path: String, deadline: Duration = .seconds(10), start: @Sendable () throws -> Void
     ) async throws(ConnectError) -> Int32 {
         do throws(ConnectError) {
@@ -92,7 +92,7 @@ public enum DaemonLauncher {
     ///
     /// - Returns: the child's pid.
     /// - Throws: `SocketError` when `posix_spawn` fails.
-    public static func spawnDetached(
+    package static func spawnDetached(
         executable: String, arguments: [String], environment: [String: String]
     ) throws(SocketError) -> Int32 {
         #if canImport(Glibc)

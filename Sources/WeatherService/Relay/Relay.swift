@@ -22,9 +22,9 @@ import WeatherEngine
 ///   `daemon_gone` error per request instead of silence.
 ///
 /// Lines over `maxLineBytes` are answered locally, as the daemon would, and not sent.
-public final class Relay: Sendable {
+package final class Relay: Sendable {
     /// How long to wait for the daemon after the input ends: 30 s of upstream deadline and a margin.
-    public static let defaultDeadline: Duration = .seconds(35)
+    package static let defaultDeadline: Duration = .seconds(35)
 
     private let socket: Int32
     private let input: Int32
@@ -59,7 +59,7 @@ public final class Relay: Sendable {
     ///   - deadline: how long to keep waiting for answers once the input has ended.
     ///   - logger: where the relay explains an unusual ending.
     /// - Throws: `SocketError` when its wake-up socket pair cannot be made.
-    public init(
+    package init(
         socket: Int32, input: Int32 = 0, output: Int32 = 1, maxLineBytes: Int,
         deadline: Duration = Relay.defaultDeadline, logger: Logger
     ) throws(SocketError) {
@@ -79,7 +79,7 @@ public final class Relay: Sendable {
     ///
     /// - Returns: the exit code: 0 when every forwarded request was answered (and the daemon did not close
     ///   before the input ended), 1 otherwise.
-    public func run() async -> Int32 {
+    package func run() async -> Int32 {
         await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
             let inputThread = Thread { [self] in
                 forwardInput()
@@ -99,7 +99,7 @@ public final class Relay: Sendable {
 
     /// Ends the relay at once (on SIGTERM): shuts the socket down, so the daemon cancels this connection's
     /// requests, and makes `run` return. Unanswered requests get no answer.
-    public func stop() {
+    package func stop() {
         state.withLock { state in
             guard !state.stopped else { return }
             state.stopped = true
@@ -307,7 +307,7 @@ public final class Relay: Sendable {
 
 extension RPCError {
     /// The answer the relay gives for a request the daemon stopped before answering.
-    public static let daemonGone = RPCError(
+    package static let daemonGone = RPCError(
         code: 1013, kind: "daemon_gone",
         message: "weatherd's daemon stopped before answering; the request may or may not have been carried out; "
             + "run the command again (a new daemon starts on its own)")

@@ -7,29 +7,29 @@ import WeatherEngine
 /// A client line is judged exactly as `RPCServer` judges it (same parser, depth and validation), so the
 /// relay expects precisely the answers the daemon will send: one per request with an id, one with id null
 /// for a line that is not JSON or a request that is invalid, none for a notification or a blank line.
-public enum RelayLines {
+package enum RelayLines {
     /// One answer the daemon owes: its id, and a numeric id's text as the client wrote it (see `RPCRequest`).
-    public struct Expected: Sendable, Equatable {
-        public var id: JSONValue
-        public var idText: [UInt8]?
+    package struct Expected: Sendable, Equatable {
+        package var id: JSONValue
+        package var idText: [UInt8]?
 
-        public init(id: JSONValue, idText: [UInt8]? = nil) {
+        package init(id: JSONValue, idText: [UInt8]? = nil) {
             self.id = id
             self.idText = idText
         }
     }
 
     /// What a client line means to the relay, from one parse.
-    public struct Judgement: Sendable, Equatable {
+    package struct Judgement: Sendable, Equatable {
         /// The answers the daemon will send, in the order of the line's requests.
-        public var expected: [Expected] = []
+        package var expected: [Expected] = []
         /// The requests the line cancels MCP's way (`notifications/cancelled` with `requestId`): the daemon
         /// never answers them, so the relay stops waiting for them.
-        public var silenced: [JSONValue] = []
+        package var silenced: [JSONValue] = []
     }
 
     /// Judges a client line: the answers it will get from the daemon and the requests it silences.
-    public static func judge(_ line: [UInt8]) -> Judgement {
+    package static func judge(_ line: [UInt8]) -> Judgement {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return Judgement() }
         let value: JSONValue
         do {
@@ -71,7 +71,7 @@ public enum RelayLines {
     /// The ids a daemon line answers: the id of an answer object (one without `method`), or of each answer in
     /// a batch; none for a notification. Members other than `id` and `method` are stepped over, not decoded,
     /// so a large answer costs one scan.
-    public static func answeredIDs(_ line: UnsafeRawBufferPointer) -> [JSONValue] {
+    package static func answeredIDs(_ line: UnsafeRawBufferPointer) -> [JSONValue] {
         guard let start = line.firstIndex(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { return [] }
         switch line[start] {
         case UInt8(ascii: "{"):

@@ -3,16 +3,17 @@ import Foundation
 import Providers
 import WeatherDomain
 import WeatherEngine
+import WeatherRuntime
 
 /// `weatherd serve`: the shared daemon of one data dir, on a Unix socket.
-public enum Daemon {
+package enum Daemon {
     /// Opens the data dir (holding its lock before touching the socket, so two starting daemons never
     /// both replace it), listens on the socket systemd passed or on the data dir's own, and serves until
     /// a signal or `--idle-exit`.
     ///
     /// - Returns: the process exit code (1 when the data dir or the socket could not be opened).
-    public static func run(
-        configuration: Configuration, environment: [String: String], clock: WallClock, logger: Logger,
+    package static func run(
+        configuration: Configuration, environment: [String: String], clock: any RuntimeClock, logger: Logger,
         provider: any WeatherProvider, transport: HTTPTransport
     ) async -> Int32 {
         let opened: OpenedDataDir
@@ -57,7 +58,7 @@ public enum Daemon {
     }
 
     /// `--socket`, else the data dir's default socket path.
-    public static func socketPath(_ configuration: Configuration, environment: [String: String]) throws -> String {
+    package static func socketPath(_ configuration: Configuration, environment: [String: String]) throws -> String {
         if let path = configuration.socketPath {
             let absolute = SocketPath.standardize(path, currentDirectory: FileManager.default.currentDirectoryPath)
             try SocketPath.check(absolute)
@@ -69,7 +70,7 @@ public enum Daemon {
 
 /// `weatherd` with no subcommand: a relay between stdin/stdout and the data dir's daemon, which it
 /// starts (detached, in its own session, with `--idle-exit 300`) when none is running.
-public enum RelayClient {
+package enum RelayClient {
     /// Connects to the data dir's daemon, starting one (detached, `--idle-exit 300`, logging to
     /// `DIR/weatherd.log`) when none is running.
     ///
@@ -77,7 +78,7 @@ public enum RelayClient {
     ///   - arguments: the client's own options, passed on to a daemon it starts.
     ///   - executable: this program, started as `executable serve …`.
     /// - Returns: the connected socket.
-    public static func connect(
+    package static func connect(
         configuration: Configuration, arguments: [String], environment: [String: String], executable: String
     ) async throws -> Int32 {
         let path = try Daemon.socketPath(configuration, environment: environment)
@@ -97,7 +98,7 @@ public enum RelayClient {
     }
 
     /// The error a client gets when `connect` failed.
-    public static func unavailable(_ error: any Error) -> RPCError {
+    package static func unavailable(_ error: any Error) -> RPCError {
         .application(
             "daemon_unavailable", "weatherd could not reach its daemon: \(error); --standalone runs without one")
     }
@@ -109,7 +110,7 @@ public enum RelayClient {
     ///   - arguments: the client's own options, passed on to a daemon it starts.
     ///   - executable: this program, started as `executable serve …`.
     /// - Returns: the exit code: 0 when every request was answered, 1 otherwise.
-    public static func run(
+    package static func run(
         configuration: Configuration, arguments: [String], environment: [String: String], executable: String,
         logger: Logger
     ) async -> Int32 {

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import WeatherDomain
 import WeatherEngine
+import WeatherRuntime
 
 #if canImport(Glibc)
     import Glibc
@@ -21,18 +22,18 @@ import WeatherEngine
 /// - With `idleExit`, the service returns (and the daemon stops) once no connection has been open
 ///   for that long.
 /// - At shutdown it stops accepting, gives in-flight requests `shutdownGrace`, and returns.
-public struct DaemonService: Service {
-    public struct Settings: Sendable {
-        public var maxLineBytes: Int
-        public var maxConnections = 64
-        public var idleExit: Duration?
+package struct DaemonService: Service {
+    package struct Settings: Sendable {
+        package var maxLineBytes: Int
+        package var maxConnections = 64
+        package var idleExit: Duration?
         /// Unread output bytes above which a connection is cut.
-        public var outputLimit = 16 << 20
+        package var outputLimit = 16 << 20
         /// How long a peer that ended its input may wait for its answers.
-        public var endOfInputGrace: Duration
-        public var shutdownGrace: Duration = .seconds(1)
+        package var endOfInputGrace: Duration
+        package var shutdownGrace: Duration = .milliseconds(500)
 
-        public init(maxLineBytes: Int, endOfInputGrace: Duration) {
+        package init(maxLineBytes: Int, endOfInputGrace: Duration) {
             self.maxLineBytes = maxLineBytes
             self.endOfInputGrace = endOfInputGrace
         }
@@ -41,18 +42,27 @@ public struct DaemonService: Service {
     let engine: Engine
     let listener: UnixListener
     let settings: Settings
-    let clock: any Clock<Duration>
+    let clock: any RuntimeClock
 
-    public init(
-        engine: Engine, listener: UnixListener, settings: Settings, clock: any Clock<Duration> = ContinuousClock()
-    ) {
+    package init(engine: Engine, listener: UnixListener, settings: Settings) {
         self.engine = engine
         self.listener = listener
         self.settings = settings
-        self.clock = clock
+        clock = engine.clock
     }
 
-    public func run(shutdown: Latch) async {
+    package func run() async {
+        let shutdown = ShutdownDeadline(clock: clock, grace: settings.shutdownGrace)
+        await withTaskCancellationHandler {
+            await shieldedFromCancellation { await serve(until: shutdown) }
+        } onCancel: {
+            shutdown.begin()
+        }
+    }
+
+    /// Accepts and serves connections until the shutdown begins or the daemon is idle, then stops
+    /// accepting and lets its connections and the engine's background work finish by the deadline.
+    private func serve(until shutdown: ShutdownDeadline) async {
         await engine.ready.wait()
         let peers = Peers(settings: settings, clock: clock)
         engine.setStatusExtras { [listener, settings] in
@@ -69,31 +79,25 @@ public struct DaemonService: Service {
         } onEnd: { error in
             if let error { engine.logger.error("the socket stopped accepting: \(error)") }
         }
-        let stop = Latch()
-        let waits = [
-            Task {
-                await shutdown.wait()
-                stop.open()
-            },
-            Task {
-                await peers.idle.wait()
-                stop.open()
-            },
-        ]
-        await stop.wait()
-        for wait in waits { wait.cancel() }
-        if !shutdown.isOpen {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await shutdown.begun() }
+            group.addTask { await peers.idle.wait() }
+            await group.next()
+            group.cancelAll()
+        }
+        if !shutdown.hasBegun {
             engine.setStopReason("idle")
             engine.logger.info("no connection for \(settings.idleExit.map { "\($0)" } ?? "?"); stopping")
         }
+        shutdown.begin()
         listener.close()
         peers.stopAll()
         await peers.drain()
-        await engine.finishBackground(grace: settings.shutdownGrace)
+        await engine.finishBackground(by: shutdown)
     }
 
     /// Serves one admitted connection until its peer ends or hangs up, it is cut, or the daemon stops.
-    private func serve(fd: Int32, number: Int, shutdown: Latch) async {
+    private func serve(fd: Int32, number: Int, shutdown: ShutdownDeadline) async {
         let peer: PeerCredentials
         do {
             peer = try PeerCredentials(fd: fd)
@@ -109,34 +113,32 @@ public struct DaemonService: Service {
         let label = "conn:\(number)"
         engine.logger.info("\(label) opened by pid \(peer.pid.map(String.init) ?? "?") (uid \(peer.uid))")
         let input = AsyncStream<LineSplitter.Item>.makeStream()
-        let gone = Latch()
+        let gone = ShutdownDeadline(clock: clock, grace: .zero)
         let output = StandardOutput(fd: fd, limit: settings.outputLimit, overflow: .cut) { [engine] in
             engine.logger.warning("\(label) cut: its peer stopped reading or hung up")
-            gone.open()
+            gone.begin()
             input.continuation.finish()
         }
         let budget = InputBudget()
         StandardInput(fd: fd, maxLineBytes: settings.maxLineBytes).start(
             budget: budget, waitForRoom: { output.waitForRoom() }, into: input.continuation)
         let connection = Connection(engine: engine, label: label, sink: output, maxLineBytes: settings.maxLineBytes)
-        let stopReading = Task {
-            await shutdown.wait()
-            guard !Task.isCancelled else { return }
-            _ = Glibc.shutdown(fd, Int32(SHUT_RD))
-        }
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await output.run() }
+            // A shutdown stops the reading: the reader sees end of input, and the answers still come.
+            let stopReading = Task {
+                await shutdown.begun()
+                if !Task.isCancelled { shutdownSocket(fd, .read) }
+            }
             await connection.serve(input.stream, budget: budget)
-            let hangup = HangupWatcher(fd: fd, onHangup: { gone.open() })
-            let grace =
-                gone.isOpen ? Duration.zero : shutdown.isOpen ? settings.shutdownGrace : settings.endOfInputGrace
-            await connection.finish(grace: grace, cutShort: [(gone, .zero), (shutdown, settings.shutdownGrace)])
+            stopReading.cancel()
+            let hangup = HangupWatcher(fd: fd, onHangup: { gone.begin() })
+            await connection.finish(grace: settings.endOfInputGrace, cutShort: [gone, shutdown])
             await output.flush()
             output.finish()
-            _ = Glibc.shutdown(fd, Int32(SHUT_RDWR))
+            shutdownSocket(fd, .both)
             await hangup.done.wait()
         }
-        stopReading.cancel()
         close(fd)
         engine.logger.info("\(label) closed")
     }
@@ -147,7 +149,7 @@ public struct DaemonService: Service {
         RPCLine.error(id: .null, error, into: &line)
         line.append(UInt8(ascii: "\n"))
         line.withUnsafeBytes { raw in _ = send(fd, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL)) }
-        _ = Glibc.shutdown(fd, Int32(SHUT_RDWR))
+        shutdownSocket(fd, .both)
         close(fd)
     }
 }
@@ -162,13 +164,13 @@ private final class Peers: Sendable {
     }
 
     private let settings: DaemonService.Settings
-    private let clock: any Clock<Duration>
+    private let clock: any RuntimeClock
     private let state = Mutex(State())
     private let empty = Latch()
     /// Opens when no connection has been open for `idleExit`.
     let idle = Latch()
 
-    init(settings: DaemonService.Settings, clock: any Clock<Duration>) {
+    init(settings: DaemonService.Settings, clock: any RuntimeClock) {
         self.settings = settings
         self.clock = clock
     }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import WeatherEngine
+import WeatherRuntime
 
 #if canImport(Glibc)
     import Glibc
@@ -9,11 +10,11 @@ import WeatherEngine
 #endif
 
 /// SIGTERM and SIGINT, turned into a call (on a dispatch queue, never in a signal handler).
-public final class TerminationSignals {
+package final class TerminationSignals {
     private let sources: [any DispatchSourceSignal]
 
     /// Ignores SIGTERM and SIGINT's default action and calls `handler` for each one received.
-    public init(_ handler: @escaping @Sendable () -> Void) {
+    package init(_ handler: @escaping @Sendable () -> Void) {
         sources = [SIGTERM, SIGINT].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -24,14 +25,16 @@ public final class TerminationSignals {
     }
 
     /// Stops listening.
-    public func cancel() { sources.forEach { $0.cancel() } }
+    package func cancel() { sources.forEach { $0.cancel() } }
 }
 
 extension ServiceGroup {
     /// Runs the engine's log, `front` and the engine's workers as one group until it shuts down: when the
     /// front returns, or at SIGTERM/SIGINT (recorded as `signal`).
     static func serve(_ engine: Engine, front: any Service) async {
-        let group = ServiceGroup(services: [engine.logService, front] + engine.workerServices())
+        let group = ServiceGroup(services: [engine.logService, front] + engine.workerServices()) { error in
+            engine.logger.error("a service stopped: \(error)")
+        }
         let signals = TerminationSignals {
             engine.setStopReason("signal")
             group.triggerGracefulShutdown()

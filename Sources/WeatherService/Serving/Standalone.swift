@@ -3,15 +3,16 @@ import Foundation
 import Providers
 import WeatherDomain
 import WeatherEngine
+import WeatherRuntime
 
 /// `weatherd --standalone`: the engine and one connection on stdin/stdout in this process.
-public enum Standalone {
+package enum Standalone {
     /// Opens the data dir, serves stdin/stdout until end of input, a signal or a closed stdout, and
     /// shuts down.
     ///
     /// - Returns: the process exit code (1 when the data dir could not be opened).
-    public static func run(
-        configuration: Configuration, clock: WallClock, logger: Logger, provider: any WeatherProvider,
+    package static func run(
+        configuration: Configuration, clock: any RuntimeClock, logger: Logger, provider: any WeatherProvider,
         transport: HTTPTransport
     ) async -> Int32 {
         let opened: OpenedDataDir
@@ -32,7 +33,7 @@ public enum Standalone {
     /// Serves an opened data dir's engine to one connection on `input` and `output` (standard input and
     /// output by default) until it ends, a signal or a closed output, and shuts down.
     static func serve(
-        _ opened: OpenedDataDir, configuration: Configuration, clock: WallClock, logger: Logger,
+        _ opened: OpenedDataDir, configuration: Configuration, clock: any RuntimeClock, logger: Logger,
         provider: any WeatherProvider, transport: HTTPTransport, input: Int32 = 0, output: Int32 = 1
     ) async {
         let engine = Engine(

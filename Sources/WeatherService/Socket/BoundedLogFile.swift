@@ -12,17 +12,17 @@ import WeatherEngine
 /// Lines are appended (mode 0600, no symbolic link followed); a line that would take the file past `maxBytes`
 /// first moves it to `<path>.1`, replacing the previous one, and starts a new file, so the two hold at most
 /// about `2 × maxBytes`. Thread-safe: each line is one `write` under a lock.
-public final class BoundedLogFile: Sendable {
+package final class BoundedLogFile: Sendable {
     /// The file's path; the previous file is `path + ".1"`.
-    public let path: String
+    package let path: String
     /// The size past which the file is rotated.
-    public let maxBytes: Int
+    package let maxBytes: Int
     private let state: Mutex<(fd: Int32, size: Int)>
 
     /// Opens (or creates) the file for appending.
     ///
     /// - Throws: `SocketError` when it cannot be opened (or is a symbolic link).
-    public init(path: String, maxBytes: Int = 1 << 20) throws(SocketError) {
+    package init(path: String, maxBytes: Int = 1 << 20) throws(SocketError) {
         self.path = path
         self.maxBytes = max(1, maxBytes)
         let fd = try Self.openFile(path)
@@ -38,7 +38,7 @@ public final class BoundedLogFile: Sendable {
     /// Appends `message` and a newline, rotating first when the file would pass `maxBytes`.
     ///
     /// Failures are dropped: there is nowhere left to report them.
-    public func write(_ message: String) {
+    package func write(_ message: String) {
         var bytes = Array(message.utf8)
         bytes.append(UInt8(ascii: "\n"))
         state.withLock { state in
@@ -55,7 +55,7 @@ public final class BoundedLogFile: Sendable {
     }
 
     /// The file as a `Logger` sink: `Logger(level: .info, sink: file.sink)`.
-    public var sink: @Sendable (String) -> Void { { [self] in write($0) } }
+    package var sink: @Sendable (String) -> Void { { [self] in write($0) } }
 
     private static func openFile(_ path: String, truncating: Bool = false) throws(SocketError) -> Int32 {
         let flags = O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (truncating ? O_TRUNC : 0)

@@ -9,15 +9,15 @@
 /// The socket's folder (0700) and file (0600) already keep other users out; the daemon checks the peer's
 /// uid on every connection as well, so a socket passed by a service manager or a folder with a wrong mode
 /// still admits only the user the daemon runs as.
-public struct PeerCredentials: Sendable, Equatable {
+package struct PeerCredentials: Sendable, Equatable {
     /// The peer's process id; nil where the platform does not say (Darwin's `getpeereid`).
-    public var pid: Int32?
+    package var pid: Int32?
     /// The peer's effective user id.
-    public var uid: UInt32
+    package var uid: UInt32
     /// The peer's effective group id.
-    public var gid: UInt32
+    package var gid: UInt32
 
-    public init(pid: Int32?, uid: UInt32, gid: UInt32) {
+    package init(pid: Int32?, uid: UInt32, gid: UInt32) {
         self.pid = pid
         self.uid = uid
         self.gid = gid
@@ -26,7 +26,7 @@ public struct PeerCredentials: Sendable, Equatable {
     /// The credentials of the peer of `fd` (`SO_PEERCRED` on Linux, `getpeereid` on Darwin).
     ///
     /// - Throws: `SocketError` when `fd` is not a connected Unix socket.
-    public init(fd: Int32) throws(SocketError) {
+    package init(fd: Int32) throws(SocketError) {
         #if canImport(Glibc)
             // `struct ucred` (pid, uid, gid) is hidden behind _GNU_SOURCE; a tuple has its layout.
             var credentials: (pid_t, uid_t, gid_t) = (0, 0, 0)
@@ -48,7 +48,7 @@ public struct PeerCredentials: Sendable, Equatable {
     /// Whether a peer running as `peerUID` may use a daemon running as `ownUID`.
     ///
     /// - Returns: nil to admit it, or the refusal to send before closing the connection.
-    public static func admit(peerUID: UInt32, ownUID: UInt32) -> String? {
+    package static func admit(peerUID: UInt32, ownUID: UInt32) -> String? {
         guard peerUID != ownUID else { return nil }
         return "weatherd: refused: this socket belongs to uid \(ownUID); uid \(peerUID) may not use it"
     }

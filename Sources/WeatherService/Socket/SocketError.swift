@@ -5,13 +5,13 @@
 #endif
 
 /// Why a Unix socket, its folder or a file next to it could not be set up: a sentence that says what to do.
-public struct SocketError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct SocketError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The sentence shown to the user.
-    public var message: String
+    package var message: String
     /// The system error behind it, when there is one.
-    public var errno: Int32?
+    package var errno: Int32?
 
-    public init(_ message: String, errno: Int32? = nil) {
+    package init(_ message: String, errno: Int32? = nil) {
         self.message = message
         self.errno = errno
     }
@@ -22,5 +22,5 @@ public struct SocketError: Error, Sendable, Equatable, CustomStringConvertible {
         return SocketError("\(operation)\(target): \(String(cString: strerror(code)))", errno: code)
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }

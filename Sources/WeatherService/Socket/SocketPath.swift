@@ -14,14 +14,14 @@ import WeatherEngine
 /// its absolute path: two data dirs get two sockets, one data dir always the same, and the path stays well
 /// within the 107 bytes a Unix socket address holds. Without a runtime dir the socket is
 /// `<dataDir>/weatherd.sock`.
-public enum SocketPath {
+package enum SocketPath {
     /// The longest path a Unix socket address holds, in bytes (107 on Linux, 103 on Darwin).
-    public static let maxBytes = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+    package static let maxBytes = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
 
     /// The default socket of `dataDirectory` (relative paths are taken from `currentDirectory`).
     ///
     /// - Throws: `SocketError` when the path does not fit a socket address.
-    public static func defaultPath(
+    package static func defaultPath(
         dataDirectory: String, environment: [String: String],
         currentDirectory: String = FileManager.default.currentDirectoryPath
     ) throws(SocketError) -> String {
@@ -40,7 +40,7 @@ public enum SocketPath {
     /// The socket's file name in the runtime dir, without `.sock`: the last component of the (absolute,
     /// standardized) `dataDirectory` cut to 32 characters of `[A-Za-z0-9._-]`, a dash and 12 hex digits of
     /// the FNV-1a hash of the whole path.
-    public static func name(dataDirectory: String) -> String {
+    package static func name(dataDirectory: String) -> String {
         let last = dataDirectory.split(separator: "/").last.map(String.init) ?? ""
         var base = String(
             last.unicodeScalars.prefix(32).map { scalar -> Character in
@@ -58,7 +58,7 @@ public enum SocketPath {
     /// `path` made absolute against `currentDirectory`, without `.`, `..`, repeated or trailing slashes.
     ///
     /// Symbolic links are not resolved: the name depends on the path as given, not on where it leads.
-    public static func standardize(_ path: String, currentDirectory: String) -> String {
+    package static func standardize(_ path: String, currentDirectory: String) -> String {
         let absolute = path.hasPrefix("/") ? path : currentDirectory + "/" + path
         var components: [Substring] = []
         for component in absolute.split(separator: "/") {
@@ -74,7 +74,7 @@ public enum SocketPath {
     /// Checks that `path` fits a Unix socket address.
     ///
     /// - Throws: `SocketError` naming `--socket` when it is too long (or empty, or holds a NUL).
-    public static func check(_ path: String) throws(SocketError) {
+    package static func check(_ path: String) throws(SocketError) {
         let count = path.utf8.count
         guard count > 0, !path.utf8.contains(0) else { throw SocketError("the socket path \"\(path)\" is not valid") }
         guard count <= maxBytes else {
@@ -90,7 +90,7 @@ public enum SocketPath {
     /// - Returns: a sentence when a mode was tightened, for a warning on stderr.
     /// - Throws: `SocketError` saying what is wrong and naming `--socket`.
     @discardableResult
-    public static func prepareFolder(_ folder: String) throws(SocketError) -> String? {
+    package static func prepareFolder(_ folder: String) throws(SocketError) -> String? {
         var status = stat()
         if lstat(folder, &status) != 0 {
             guard errno == ENOENT else { throw .system("lstat", folder, errno: errno) }

@@ -11,20 +11,20 @@ import WeatherEngine
 ///
 /// The manager sets `LISTEN_PID` to the process it starts and `LISTEN_FDS` to how many sockets it passes,
 /// from descriptor 3 on (`LISTEN_FDNAMES` optionally names them). weatherd listens on one socket: the first.
-public enum SystemdSockets {
+package enum SystemdSockets {
     /// The first passed descriptor (`SD_LISTEN_FDS_START`).
-    public static let firstDescriptor: Int32 = 3
+    package static let firstDescriptor: Int32 = 3
 
     /// What the environment says was passed.
-    public struct Passed: Sendable, Equatable {
+    package struct Passed: Sendable, Equatable {
         /// The descriptor weatherd listens on: always `firstDescriptor`.
-        public var descriptor: Int32
+        package var descriptor: Int32
         /// How many descriptors were passed.
-        public var count: Int
+        package var count: Int
         /// Their names from `LISTEN_FDNAMES`, empty when unset.
-        public var names: [String]
+        package var names: [String]
 
-        public init(descriptor: Int32, count: Int, names: [String]) {
+        package init(descriptor: Int32, count: Int, names: [String]) {
             self.descriptor = descriptor
             self.count = count
             self.names = names
@@ -32,14 +32,14 @@ public enum SystemdSockets {
     }
 
     /// The environment variables of the protocol, unset once read so that children do not inherit them.
-    public static let variables = ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"]
+    package static let variables = ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"]
 
     /// Reads the protocol's variables from `environment`, without touching any descriptor.
     ///
     /// - Returns: nil when nothing was passed to the process `pid` (`LISTEN_PID` missing, not `pid`, or
     ///   `LISTEN_FDS` 0).
     /// - Throws: `SocketError` when `LISTEN_PID` is `pid` but `LISTEN_FDS` is not a count.
-    public static func parse(environment: [String: String], pid: Int32) throws(SocketError) -> Passed? {
+    package static func parse(environment: [String: String], pid: Int32) throws(SocketError) -> Passed? {
         guard let listenPID = environment["LISTEN_PID"].flatMap({ Int32($0) }), listenPID == pid else { return nil }
         guard let text = environment["LISTEN_FDS"], let count = Int(text), count >= 0 else {
             throw SocketError(
@@ -55,7 +55,7 @@ public enum SystemdSockets {
     /// marks every passed descriptor close-on-exec and checks that the first is a listening Unix stream socket.
     ///
     /// - Throws: `SocketError` when the variables are malformed or descriptor 3 is not such a socket.
-    public static func take() throws(SocketError) -> UnixListener? {
+    package static func take() throws(SocketError) -> UnixListener? {
         let environment = ProcessInfo.processInfo.environment
         for name in variables { unsetenv(name) }
         guard let passed = try parse(environment: environment, pid: getpid()) else { return nil }

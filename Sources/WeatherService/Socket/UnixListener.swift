@@ -16,11 +16,11 @@ import WeatherEngine
 ///
 /// Accepting runs on a dedicated thread that polls the socket and a wake-up socket, so `close` ends it at
 /// once. Descriptors are close-on-exec; accepted ones are blocking.
-public final class UnixListener: Sendable {
+package final class UnixListener: Sendable {
     /// The listening descriptor.
-    public let fd: Int32
+    package let fd: Int32
     /// The socket file's path (for an adopted socket, what `getsockname` says; nil when it has none).
-    public let path: String?
+    package let path: String?
     /// The socket file this listener created, unlinked at `close`; nil when adopted.
     private let created: FileIdentity?
     /// A socket pair whose first end `close` writes to, waking the accept thread's `poll`.
@@ -54,7 +54,7 @@ public final class UnixListener: Sendable {
     ///
     /// - Throws: `SocketError` with `errno` `EADDRINUSE` when a weatherd already listens on `path`, or
     ///   another `SocketError` (path too long, not a socket, permission denied).
-    public init(path: String, backlog: Int32 = 128) throws(SocketError) {
+    package init(path: String, backlog: Int32 = 128) throws(SocketError) {
         try SocketPath.check(path)
         try Self.removeStale(path)
         let fd = try UnixSocket.make()
@@ -87,7 +87,7 @@ public final class UnixListener: Sendable {
     /// Takes over a listening socket passed by the service manager (see `SystemdSockets`).
     ///
     /// - Throws: `SocketError` when `fd` is not a listening Unix stream socket.
-    public init(adopting fd: Int32) throws(SocketError) {
+    package init(adopting fd: Int32) throws(SocketError) {
         try Self.checkListening(fd)
         wake = try UnixSocket.pair()
         UnixSocket.setCloseOnExec(fd)
@@ -101,7 +101,7 @@ public final class UnixListener: Sendable {
     ///
     /// `onEnd` is called once when the thread ends: with nil after `close`, or with the error that stopped
     /// accepting. Calls after the first, or after `close`, do nothing.
-    public func start(
+    package func start(
         onConnection: @escaping @Sendable (Int32) -> Void,
         onEnd: @escaping @Sendable (SocketError?) -> Void = { _ in }
     ) {
@@ -128,7 +128,7 @@ public final class UnixListener: Sendable {
     /// Stops accepting: the accept thread ends promptly, the socket file this listener created is unlinked
     /// and the descriptors are closed (by the accept thread when it runs). Connections already accepted are
     /// not touched. Later calls do nothing.
-    public func close() {
+    package func close() {
         let (first, running) = state.withLock { state -> (Bool, Bool) in
             guard !state.closed else { return (false, false) }
             state.closed = true

@@ -1,13 +1,14 @@
 import Synchronization
 
-/// Runs `operation` with a deadline that holds even when the operation ignores cancellation.
+/// Runs `operation` with a deadline on `clock` that holds even when the operation ignores cancellation.
 ///
 /// URLSession's own resource timeout is not enforced on Linux, and a task group would wait for
 /// a child that ignores cancellation; so the operation runs in a task of its own, and whichever
 /// of it and the timer finishes first resumes the caller. A late operation is cancelled and left
 /// to finish on its own. Cancelling the caller ends the wait at once, as a timeout.
-public func withDeadline<T: Sendable>(
-    _ limit: Duration, operation: @escaping @Sendable () async -> T, onTimeout: @escaping @Sendable () -> T
+package func withDeadline<T: Sendable>(
+    _ deadline: WallInstant, clock: any RuntimeClock, operation: @escaping @Sendable () async -> T,
+    onTimeout: @escaping @Sendable () -> T
 ) async -> T {
     let race = Race<T>()
     let value = await withTaskCancellationHandler {
@@ -17,7 +18,7 @@ public func withDeadline<T: Sendable>(
             race.add(
                 Task {
                     do {
-                        try await Task.sleep(for: limit)
+                        try await clock.sleep(until: deadline, tolerance: nil)
                     } catch {
                         return
                     }
@@ -33,7 +34,7 @@ public func withDeadline<T: Sendable>(
 
 /// Waits for a shared task's value, but gives up with `CancellationError` when the waiting task is
 /// cancelled; the shared task goes on for its other waiters.
-func value<T: Sendable>(of task: Task<T, Never>) async throws -> T {
+package func value<T: Sendable>(of task: Task<T, Never>) async throws -> T {
     let race = Race<Result<T, CancellationError>>()
     let result = await withTaskCancellationHandler {
         await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, CancellationError>, Never>) in
