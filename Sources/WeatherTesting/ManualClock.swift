@@ -102,7 +102,7 @@ package final class ManualClock: RuntimeClock, Sendable {
     /// names it.
     package func sleepers(atLeast count: Int, until deadline: WallInstant? = nil) async {
         while sleeperCount(until: deadline) < count {
-            let arrived = await arrivals.wait { sleeperCount(until: deadline) >= count ? () : nil }
+            let arrived: Void? = await arrivals.wait { sleeperCount(until: deadline) >= count ? () : nil }
             guard arrived != nil else { return }
         }
     }

@@ -166,37 +166,9 @@ package enum SegmentCompactor {
         let compacted = files.manifest.compacted[first]
         // Counts carry over from an earlier compaction only if it landed (its copy is what is there now).
         let landed = compacted.map { Int64(original.count) == $0.bytes } ?? false
-        var output: [UInt8] = []
-        output.reserveCapacity(original.count)
-        var chain = previousChain
-        var lastSeq: Int64 = 0
-        var stripped: Int64 = 0
-        var lineNumber: Int64 = 0
-        try original.withUnsafeBytes { bytes in
-            var start = 0
-            while start < bytes.count, let newline = LogReader.newlineIndex(in: bytes, from: start) {
-                lineNumber += 1
-                let line = UnsafeRawBufferPointer(rebasing: bytes[start..<newline])
-                let envelope: EventEnvelope
-                do throws(LineProblem) {
-                    envelope = try EnvelopeCodec.decode(line, previousChain: chain, allowStripped: compacted != nil)
-                } catch {
-                    throw LogDamage(
-                        path: path, line: lineNumber, seq: lastSeq + 1, offset: Int64(start), problem: error)
-                }
-                if strip.contains(envelope.seq), let rule = rule(for: envelope, in: rules) {
-                    _ = EnvelopeCodec.encodeStripped(
-                        envelope, data: try strippedData(envelope.data, rule: rule), into: &output)
-                    stripped += 1
-                } else {
-                    output.append(contentsOf: line)
-                    output.append(UInt8(ascii: "\n"))
-                }
-                chain = envelope.chain
-                lastSeq = envelope.seq
-                start = newline + 1
-            }
-        }
+        let (output, chain, lastSeq, stripped) = try strippedCopy(
+            of: original, path: path, previousChain: previousChain, allowStripped: compacted != nil, strip: strip,
+            rules: rules)
         let temporary = path + ".compacting"
         try beforeStep(.writeCompacted, path)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
@@ -226,6 +198,47 @@ package enum SegmentCompactor {
         try beforeStep(.syncDirectory, path)
         try DataDirectory.syncDirectory(files.directory)
         return (Int64(original.count), Int64(output.count), stripped)
+    }
+
+    /// The segment `original` (read from `path`) with the payloads of the lines in `strip` removed and every
+    /// other line copied byte for byte, each line verified on the way: the copy, the chain and seq of its last
+    /// line, and how many lines lost their payload.
+    private static func strippedCopy(
+        of original: [UInt8], path: String, previousChain: UInt32, allowStripped: Bool, strip: Set<Int64>,
+        rules: [PayloadRule]
+    ) throws -> (output: [UInt8], chain: UInt32, lastSeq: Int64, stripped: Int64) {
+        var output: [UInt8] = []
+        output.reserveCapacity(original.count)
+        var chain = previousChain
+        var lastSeq: Int64 = 0
+        var stripped: Int64 = 0
+        var lineNumber: Int64 = 0
+        try original.withUnsafeBytes { bytes in
+            var start = 0
+            while start < bytes.count, let newline = LogReader.newlineIndex(in: bytes, from: start) {
+                lineNumber += 1
+                let line = UnsafeRawBufferPointer(rebasing: bytes[start..<newline])
+                let envelope: EventEnvelope
+                do throws(LineProblem) {
+                    envelope = try EnvelopeCodec.decode(line, previousChain: chain, allowStripped: allowStripped)
+                } catch {
+                    throw LogDamage(
+                        path: path, line: lineNumber, seq: lastSeq + 1, offset: Int64(start), problem: error)
+                }
+                if strip.contains(envelope.seq), let rule = rule(for: envelope, in: rules) {
+                    _ = EnvelopeCodec.encodeStripped(
+                        envelope, data: try strippedData(envelope.data, rule: rule), into: &output)
+                    stripped += 1
+                } else {
+                    output.append(contentsOf: line)
+                    output.append(UInt8(ascii: "\n"))
+                }
+                chain = envelope.chain
+                lastSeq = envelope.seq
+                start = newline + 1
+            }
+        }
+        return (output, chain, lastSeq, stripped)
     }
 
     /// Checks the manifest's record of each compacted segment against the file: its length and CRC-32C.

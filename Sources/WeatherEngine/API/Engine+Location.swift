@@ -61,21 +61,7 @@ extension Engine {
         _ scope: RefreshScope, only: Set<String>? = nil, cause: String,
         onPlace: (@Sendable (_ result: JSONValue, _ done: Int, _ total: Int) -> Void)? = nil
     ) async throws -> JSONValue {
-        var places: [(label: JSONValue, place: Place)] = []
-        if scope != .favorites, let here = await location.read({ $0.current }) {
-            places.append(("current", Place(name: here.name, country: nil, state: nil, lat: here.lat, lon: here.lon)))
-        }
-        if scope != .current {
-            for favorite in await favorites.read({ $0.items }) where only?.contains(favorite.id) ?? true {
-                places.append(
-                    (
-                        .string(favorite.id),
-                        Place(
-                            name: favorite.name, country: favorite.country, state: nil, lat: favorite.lat,
-                            lon: favorite.lon)
-                    ))
-            }
-        }
+        let places = await refreshPlaces(scope, only: only)
         let fetcher = self.fetcher
         let results = await withTaskGroup(of: (Int, JSONValue).self) { group in
             var next = 0
@@ -117,6 +103,27 @@ extension Engine {
         // The official warnings are checked after each refresh, in the background: the answer does not wait.
         background.start { await self.checkOfficial(cause: cause) }
         return .object(["scope": .string(scope.rawValue), "results": .array(results)])
+    }
+
+    /// The places a refresh of `scope` fetches, each with its label in the answer: the current place first
+    /// (`current`), then the favorites (their ids), those in `only` when it is given.
+    private func refreshPlaces(_ scope: RefreshScope, only: Set<String>?) async -> [(label: JSONValue, place: Place)] {
+        var places: [(label: JSONValue, place: Place)] = []
+        if scope != .favorites, let here = await location.read({ $0.current }) {
+            places.append(("current", Place(name: here.name, country: nil, state: nil, lat: here.lat, lon: here.lon)))
+        }
+        if scope != .current {
+            for favorite in await favorites.read({ $0.items }) where only?.contains(favorite.id) ?? true {
+                places.append(
+                    (
+                        .string(favorite.id),
+                        Place(
+                            name: favorite.name, country: favorite.country, state: nil, lat: favorite.lat,
+                            lon: favorite.lon)
+                    ))
+            }
+        }
+        return places
     }
 
     /// One place's entry in a refresh's answer: ok, or the stable kind of what went wrong.

@@ -34,50 +34,84 @@ package enum LogTools {
             print(usage)
             return 2
         }
-        var directory = Configuration.defaultDataDirectory(environment)
+        guard let options = parseOptions(arguments.dropFirst(), environment: environment, print: print) else {
+            return 2
+        }
+        let directory = options.directory
+        guard let files = logFiles(in: directory, print: print) else { return 1 }
+        let live = isLocked(directory)
+        switch command {
+        case "verify": return verify(files, live: live, print: print)
+        case "compact": return compact(directory, retainPayloads: options.retainPayloads, print: print)
+        case "dump":
+            return dump(
+                files, types: options.types, afterSeq: options.afterSeq, since: options.since, live: live, print: print)
+        default: return stats(files, live: live, print: print)
+        }
+    }
+
+    /// The options after a subcommand.
+    private struct Options {
+        var directory: String
         var types: Set<String> = []
         var afterSeq: Int64 = 0
         var since: Timestamp?
-        var retainPayloads = Configuration(dataDirectory: directory).retainPayloads
-        var rest = arguments.dropFirst()
+        var retainPayloads: Duration
+    }
+
+    /// Reads the options after the subcommand; nil, once the reason is printed, for an unknown option or one
+    /// without a good value.
+    private static func parseOptions(
+        _ arguments: ArraySlice<String>, environment: [String: String], print: (String) -> Void
+    ) -> Options? {
+        let directory = Configuration.defaultDataDirectory(environment)
+        var options = Options(
+            directory: directory, retainPayloads: Configuration(dataDirectory: directory).retainPayloads)
+        var rest = arguments
         while let flag = rest.popFirst() {
             guard let value = rest.popFirst() else {
                 print(#"{"ok":false,"error":"\#(flag) needs a value"}"#)
-                return 2
+                return nil
             }
             switch flag {
-            case "--data-dir": directory = value
-            case "--type": types.insert(value)
+            case "--data-dir": options.directory = value
+            case "--type": options.types.insert(value)
             case "--retain-payloads":
                 guard let duration = Configuration.duration(value) else {
                     print(#"{"ok":false,"error":"--retain-payloads must be a duration: 90s, 12h, 30d or 0"}"#)
-                    return 2
+                    return nil
                 }
-                retainPayloads = duration
+                options.retainPayloads = duration
             case "--after-seq":
                 guard let number = Int64(value), number >= 0 else {
                     print(#"{"ok":false,"error":"--after-seq must be a whole number"}"#)
-                    return 2
+                    return nil
                 }
-                afterSeq = number
+                options.afterSeq = number
             case "--since":
                 guard let time = Timestamp(rfc3339: value) else {
                     print(#"{"ok":false,"error":"--since must be an RFC 3339 time"}"#)
-                    return 2
+                    return nil
                 }
-                since = time
+                options.since = time
             default:
                 print(JSONValue.object(["ok": false, "error": .string("unknown option \(flag)")]).jsonString)
-                return 2
+                return nil
             }
         }
+        return options
+    }
+
+    /// The log files of the data dir at `directory`; nil, once the reason is printed, when there is no data dir
+    /// there, it cannot be listed, or it holds no log.
+    private static func logFiles(in directory: String, print: (String) -> Void) -> LogFiles? {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             print(
                 JSONValue.object([
                     "ok": false, "dataDir": .string(directory), "error": .string("no data dir at \(directory)"),
                 ]).jsonString)
-            return 1
+            return nil
         }
         let files: LogFiles
         do {
@@ -85,7 +119,7 @@ package enum LogTools {
         } catch {
             print(
                 JSONValue.object(["ok": false, "dataDir": .string(directory), "error": .string("\(error)")]).jsonString)
-            return 1
+            return nil
         }
         guard files.segments.count > 0 || FileManager.default.fileExists(atPath: files.activePath) else {
             print(
@@ -93,15 +127,9 @@ package enum LogTools {
                     "ok": false, "dataDir": .string(directory),
                     "error": .string("\(directory) holds no weatherd log (no \(LogFiles.activeName))"),
                 ]).jsonString)
-            return 1
+            return nil
         }
-        let live = isLocked(directory)
-        switch command {
-        case "verify": return verify(files, live: live, print: print)
-        case "compact": return compact(directory, retainPayloads: retainPayloads, print: print)
-        case "dump": return dump(files, types: types, afterSeq: afterSeq, since: since, live: live, print: print)
-        default: return stats(files, live: live, print: print)
-        }
+        return files
     }
 
     /// Whether a weatherd holds the data dir's lock (without creating or changing anything).
@@ -120,94 +148,6 @@ package enum LogTools {
     static func isProblem(_ tail: TornTail?, live: Bool) -> Bool {
         guard let tail else { return false }
         return !(live && tail.reason == .noNewline)
-    }
-
-    static func verify(_ files: LogFiles, live: Bool, print: (String) -> Void) -> Int32 {
-        var unknown: (place: LinePlace, seq: Int64, kind: EventKind)?
-        var first: Int64?
-        do {
-            // A truncated log begins past the dropped seqs: its base state must be there, and fit the log.
-            let base = try Replay.truncationBase(directory: files.directory, commandWindow: .max)
-            var baseConfirmed = base == nil
-            let outcome = try LogReader.read(directory: files.directory) { envelope, place in
-                if first == nil { first = envelope.seq }
-                if let base, envelope.seq == base.state.lastSeq {
-                    guard envelope.chain == base.chain else {
-                        throw LogDamage(
-                            path: LogTruncation.basePath(in: files.directory), line: 1, seq: envelope.seq, offset: 0,
-                            problem: LineProblem(
-                                .badChain,
-                                "\(LogTruncation.baseName) holds the state of seq \(envelope.seq) with another chain "
-                                    + "than the log's line"), kind: .manifest)
-                    }
-                    baseConfirmed = true
-                }
-                let kind: EventCatalog.Outcome
-                do {
-                    kind = try envelope.decodedEvent()
-                } catch {
-                    throw LogDamage(
-                        path: place.path, line: place.line, seq: envelope.seq, offset: place.offset,
-                        problem: LineProblem(.badJSON, "data does not match its schema: \(error)"))
-                }
-                if case .unknown(let type) = kind, unknown == nil { unknown = (place, envelope.seq, type) }
-                return true
-            }
-            if let unknown {
-                print(
-                    JSONValue.object([
-                        "ok": false, "file": .string(unknown.place.path), "line": .int(unknown.place.line),
-                        "seq": .int(unknown.seq), "offset": .int(unknown.place.offset),
-                        "error": .string("unknown event type \(unknown.kind)"),
-                    ]).jsonString)
-                return 1
-            }
-            if isProblem(outcome.tail, live: live), let tail = outcome.tail {
-                print(
-                    JSONValue.object([
-                        "ok": false, "file": .string(files.activePath),
-                        "line": .int(outcome.position.nextSeq - outcome.position.file + 1),
-                        "seq": .int(outcome.position.nextSeq), "offset": .int(tail.offset),
-                        "error": .string(
-                            "torn tail of \(tail.length) bytes (\(tail.reason.rawValue)); the next start repairs it"),
-                    ]).jsonString)
-                return 1
-            }
-            if let base, !baseConfirmed {
-                throw LogDamage(
-                    path: LogTruncation.basePath(in: files.directory), line: 1, seq: base.state.lastSeq, offset: 0,
-                    problem: LineProblem(
-                        .badSeq,
-                        "\(LogTruncation.baseName) holds the state of seq \(base.state.lastSeq), which the log does "
-                            + "not reach"), kind: .manifest)
-            }
-            let notes = try SegmentCompactor.checkManifest(files)
-            var result: [String: JSONValue] = [
-                "ok": true, "dataDir": .string(files.directory), "events": .int(outcome.lines),
-                "firstSeq": .int(first ?? outcome.position.nextSeq), "lastSeq": .int(outcome.position.nextSeq - 1),
-                "bytes": .int(files.bytes), "segments": .int(Int64(files.segments.count)),
-                "compactedSegments": .int(Int64(files.manifest.compacted.count)),
-            ]
-            if let truncated = files.manifest.truncated {
-                result["truncatedThroughSeq"] = .int(truncated.throughSeq)
-                result["baseSeq"] = base.map { .int($0.state.lastSeq) } ?? .null
-            }
-            if !notes.isEmpty { result["notes"] = .array(notes.map { .string($0) }) }
-            print(JSONValue.object(result).jsonString)
-            return 0
-        } catch let damage as LogDamage {
-            print(
-                JSONValue.object([
-                    "ok": false, "file": .string(damage.path), "line": .int(damage.line), "seq": .int(damage.seq),
-                    "offset": .int(damage.offset), "error": .string(damage.problem.detail),
-                ]).jsonString)
-            return 1
-        } catch {
-            print(
-                JSONValue.object(["ok": false, "dataDir": .string(files.directory), "error": .string("\(error)")])
-                    .jsonString)
-            return 1
-        }
     }
 
     /// Compacts a stopped data dir (its lock is taken, so a running weatherd is refused).

@@ -1,0 +1,100 @@
+import Foundation
+
+extension Chart {
+    /// A rectangle in the chart's pixels.
+    struct Box {
+        var left: Double
+        var top: Double
+        var right: Double
+        var bottom: Double
+
+        var width: Double { right - left }
+        var height: Double { bottom - top }
+    }
+
+    /// The time axis: from half a step before the first step to half a step after the last, so that the
+    /// bars fit (with no steps, the days of the daily summaries).
+    struct TimeAxis {
+        static let day: Int64 = 86_400_000
+        /// The plot's first and last moment, in milliseconds since 1970.
+        var start: Int64
+        var end: Int64
+        /// The time between steps (the shortest gap; three hours when unknown).
+        var step: Int64
+        var offset: Int64
+        /// The local days the plot shows (days since 1970), none when it shows more than 62 or no time at all.
+        var days: [Int64] = []
+
+        init(_ input: Input) {
+            offset = input.offsetSeconds * 1000
+            let gaps = zip(input.steps.dropFirst(), input.steps).map { $0.time - $1.time }.filter { $0 > 0 }
+            step = min(max(gaps.min() ?? 10_800_000, 900_000), Self.day)
+            let dates = input.days.compactMap { LocalTime.days($0.date) }
+            if let first = input.steps.first, let last = input.steps.last {
+                start = first.time - step / 2
+                end = last.time + step / 2
+            } else if let first = dates.min(), let last = dates.max() {
+                start = first * Self.day - offset
+                end = (last + 1) * Self.day - offset
+            } else {
+                (start, end) = (0, Self.day)
+                return
+            }
+            let (firstDay, lastDay) = (localDay(start), localDay(end - 1))
+            if lastDay - firstDay < 62 { days = Array(firstDay...lastDay) }
+        }
+
+        /// The local midnights inside the plot.
+        var midnights: [Int64] { days.dropFirst().map(midnight) }
+
+        /// The local day (days since 1970) of a moment.
+        func localDay(_ time: Int64) -> Int64 { Int64.floorDivision(time + offset, Self.day) }
+
+        /// The moment a local day begins.
+        func midnight(_ day: Int64) -> Int64 { day * Self.day - offset }
+
+        /// The x of a moment.
+        func x(_ time: Int64) -> Double { plot.left + pixels(time - start) }
+
+        /// How many pixels a duration spans.
+        func pixels(_ duration: Int64) -> Double { Double(duration) / Double(max(end - start, 1)) * plot.width }
+    }
+
+    /// The temperature axis: round ticks (1, 2 or 5 times a power of ten apart) around the values.
+    struct ValueAxis {
+        var low: Double
+        var high: Double
+        var step: Double
+
+        /// The axis for the steps' temperatures (or the days' lows and highs when there are no steps).
+        static func temperature(_ input: Input) -> ValueAxis {
+            var values = input.steps.compactMap(\.temperature)
+            if values.isEmpty { values = input.days.flatMap { [$0.min, $0.max].compactMap { $0 } } }
+            let clamped = values.map { min(max($0, -1e6), 1e6) }
+            return ValueAxis(around: (clamped.min() ?? 0)...(clamped.max() ?? 10))
+        }
+
+        /// Ticks around `range` (widened to at least 4 degrees), four or five apart.
+        init(around range: ClosedRange<Double>) {
+            var (low, high) = (range.lowerBound, range.upperBound)
+            if high - low < 4 { (low, high) = ((low + high) / 2 - 2, (low + high) / 2 + 2) }
+            let rough = (high - low) / 4
+            let magnitude = pow(10, floor(log10(rough)))
+            step = ([1.0, 2, 5, 10].first { $0 * magnitude >= rough } ?? 10) * magnitude
+            self.low = floor(low / step) * step
+            self.high = ceil(high / step) * step
+        }
+
+        /// The tick values, from low to high.
+        var ticks: [Double] {
+            let count = min(Int(((high - low) / step).rounded()), 20)
+            return (0...max(count, 1)).map { low + Double($0) * step }
+        }
+
+        /// The y of a temperature.
+        func y(_ value: Double) -> Double {
+            let clamped = min(max(value, -1e6), 1e6)
+            return plot.bottom - (clamped - low) / max(high - low, 1e-9) * plot.height
+        }
+    }
+}

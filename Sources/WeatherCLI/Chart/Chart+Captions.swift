@@ -1,0 +1,105 @@
+import WeatherDomain
+
+extension Chart {
+    /// The title (the place, its coordinates at the right) and the subtitle (units, fetch time, stale).
+    static func drawHeading(_ svg: inout Writer, _ input: Input) {
+        svg.element(
+            "text",
+            [("x", "24.0"), ("y", "34.0"), ("font-size", "20.0"), ("font-weight", "bold"), ("fill", Colour.title)],
+            text: input.place)
+        if let coordinates = input.coordinates {
+            svg.element(
+                "text",
+                [
+                    ("x", Writer.number(width - 24)), ("y", "34.0"), ("font-size", "12.0"), ("text-anchor", "end"),
+                    ("fill", Colour.faint),
+                ],
+                text: coordinates)
+        }
+        var parts = ["temperature in \(input.unit)", "chance of precipitation in %"]
+        if let fetchedAt = input.fetchedAt {
+            parts.append("fetched \(Dates.dateTime(fetchedAt, offsetSeconds: input.offsetSeconds))")
+        }
+        var spans = [Writer.tag("tspan", [], text: parts.joined(separator: " · "))]
+        if input.stale {
+            // The space goes between the spans: a renderer may drop one at the start of a span.
+            spans += [" · ", Writer.tag("tspan", [("fill", Colour.stale), ("font-weight", "bold")], text: "stale")]
+        }
+        svg.element(
+            "text", [("x", "24.0"), ("y", "56.0"), ("font-size", "12.0"), ("fill", Colour.faint)], markup: spans)
+    }
+
+    /// The key below the plot: what the line, the bars, the shading and the dashes mean, and the source.
+    static func drawLegend(_ svg: inout Writer, _ input: Input) {
+        let y = legendLine
+        let top = Writer.number(y - 10)
+        svg.open("g", [("font-size", "11.0"), ("fill", Colour.text)])
+        svg.element(
+            "line",
+            [
+                ("x1", "56.0"), ("y1", Writer.number(y - 4)), ("x2", "76.0"), ("y2", Writer.number(y - 4)),
+                ("stroke", Colour.temperature), ("stroke-width", "2.5"), ("stroke-linecap", "round"),
+            ])
+        svg.element("text", [("x", "82.0"), ("y", Writer.number(y))], text: "temperature (\(input.unit))")
+        svg.element(
+            "rect",
+            [
+                ("x", "212.0"), ("y", top), ("width", "10.0"), ("height", "10.0"), ("fill", Colour.precipitation),
+                ("fill-opacity", "0.35"),
+            ])
+        svg.element("text", [("x", "228.0"), ("y", Writer.number(y))], text: "chance of precipitation (%)")
+        svg.element(
+            "rect",
+            [
+                ("x", "400.0"), ("y", top), ("width", "10.0"), ("height", "10.0"), ("fill", Colour.night),
+                ("stroke", Colour.axis), ("stroke-width", "0.5"),
+            ])
+        svg.element("text", [("x", "416.0"), ("y", Writer.number(y))], text: "night")
+        svg.element(
+            "line",
+            [
+                ("x1", "464.0"), ("y1", Writer.number(y - 11)), ("x2", "464.0"), ("y2", Writer.number(y + 1)),
+                ("stroke", Colour.midnight), ("stroke-dasharray", "3.0 3.0"),
+            ])
+        svg.element("text", [("x", "472.0"), ("y", Writer.number(y))], text: "local midnight")
+        if let provider = input.provider {
+            svg.element(
+                "text", [("x", Writer.number(plot.right)), ("y", Writer.number(y)), ("text-anchor", "end")],
+                text: "data: \(provider)")
+        }
+        svg.close("g")
+    }
+
+    /// The `<desc>`: the chart in words, with every day's low and high, for readers that do not see it.
+    static func description(_ input: Input) -> String {
+        var text = "Temperature (\(input.unit)) and chance of precipitation (%)"
+        if let first = input.steps.first, let last = input.steps.last {
+            let offset = input.offsetSeconds
+            text +=
+                ", \(input.steps.count) forecast steps from \(Dates.dateTime(first.time, offsetSeconds: offset))"
+                + " to \(Dates.dateTime(last.time, offsetSeconds: offset))"
+        } else {
+            text += ", no forecast steps"
+        }
+        let days = input.days.map { day in
+            let date = LocalTime.days(day.date).map { DayLabelForm.full.date($0) } ?? day.date
+            return "\(date): low \(input.degrees(day.min)), high \(input.degrees(day.max))"
+        }
+        if !days.isEmpty { text += ". " + days.joined(separator: "; ") }
+        return text + "."
+    }
+
+    /// The times the chart writes.
+    enum Dates {
+        /// `Fri 26 May 2023 09:50 (UTC+01:00)`: a moment (milliseconds since 1970) at an offset from UTC.
+        static func dateTime(_ milliseconds: Int64, offsetSeconds: Int64) -> String {
+            let local = Int64.floorDivision(milliseconds, 1000) + offsetSeconds
+            let day = Int64.floorDivision(local, 86_400)
+            let second = Int64.floorModulo(local, 86_400)
+            let (year, _, _) = CivilDate.fromDays(day)
+            return LocalTime.dayLabel(days: day)
+                + " \(year) \(LocalTime.twoDigits(second / 3600)):\(LocalTime.twoDigits(second / 60 % 60))"
+                + " (UTC\(LocalTime.offsetText(offsetSeconds, colon: true)))"
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import WeatherDomain
+
+extension Chart {
+    /// The facts of a `weather/forecast` result the chart draws, read leniently: what is missing or
+    /// malformed is left out, never guessed.
+    struct Input {
+        /// A forecast step: its time (milliseconds since 1970), temperature and chance of precipitation (0…1).
+        struct Step {
+            var time: Int64
+            var temperature: Double?
+            var pop: Double?
+        }
+
+        /// A day's summary: its local date (`YYYY-MM-DD`), low, high and the Sun's times.
+        struct Day {
+            var date: String
+            var min: Double?
+            var max: Double?
+            var sunrise: Int64?
+            var sunset: Int64?
+            /// `day` or `night` when the Sun neither rises nor sets.
+            var polar: String?
+        }
+
+        /// The place's name (with its country), or its coordinates when it has no name.
+        var place: String
+        /// The coordinates as `51.51°N 0.13°W`, when known.
+        var coordinates: String?
+        /// The temperature's unit: `°C`, `°F` or `K`.
+        var unit: String
+        /// The place's offset from UTC, which decides its local midnights.
+        var offsetSeconds: Int64
+        var fetchedAt: Int64?
+        var stale: Bool
+        var provider: String?
+        /// The steps, by time.
+        var steps: [Step]
+        var days: [Day]
+
+        init(_ forecast: JSONValue) {
+            let location = forecast["location"]
+            let name = location?["name"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+            let country = location?["country"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+            let lat = location?["lat"]?.doubleValue
+            let lon = location?["lon"]?.doubleValue
+            if let lat, let lon {
+                coordinates =
+                    "\(Writer.fixed(abs(lat), decimals: 2))°\(lat < 0 ? "S" : "N") "
+                    + "\(Writer.fixed(abs(lon), decimals: 2))°\(lon < 0 ? "W" : "E")"
+            }
+            if let name {
+                place = country.map { "\(name), \($0)" } ?? name
+            } else if let lat, let lon {
+                place = "\(Writer.fixed(lat, decimals: 4)), \(Writer.fixed(lon, decimals: 4))"
+            } else {
+                place = "Forecast"
+            }
+            unit = forecast["units"]?["temperature"]?.stringValue ?? "°"
+            offsetSeconds = min(max(location?["utcOffsetSeconds"]?.intValue ?? 0, -64_800), 64_800)
+            fetchedAt = Self.time(forecast["fetchedAt"])
+            stale = forecast["stale"]?.boolValue ?? false
+            provider = forecast["provider"]?.stringValue
+            steps = Self.steps(forecast["entries"]?.arrayValue ?? [])
+            days = (forecast["daily"]?.arrayValue ?? []).compactMap(Self.day)
+        }
+
+        /// The steps with a time, in time order (steps at the same time keep their order).
+        static func steps(_ entries: [JSONValue]) -> [Step] {
+            let steps = entries.compactMap { entry -> Step? in
+                guard let moment = time(entry["time"]) else { return nil }
+                let pop = entry["pop"]?.doubleValue.map { min(max($0, 0), 1) }
+                return Step(time: moment, temperature: entry["temperature"]?.doubleValue, pop: pop)
+            }
+            return steps.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+                .map(\.element)
+        }
+
+        /// A daily summary, when it has a date.
+        static func day(_ json: JSONValue) -> Day? {
+            guard let date = json["date"]?.stringValue else { return nil }
+            return Day(
+                date: date, min: json["min"]?.doubleValue, max: json["max"]?.doubleValue,
+                sunrise: time(json["sunrise"]), sunset: time(json["sunset"]), polar: json["polar"]?.stringValue)
+        }
+
+        /// An RFC 3339 time as milliseconds since 1970.
+        static func time(_ json: JSONValue?) -> Int64? {
+            json?.stringValue.flatMap { Timestamp(rfc3339: $0) }?.milliseconds
+        }
+
+        /// The summary of a local date, if the forecast has one.
+        func day(on date: String) -> Day? { days.first { $0.date == date } }
+
+        /// A temperature rounded to a whole number, as a day's low or high: `12°`, `-3°`, `285 K`, or `–`
+        /// when it is unknown.
+        func degrees(_ value: Double?) -> String {
+            guard let value else { return "–" }
+            let whole = Text.number(value, decimals: 0)
+            return unit.hasPrefix("°") ? whole + "°" : whole + " " + unit
+        }
+
+        /// A temperature axis label: `12°C`, `285 K`.
+        func tick(_ value: Double) -> String {
+            let whole = Text.number(value, decimals: 0)
+            return unit.hasPrefix("°") ? whole + unit : whole + " " + unit
+        }
+    }
+}
