@@ -1,15 +1,22 @@
 import Synchronization
 import WeatherDomain
 import WeatherEngine
+import WeatherRuntime
 import WeatherService
 
 /// A line sink that keeps every line: the RPC front's output in process, a child's stdout end to end.
+///
+/// Waiting for lines is told of each arrival (no polling); real time bounds a wait only as a hang guard.
 package final class CollectingSink: LineSink {
     private let state = Mutex<[[UInt8]]>([])
+    private let arrivals = WaitQueue<Void>()
 
     package init() {}
 
-    package func send(_ line: [UInt8]) { state.withLock { $0.append(line) } }
+    package func send(_ line: [UInt8]) {
+        state.withLock { $0.append(line) }
+        arrivals.resumeAll(())
+    }
 
     /// The raw lines so far.
     package var lines: [[UInt8]] { state.withLock { $0 } }
@@ -17,31 +24,32 @@ package final class CollectingSink: LineSink {
     /// The lines so far, decoded.
     package func messages() throws -> [JSONValue] { try lines.map { try JSONValue.parse($0) } }
 
-    /// How long a test waits for output before calling it lost. Only a hang guard: the whole suite runs its
-    /// end-to-end processes beside the in-process services on 2 cores, where an answer can wait a minute for a
-    /// thread (all pass alone in a second or two).
-    package static let patience: Duration = .seconds(240)
+    /// How long a test waits for output before calling it lost: a hang guard, never a verdict.
+    package static let patience: Duration = hangGuardLimit
 
-    /// Waits until at least `count` lines have arrived; false when `timeout` passes first.
+    /// Waits until at least `count` lines have arrived; false when the hang guard fires first.
     @discardableResult
     package func wait(for count: Int, timeout: Duration = patience) async -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        while state.withLock({ $0.count }) < count {
-            if ContinuousClock.now >= deadline { return false }
-            try? await Task.sleep(for: .milliseconds(2))
-        }
-        return true
+        await first(timeout: timeout) { lines in lines.count >= count ? true : nil } ?? false
     }
 
-    /// Waits for the response with `id`; nil when `timeout` passes first.
+    /// Waits for the response with `id`; nil when the hang guard fires first.
     package func response(id: JSONValue, timeout: Duration = patience) async throws -> JSONValue? {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        while true {
-            for message in try messages() where message["id"] == id && message["method"] == nil {
-                return message
+        await first(timeout: timeout) { lines in
+            lines.lazy.compactMap { try? JSONValue.parse($0) }.first { $0["id"] == id && $0["method"] == nil }
+        }
+    }
+
+    /// The first non-nil answer of `found` over the lines so far, asked again at each arrival.
+    private func first<T: Sendable>(
+        timeout: Duration, _ found: @escaping @Sendable ([[UInt8]]) -> T?
+    ) async -> T? {
+        await withHangGuard(timeout) { [self] in
+            while true {
+                if let value = found(lines) { return value }
+                let count = lines.count
+                guard await arrivals.wait(unless: { self.lines.count > count ? () : nil }) != nil else { return nil }
             }
-            if ContinuousClock.now >= deadline { return nil }
-            try? await Task.sleep(for: .milliseconds(2))
         }
     }
 }

@@ -1,18 +1,20 @@
 import Providers
 import Synchronization
+import WeatherRuntime
 
 /// An HTTP transport that answers from recorded responses, by URL path, and counts every request.
 ///
 /// Routes are matched on the path (the part before `?`); each route holds a queue of replies, the
 /// last of which repeats. A reply is a response, a transport failure (offline, timeout) or a
-/// response after a delay, so single-flight, deadlines and retries can be tested without a network.
+/// response held until the test releases it, so single-flight, deadlines, cancellation and retries can be
+/// tested without a network and without real time.
 package final class InMemoryTransport: Sendable {
     /// One scripted reply.
     package enum Reply: Sendable {
         case response(HTTPResponse)
         case failure(TransportError)
-        /// The reply, after sleeping this long (cancellation is ignored, as URLSession on Linux does).
-        indirect case delayed(Duration, Reply)
+        /// The reply, once the test calls `release()` (cancellation is ignored, as URLSession on Linux does).
+        indirect case held(Reply)
     }
 
     private struct State {
@@ -22,8 +24,26 @@ package final class InMemoryTransport: Sendable {
     }
 
     private let state = Mutex(State())
+    private let arrivals = WaitQueue<Void>()
+    private let gate = Latch()
 
     package init() {}
+
+    /// Lets every held reply, and every later one, go on.
+    package func release() { gate.open() }
+
+    /// Returns once at least `count` requests have arrived (nil from the hang guard: they never came).
+    @discardableResult
+    package func requests(atLeast count: Int) async -> Bool {
+        await withHangGuard { [self] in
+            while requests.count < count {
+                guard await arrivals.wait(unless: { self.requests.count >= count ? () : nil }) != nil else {
+                    return nil
+                }
+            }
+            return true
+        } ?? false
+    }
 
     /// Sets the replies for requests whose path ends with `suffix` (e.g. `/v1/forecast`) and, when
     /// `query` is given, whose query contains it (e.g. `current=`).
@@ -62,20 +82,17 @@ package final class InMemoryTransport: Sendable {
                 }
                 return first
             }
-            return try await Self.perform(reply)
+            arrivals.resumeAll(())
+            return try await perform(reply)
         }
     }
 
-    private static func perform(_ reply: Reply) async throws(TransportError) -> HTTPResponse {
+    private func perform(_ reply: Reply) async throws(TransportError) -> HTTPResponse {
         switch reply {
         case .response(let response): return response
         case .failure(let error): throw error
-        case .delayed(let duration, let next):
-            // Like URLSession on Linux, the delay ignores cancellation: it sleeps in a task of its own,
-            // which a cancelled caller still waits for (without spinning).
-            await Task.detached {
-                do { try await Task.sleep(for: duration) } catch {}
-            }.value
+        case .held(let next):
+            await gate.waitIgnoringCancellation()
             return try await perform(next)
         }
     }

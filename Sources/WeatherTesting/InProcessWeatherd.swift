@@ -26,7 +26,7 @@ package final class InProcessWeatherd: Sendable {
     package init(
         directory: TemporaryDataDirectory, clock: ManualClock = ManualClock(), fsync: FsyncMode = .always,
         maxLineBytes: Int = 1 << 20, commandWindow: Int = 100_000, file: FaultInjectingFile? = nil,
-        network: InMemoryTransport = InMemoryTransport(), fetch: FetchPolicy = FetchPolicy(),
+        network: InMemoryTransport = InMemoryTransport(), fetch: FetchPolicy = .inProcess,
         snapshotEvery: Int = 10_000, maxFavorites: Int = FavoritesDecisions.defaultMaxCount,
         segmentBytes: Int64 = 64 << 20, logger: Logger = Logger(level: .error), warningsInterval: Duration? = nil,
         warningsLanguage: String? = nil
@@ -96,7 +96,7 @@ package final class InProcessWeatherd: Sendable {
     /// Runs `body` against a service on a fresh temporary data dir, and stops the service afterwards.
     package static func with(
         clock: ManualClock = ManualClock(), file: FaultInjectingFile? = nil,
-        network: InMemoryTransport = InMemoryTransport(), fetch: FetchPolicy = FetchPolicy(),
+        network: InMemoryTransport = InMemoryTransport(), fetch: FetchPolicy = .inProcess,
         _ body: (InProcessWeatherd) async throws -> Void
     ) async throws {
         let directory = TemporaryDataDirectory()
@@ -156,5 +156,16 @@ package final class InProcessWeatherd: Sendable {
         engine.finishLog()
         await writerTask.value
         engine.releaseLock()
+    }
+}
+
+extension FetchPolicy {
+    /// The policy in-process services run with unless a test says otherwise: retries follow at once, since
+    /// nothing moves the manual clock behind a test's back (backoff is asserted where it is under test, by
+    /// advancing the clock).
+    package static var inProcess: FetchPolicy {
+        var policy = FetchPolicy()
+        policy.backoff = .zero
+        return policy
     }
 }

@@ -7,13 +7,7 @@ import WeatherTesting
 
 @Suite("Fetching, caching and the audit of every call, in process")
 struct FetchTests {
-    static var quick: FetchPolicy {
-        var policy = FetchPolicy()
-        policy.backoff = .milliseconds(1)
-        // Not under test here: generous, so a loaded machine still makes every attempt.
-        policy.deadline = .seconds(600)
-        return policy
-    }
+    static var quick: FetchPolicy { .inProcess }
 
     static let berlin: JSONValue = ["lat": 52.52, "lon": 13.41]
 
@@ -88,8 +82,7 @@ struct FetchTests {
     @Test("identical concurrent requests share one upstream call")
     func singleFlight() async throws {
         let network = InMemoryTransport()
-        network.route(
-            "/v1/forecast", .delayed(.milliseconds(300), InMemoryTransport.ok(OpenMeteoBodies.current(temperature: 2))))
+        network.route("/v1/forecast", .held(InMemoryTransport.ok(OpenMeteoBodies.current(temperature: 2))))
         try await InProcessWeatherd.with(network: network, fetch: Self.quick) { service in
             for id in 0..<10 {
                 let request: JSONValue = [
@@ -97,12 +90,17 @@ struct FetchTests {
                 ]
                 await service.receive(request.jsonBytes)
             }
+            #expect(await network.requests(atLeast: 1))
+            network.release()
             #expect(await service.output.wait(for: 10))
             let answers = try service.output.messages()
             #expect(answers.allSatisfy { $0["result"]?["current"]?["temperature"] == 2 })
             #expect(network.requests.count == 1)
             let status = try await service.result("service/status")
-            #expect(status["upstreamCalls"]?["sharedCalls"] == 9)
+            let calls = try #require(status["upstreamCalls"])
+            #expect(
+                calls["sharedCalls"]?.intValue.map { $0 + (calls["cacheHits"]?.intValue ?? 0) } == 9,
+                "each of the other nine joined the call in flight or read what it cached")
         }
     }
 
@@ -153,18 +151,27 @@ struct FetchTests {
     @Test("the deadline holds against a provider that does not answer")
     func deadline() async throws {
         let network = InMemoryTransport()
-        network.route(
-            "/v1/forecast", .delayed(.seconds(900), InMemoryTransport.ok(OpenMeteoBodies.current(temperature: 1))))
+        network.route("/v1/forecast", .held(InMemoryTransport.ok(OpenMeteoBodies.current(temperature: 1))))
         var policy = Self.quick
         policy.deadline = .milliseconds(300)
-        try await InProcessWeatherd.with(network: network, fetch: policy) { service in
-            let started = ContinuousClock.now
-            let response = try await service.call("weather/current", Self.berlin)
+        let clock = ManualClock()
+        try await InProcessWeatherd.with(clock: clock, network: network, fetch: policy) { service in
+            let deadline = clock.now.advanced(by: .milliseconds(300))
+            let request: JSONValue = [
+                "jsonrpc": "2.0", "id": "held", "method": "weather/current", "params": Self.berlin,
+            ]
+            await service.receive(request.jsonBytes)
+            #expect(await network.requests(atLeast: 1))
+            await clock.sleepers(atLeast: 1, until: deadline)
+            clock.advance(by: .milliseconds(299))
+            #expect(service.output.lines.isEmpty, "no answer a millisecond before the deadline")
+            clock.advance(by: .milliseconds(1))
+            let response = try #require(try await service.output.response(id: "held"))
             #expect(response["error"]?["data"]?["kind"] == "timeout")
-            // Wide for a test process paused by the whole suite, yet far below the provider's 900 s.
-            #expect(ContinuousClock.now - started < .seconds(300), "far sooner than the provider's 900 s")
             let failed = try await events(service, ["weather.fetch_failed"])
             #expect(failed.first?["data"]?["error"] == "timeout")
+            #expect(failed.first?["data"]?["latencyMs"] == 300, "the attempt lasted the deadline")
+            network.release()
         }
     }
 
@@ -334,13 +341,9 @@ struct CancellationTests {
     @Test("$/cancelRequest answers a slow request once with -32800 at once, while the shared call goes on for others")
     func cancelSlowFetch() async throws {
         let network = InMemoryTransport()
-        // 20 s, and a deadline far past it: longer than a pause of a test process loaded by the whole suite
-        // between the lines below, and the shared call's answer, not the deadline, ends it.
-        network.route(
-            "/v1/forecast", .delayed(.seconds(20), InMemoryTransport.ok(OpenMeteoBodies.current(temperature: 6))))
-        var policy = FetchPolicy()
-        policy.deadline = .seconds(600)
-        try await InProcessWeatherd.with(network: network, fetch: policy) { service in
+        // Held until the test releases it: the shared call's answer, not the deadline, ends it.
+        network.route("/v1/forecast", .held(InMemoryTransport.ok(OpenMeteoBodies.current(temperature: 6))))
+        try await InProcessWeatherd.with(network: network) { service in
             let slow: JSONValue = [
                 "jsonrpc": "2.0", "id": "slow", "method": "weather/current", "params": ["lat": 1, "lon": 1],
             ]
@@ -349,16 +352,17 @@ struct CancellationTests {
             ]
             await service.receive(slow.jsonBytes)
             await service.receive(other.jsonBytes)
-            try await Task.sleep(for: .milliseconds(50))
+            #expect(await network.requests(atLeast: 1))
             await service.receive(Array(#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"slow"}}"#.utf8))
             let cancelled = try #require(try await service.output.response(id: "slow"))
             #expect(
                 try service.output.messages().allSatisfy { $0["id"] != "other" },
-                "answered before the shared upstream call (20 s) ends, not with it")
+                "answered while the shared upstream call is still held, not with it")
             #expect(cancelled["error"]?["code"] == -32800)
+            network.release()
             let answered = try #require(try await service.output.response(id: "other"))
             #expect(answered["result"]?["current"]?["temperature"] == 6.0)
-            try await Task.sleep(for: .milliseconds(100))
+            await service.server.drain()
             let lines = try service.output.messages()
             #expect(lines.filter { $0["id"] == "slow" }.count == 1, "answered exactly once")
             #expect(lines.count == 2, "the cancel notification itself produces no output")

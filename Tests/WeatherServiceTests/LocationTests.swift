@@ -7,11 +7,7 @@ import WeatherTesting
 
 @Suite("Location tracking and refresh, in process")
 struct LocationTests {
-    static var quick: FetchPolicy {
-        var policy = FetchPolicy()
-        policy.backoff = .milliseconds(1)
-        return policy
-    }
+    static var quick: FetchPolicy { .inProcess }
 
     @Test("a first location and a move of 5 km refresh the current place and every favorite; a small move does not")
     func moves() async throws {

@@ -6,11 +6,7 @@ import WeatherTesting
 
 @Suite("MCP tool results: the summary line, detail, the 25,000-character cap and set_location, in process")
 struct MCPResultTests {
-    static var quick: FetchPolicy {
-        var policy = FetchPolicy()
-        policy.backoff = .milliseconds(1)
-        return policy
-    }
+    static var quick: FetchPolicy { .inProcess }
 
     /// Open-Meteo answers; with `failingAfterFirst`, current weather only once, then 503s.
     static func network(failingAfterFirst: Bool = false) -> InMemoryTransport {

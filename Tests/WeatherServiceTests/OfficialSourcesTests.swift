@@ -46,12 +46,7 @@ enum OfficialFixture {
     /// Sarajevo, after the wind warning's update and before it expires.
     static let sarajevoTime = "2024-01-07T00:00:00Z"
 
-    static var quick: FetchPolicy {
-        var policy = FetchPolicy()
-        policy.backoff = .milliseconds(1)
-        policy.deadline = .seconds(600)
-        return policy
-    }
+    static var quick: FetchPolicy { .inProcess }
 
     static func events(_ service: InProcessWeatherd, _ types: [String]) async throws -> [JSONValue] {
         let result = try await service.result("events/query", ["types": .array(types.map { .string($0) })])

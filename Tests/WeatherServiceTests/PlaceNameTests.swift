@@ -6,11 +6,7 @@ import WeatherTesting
 
 @Suite("Place names in weather answers, in process")
 struct PlaceNameTests {
-    static var quick: FetchPolicy {
-        var policy = FetchPolicy()
-        policy.backoff = .milliseconds(1)
-        return policy
-    }
+    static var quick: FetchPolicy { .inProcess }
 
     static func network() -> InMemoryTransport {
         let network = InMemoryTransport()

@@ -105,7 +105,7 @@ struct WireTests {
         network.route("/v1/forecast", query: "current=", InMemoryTransport.ok(OpenMeteoBodies.current(temperature: 3)))
         network.route("/v1/forecast", query: "hourly=", InMemoryTransport.status(404))
         var fetch = FetchPolicy()
-        fetch.backoff = .milliseconds(1)
+        fetch.backoff = .zero
         let directory = TemporaryDataDirectory()
         let service = try InProcessWeatherd(directory: directory, network: network, fetch: fetch)
         let current = try await service.result("weather/current", ["lat": 48.856614, "lon": 2.3522219])
