@@ -39,12 +39,14 @@ public enum CLI {
         public var clock: WallClock
         /// What long-running commands (`bar`) wait on.
         public var timer: any Clock<Duration>
-        public var transport: HTTPTransport
+        /// The network of a command's own engine (`--standalone`), for the command's configuration.
+        public var transport: @Sendable (Configuration) -> HTTPTransport
         public var output: Output
 
         public init(
             variables: [String: String], executable: String, clock: WallClock,
-            timer: any Clock<Duration> = ContinuousClock(), transport: HTTPTransport, output: Output
+            timer: any Clock<Duration> = ContinuousClock(),
+            transport: @escaping @Sendable (Configuration) -> HTTPTransport, output: Output
         ) {
             self.variables = variables
             self.executable = executable
@@ -90,7 +92,7 @@ public enum CLI {
                 connection = try ClientConnection.standalone(
                     configuration: configuration, clock: environment.clock,
                     logger: Logger(level: level), provider: configuration.makeProvider(),
-                    transport: environment.transport, onNotification: forward)
+                    transport: environment.transport(configuration), onNotification: forward)
             } else {
                 connection = try await ClientConnection.daemon(
                     configuration: configuration, arguments: invocation.serverOptions,
