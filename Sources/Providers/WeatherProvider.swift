@@ -120,15 +120,20 @@ package struct ProviderError: Error, Sendable, Equatable, CustomStringConvertibl
         }
     }
 
-    /// The error for a request that got no response.
+    /// The error for a request that got no response, or whose body passed weatherd's limit.
     package static func from(_ error: TransportError, provider: String) -> ProviderError {
         switch error.kind {
         case .offline:
-            ProviderError(
+            return ProviderError(
                 .offline, "\(provider) cannot be reached (\(error.detail)).",
                 advice: "Check the network or the base URL.")
         case .timeout:
-            ProviderError(.timeout, "\(provider) did not answer in time.", advice: "Try again later.")
+            return ProviderError(.timeout, "\(provider) did not answer in time.", advice: "Try again later.")
+        case .tooLarge:
+            let limit = error.limit.map { "\(TransportError.sizeText($0)) " } ?? ""
+            return ProviderError(
+                .badUpstreamResponse, "\(provider)'s answer passed weatherd's \(limit)limit for a response body.",
+                advice: "Raise it with --max-body-bytes if answers this large are expected.")
         }
     }
 

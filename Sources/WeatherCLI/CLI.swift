@@ -39,12 +39,13 @@ package enum CLI {
         package var executable: String
         /// The time, and what long-running commands (`bar`) wait on.
         package var clock: any RuntimeClock
-        package var transport: HTTPTransport
+        /// The network of a command's own engine (`--standalone`), for the command's configuration.
+        package var transport: @Sendable (Configuration) -> HTTPTransport
         package var output: Output
 
         package init(
-            variables: [String: String], executable: String, clock: any RuntimeClock, transport: HTTPTransport,
-            output: Output
+            variables: [String: String], executable: String, clock: any RuntimeClock,
+            transport: @escaping @Sendable (Configuration) -> HTTPTransport, output: Output
         ) {
             self.variables = variables
             self.executable = executable
@@ -89,7 +90,7 @@ package enum CLI {
                 connection = try ClientConnection.standalone(
                     configuration: configuration, clock: environment.clock,
                     logger: Logger(level: level), provider: configuration.makeProvider(),
-                    transport: environment.transport, onNotification: forward)
+                    transport: environment.transport(configuration), onNotification: forward)
             } else {
                 connection = try await ClientConnection.daemon(
                     configuration: configuration, arguments: invocation.serverOptions,

@@ -13,17 +13,34 @@ import Synchronization
 package final class LocalHTTPServer: Sendable {
     /// A canned answer.
     package struct Response: Sendable {
+        /// How the body is framed.
+        package enum Framing: Sendable {
+            /// With a `Content-Length`.
+            case length
+            /// Chunked (`Transfer-Encoding: chunked`), without a length.
+            case chunked
+            /// Chunked, the body again and again until the client goes away: a body without end, one chunk a
+            /// millisecond, as a network brings it (a writer in the same process that never pauses outruns
+            /// swift-corelibs-foundation, whose cancel then waits until the reads leave its queue a turn).
+            case endless
+        }
+
         package var status: Int
         package var headers: [String: String]
         package var body: [UInt8]
         /// How long to wait before answering (cut short by `releaseDelays()`).
         package var delay: Duration
+        package var framing: Framing
 
-        package init(status: Int = 200, headers: [String: String] = [:], body: [UInt8], delay: Duration = .zero) {
+        package init(
+            status: Int = 200, headers: [String: String] = [:], body: [UInt8], delay: Duration = .zero,
+            framing: Framing = .length
+        ) {
             self.status = status
             self.headers = headers
             self.body = body
             self.delay = delay
+            self.framing = framing
         }
     }
 
@@ -33,6 +50,8 @@ package final class LocalHTTPServer: Sendable {
         var headers: [[String: String]] = []
         var stopped = false
         var released = false
+        var bytesSent = 0
+        var abandoned = 0
     }
 
     /// The port it listens on.
@@ -84,6 +103,12 @@ package final class LocalHTTPServer: Sendable {
 
     /// Every request's headers (names lower-cased), in the order of `requests`.
     package var requestHeaders: [[String: String]] { state.withLock { $0.headers } }
+
+    /// The bytes written to clients so far, heads and chunk framing included.
+    package var bytesSent: Int { state.withLock { $0.bytesSent } }
+
+    /// How many answers were cut short because their client went away (an endless body's always is).
+    package var abandonedAnswers: Int { state.withLock { $0.abandoned } }
 
     /// Answers every request held by its route's delay now, and later ones without waiting.
     package func releaseDelays() { state.withLock { $0.released = true } }
@@ -141,19 +166,50 @@ package final class LocalHTTPServer: Sendable {
         }
         let answerAt = ContinuousClock.now.advanced(by: response.delay)
         while ContinuousClock.now < answerAt, !state.withLock({ $0.released }) { usleep(10_000) }
-        var head =
-            "HTTP/1.1 \(response.status) Status\r\nContent-Length: \(response.body.count)\r\nConnection: close\r\n"
+        let framing =
+            response.framing == .length ? "Content-Length: \(response.body.count)" : "Transfer-Encoding: chunked"
+        var head = "HTTP/1.1 \(response.status) Status\r\n\(framing)\r\nConnection: close\r\n"
         head += "Content-Type: application/json\r\n"
         for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
         head += "\r\n"
-        let bytes = Array(head.utf8) + response.body
+        switch response.framing {
+        case .length:
+            guard write(Array(head.utf8) + response.body, to: client) else { return abandoned() }
+        case .chunked:
+            guard write(Array(head.utf8), to: client) else { return abandoned() }
+            // A chunk of at most 64 KiB at a time, as servers stream.
+            for start in stride(from: 0, to: response.body.count, by: 65_536) {
+                let chunk = Array(response.body[start..<min(start + 65_536, response.body.count)])
+                guard writeChunk(chunk, to: client) else { return abandoned() }
+            }
+            guard write(Array("0\r\n\r\n".utf8), to: client) else { return abandoned() }
+        case .endless:
+            guard write(Array(head.utf8), to: client) else { return abandoned() }
+            while !response.body.isEmpty, !state.withLock({ $0.stopped }) {
+                guard writeChunk(response.body, to: client) else { return abandoned() }
+                usleep(1000)
+            }
+        }
+    }
+
+    private func abandoned() { state.withLock { $0.abandoned += 1 } }
+
+    /// Writes one chunk of a chunked body.
+    private func writeChunk(_ chunk: [UInt8], to client: Int32) -> Bool {
+        write(Array((String(chunk.count, radix: 16) + "\r\n").utf8) + chunk + Array("\r\n".utf8), to: client)
+    }
+
+    /// Writes all of `bytes`; false when the client went away.
+    private func write(_ bytes: [UInt8], to client: Int32) -> Bool {
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
                 let written = send(client, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-                if written <= 0 { return }
+                if written <= 0 { return false }
                 offset += written
+                state.withLock { $0.bytesSent += written }
             }
+            return true
         }
     }
 }

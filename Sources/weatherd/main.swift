@@ -32,7 +32,8 @@ if let name = arguments.first, let command = CLI.command(named: name) {
         await CLI.run(
             command, Array(arguments.dropFirst()),
             in: CLI.Environment(
-                variables: environment, executable: executable, clock: clock, transport: .live(), output: output)))
+                variables: environment, executable: executable, clock: clock,
+                transport: { .live(maxBodyBytes: $0.maxBodyBytes) }, output: output)))
 }
 if arguments.first == "help" || arguments.contains("--help") || arguments.contains("-h") {
     print(CLI.overview)
@@ -81,12 +82,12 @@ case .standalone:
     exit(
         await Standalone.run(
             configuration: configuration, clock: clock, logger: logger, provider: configuration.makeProvider(),
-            transport: .live()))
+            transport: .live(maxBodyBytes: configuration.maxBodyBytes)))
 case .serve:
     exit(
         await Daemon.run(
             configuration: configuration, environment: environment, clock: clock, logger: logger,
-            provider: configuration.makeProvider(), transport: .live()))
+            provider: configuration.makeProvider(), transport: .live(maxBodyBytes: configuration.maxBodyBytes)))
 case .relay:
     exit(
         await RelayClient.run(

@@ -26,6 +26,28 @@ struct ErrorMappingTests {
         #expect(ProviderError.from(TransportError(.timeout, "slow"), provider: "x").kind == .timeout)
         #expect(ProviderError.from(status: 503, headers: [:], provider: "x")?.isRetryable == true)
     }
+
+    @Test("a body past the limit is a bad_upstream_response that names the limit and its flag, and is not retried")
+    func tooLarge() {
+        let error = ProviderError.from(TransportError.tooLarge(limit: 16 << 20), provider: "open-meteo")
+        #expect(error.kind == .badUpstreamResponse)
+        #expect(!error.isRetryable)
+        #expect(error.status == nil)
+        #expect(
+            error.message
+                == "open-meteo's answer passed weatherd's 16 MiB limit for a response body. "
+                + "Raise it with --max-body-bytes if answers this large are expected.")
+    }
+
+    @Test(
+        "sizes are said in the largest of GiB, MiB and KiB that writes them whole, else in bytes",
+        arguments: [
+            (16 << 20, "16 MiB"), (64 << 10, "64 KiB"), (1536, "1536 bytes"), (1 << 30, "1 GiB"), (3 << 19, "1536 KiB"),
+            (1, "1 byte"),
+        ])
+    func sizes(bytes: Int, text: String) {
+        #expect(TransportError.sizeText(bytes) == text)
+    }
 }
 
 @Suite("Report range check")

@@ -32,7 +32,7 @@ struct URLSessionTransportTests {
         let calls = 200
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = calls
-        let transport = HTTPTransport.live(session: URLSession(configuration: configuration))
+        let transport = HTTPTransport.live(configuration: configuration)
         for _ in 0..<3 {
             let returned = try await Self.cancelWhileAnswered(calls: calls, transport: transport)
             try #require(
@@ -79,6 +79,81 @@ struct URLSessionTransportTests {
             try await Task.sleep(for: .milliseconds(20))
         }
         return returned.count.load(ordering: .relaxed)
+    }
+
+    /// The limit of the body tests: 64 KiB.
+    static let limit = 64 << 10
+
+    /// A transport with the small limit.
+    static func limited() -> HTTPTransport { HTTPTransport.live(configuration: .ephemeral, maxBodyBytes: limit) }
+
+    /// The error a call fails with; nil, and an issue, when it succeeds.
+    static func failure(of transport: HTTPTransport, _ url: String) async -> TransportError? {
+        do {
+            let response = try await transport.get(HTTPRequest(url: url))
+            Issue.record("HTTP \(response.status) with \(response.body.count) bytes was accepted")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test(
+        "a body of exactly the limit is read whole, with a Content-Length or chunked",
+        .timeLimit(.minutes(1)), arguments: [LocalHTTPServer.Response.Framing.length, .chunked])
+    func atTheLimit(framing: LocalHTTPServer.Response.Framing) async throws {
+        let server = try LocalHTTPServer()
+        let body = (0..<Self.limit).map { UInt8(truncatingIfNeeded: $0 % 251) }
+        server.route("/v1/forecast", .init(body: body, framing: framing))
+        let response = try await Self.limited().get(HTTPRequest(url: server.baseURL + "/v1/forecast"))
+        #expect(response.status == 200)
+        #expect(response.body == body)
+    }
+
+    @Test(
+        "a body one byte past the limit fails as too large, with a Content-Length or chunked",
+        .timeLimit(.minutes(1)), arguments: [LocalHTTPServer.Response.Framing.length, .chunked])
+    func pastTheLimit(framing: LocalHTTPServer.Response.Framing) async throws {
+        let server = try LocalHTTPServer()
+        server.route(
+            "/v1/forecast", .init(body: Array(repeating: UInt8(ascii: "x"), count: Self.limit + 1), framing: framing))
+        let error = await Self.failure(of: Self.limited(), server.baseURL + "/v1/forecast")
+        #expect(error?.kind == .tooLarge)
+        #expect(error?.limit == Self.limit)
+    }
+
+    @Test(
+        "a Content-Length past the limit fails as too large, and the detail names the limit, not the URL",
+        .timeLimit(.minutes(1)))
+    func announcedTooLarge() async throws {
+        let server = try LocalHTTPServer()
+        server.route("/data/2.5/weather", .init(body: Array(repeating: UInt8(ascii: "x"), count: 1 << 20)))
+        let error = try #require(
+            await Self.failure(of: Self.limited(), server.baseURL + "/data/2.5/weather?appid=SECRET"))
+        #expect(error.kind == .tooLarge)
+        #expect(error.detail == "the body passed the 64 KiB limit")
+        #expect(!error.detail.contains("SECRET"))
+        #expect(!error.detail.contains("127.0.0.1"))
+    }
+
+    @Test(
+        "a body without end fails as too large, and no more of it is read: the server sees its client go away",
+        .timeLimit(.minutes(2)))
+    func endless() async throws {
+        let server = try LocalHTTPServer()
+        server.route(
+            "/v1/forecast", .init(body: Array(repeating: UInt8(ascii: "x"), count: 4 << 10), framing: .endless))
+        // Returning at all shows the call gave up at the limit: one that read the whole body would never return.
+        let error = try #require(await Self.failure(of: Self.limited(), server.baseURL + "/v1/forecast"))
+        #expect(error.kind == .tooLarge)
+        #expect(error.detail.contains("64 KiB"))
+        // And the task was cancelled, not left reading in the background: its connection closes. A wide guard, for
+        // a test process paused by the whole suite.
+        let deadline = ContinuousClock.now.advanced(by: .seconds(60))
+        while server.abandonedAnswers == 0, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(server.abandonedAnswers == 1, "still read after \(server.bytesSent) bytes")
     }
 
     @Test(

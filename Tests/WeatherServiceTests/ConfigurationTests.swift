@@ -26,6 +26,18 @@ struct ConfigurationTests {
         #expect(try Configuration.parse(["--snapshot-every=0"], environment: [:]).snapshotEvery == 0)
     }
 
+    @Test("upstream bodies are read up to 16 MiB by default; --max-body-bytes sets another limit, in bytes")
+    func maxBodyBytes() throws {
+        #expect(try Configuration.parse([], environment: [:]).maxBodyBytes == 16 << 20)
+        #expect(try Configuration.parse(["--max-body-bytes", "65536"], environment: [:]).maxBodyBytes == 65_536)
+        #expect(try Configuration.parse(["--max-body-bytes=1073741824"], environment: [:]).maxBodyBytes == 1 << 30)
+        for wrong in ["1023", "1073741825", "16MiB", "-1", ""] {
+            #expect(throws: (any Error).self) {
+                try Configuration.parse(["--max-body-bytes", wrong], environment: [:])
+            }
+        }
+    }
+
     @Test("at most 100,000 favorites by default; --max-favorites sets another maximum")
     func maxFavorites() throws {
         #expect(try Configuration.parse([], environment: [:]).maxFavorites == 100_000)

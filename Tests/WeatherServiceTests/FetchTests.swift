@@ -133,6 +133,7 @@ struct FetchTests {
         (InMemoryTransport.status(503), 1008, "upstream_error", 3),
         (InMemoryTransport.ok(Array("<html>busy</html>".utf8)), 1009, "bad_upstream_response", 1),
         (.failure(TransportError(.offline, "refused")), 1004, "offline", 3),
+        (.failure(TransportError.tooLarge(limit: 16 << 20)), 1009, "bad_upstream_response", 1),
     ]
 
     @Test("each upstream failure becomes its application error, retried only when it may pass", arguments: errorCases)
@@ -145,6 +146,23 @@ struct FetchTests {
             #expect(response["error"]?["data"]?["kind"]?.stringValue == kind)
             #expect(network.requests.count == attempts)
             #expect(try await events(service, ["weather.fetch_failed"]).count == attempts)
+        }
+    }
+
+    @Test("a body past --max-body-bytes is audited as a bad_upstream_response naming the limit, and not retried")
+    func tooLarge() async throws {
+        let network = InMemoryTransport()
+        network.route("/v1/forecast", .failure(TransportError.tooLarge(limit: 16 << 20)))
+        try await InProcessWeatherd.with(network: network, fetch: Self.quick) { service in
+            let response = try await service.call("weather/current", Self.berlin)
+            #expect(response["error"]?["data"]?["kind"] == "bad_upstream_response")
+            let message = try #require(response["error"]?["message"]?.stringValue)
+            #expect(message.contains("16 MiB") && message.contains("--max-body-bytes"), "\(message)")
+            let failed = try await events(service, ["weather.fetch_failed"])
+            #expect(failed.count == 1)
+            #expect(failed.first?["data"]?["error"] == "bad_upstream_response")
+            #expect(failed.first?["data"]?["message"]?.stringValue == message)
+            #expect(failed.first?["data"]?["status"] == nil)
         }
     }
 

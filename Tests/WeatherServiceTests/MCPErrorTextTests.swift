@@ -10,7 +10,7 @@ struct MCPErrorTextTests {
     /// What only the JSON-RPC face, or whoever runs weatherd, can use.
     static let rpcOnly = [
         "weather/", "favorites/", "location/", "cities/", "alerts/", "settings/", "history/", "--provider",
-        "--max-favorites", "base URL",
+        "--max-favorites", "--max-body-bytes", "base URL",
     ]
 
     /// Every error a tool call can meet from the domain and the providers.
@@ -25,6 +25,7 @@ struct MCPErrorTextTests {
         ProviderError.from(status: 302, headers: [:], provider: "open-meteo")!,
         ProviderError.from(TransportError(.offline, "connection refused"), provider: "open-meteo"),
         ProviderError.from(TransportError(.timeout, "30 s"), provider: "open-meteo"),
+        ProviderError.from(TransportError.tooLarge(limit: 16 << 20), provider: "open-meteo"),
         ProviderError.badBody("open-meteo", "not JSON"),
     ]
 

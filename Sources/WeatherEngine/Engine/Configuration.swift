@@ -1,4 +1,5 @@
 import EventLog
+import Providers
 import WeatherDomain
 
 /// weatherd's settings from flags and environment variables.
@@ -51,6 +52,9 @@ package struct Configuration: Sendable, Equatable {
     package var maxFavorites = FavoritesDecisions.defaultMaxCount
     /// The fetch limits (`--cache-ttl`, `--forecast-ttl`, `--upstream-timeout`, `--rate-limit`).
     package var fetch = FetchPolicy()
+    /// The most bytes read of one upstream answer's body (`--max-body-bytes`); past it the call fails as a
+    /// `bad_upstream_response` without reading on.
+    package var maxBodyBytes = HTTPTransport.defaultMaxBodyBytes
     /// The daemon's socket (`--socket`); nil: the default path for the data dir.
     package var socketPath: String?
     /// The most connections the daemon serves at once (`--max-connections`).
@@ -100,6 +104,7 @@ package struct Configuration: Sendable, Equatable {
           --forecast-ttl SECONDS  serve cached forecasts younger than this without a call (default 3600)
           --upstream-timeout SECONDS  overall deadline of one fetch, retries included (default 30)
           --rate-limit N          upstream calls allowed per minute (default 60)
+          --max-body-bytes N      the most bytes read of one upstream answer's body (default 16777216, 16 MiB)
           --refresh-interval SECONDS  refresh every favorite this often (default 14400; 0 = never)
           --warnings-interval SECONDS  check the official warnings of the places with alerts on this often
                                   (default 600; 0 = only after refreshes)
@@ -221,6 +226,7 @@ package struct Configuration: Sendable, Equatable {
             case "--forecast-ttl": config.fetch.forecastTTL = .seconds(try number(0...86_400))
             case "--upstream-timeout": config.fetch.deadline = .seconds(try number(1...600))
             case "--rate-limit": config.fetch.callsPerMinute = try number(1...100_000)
+            case "--max-body-bytes": config.maxBodyBytes = try number(1024...(1 << 30))
             case "--location-precision": config.locationPrecision = try number(0...6)
             case "--snapshot-every": config.snapshotEvery = try number(0...100_000_000)
             case "--max-favorites": config.maxFavorites = try number(1...10_000_000)
