@@ -46,9 +46,10 @@ package final class CollectingSink: LineSink {
     ) async -> T? {
         await withHangGuard(timeout) { [self] in
             while true {
-                if let value = found(lines) { return value }
-                let count = lines.count
-                guard await arrivals.wait(unless: { self.lines.count > count ? () : nil }) != nil else { return nil }
+                let seen = lines
+                if let value = found(seen) { return value }
+                let arrived: Void? = await arrivals.wait { self.lines.count > seen.count ? () : nil }
+                guard arrived != nil else { return nil }
             }
         }
     }
