@@ -16,6 +16,7 @@ package final class CollectingSink: LineSink {
     package func send(_ line: [UInt8]) {
         state.withLock { $0.append(line) }
         arrivals.resumeAll(())
+        testChanges.resumeAll(())
     }
 
     /// The raw lines so far.

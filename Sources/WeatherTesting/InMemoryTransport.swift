@@ -83,6 +83,7 @@ package final class InMemoryTransport: Sendable {
                 return first
             }
             arrivals.resumeAll(())
+            testChanges.resumeAll(())
             return try await perform(reply)
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WeatherRuntime
 
 #if canImport(Glibc)
     import Glibc
@@ -110,6 +111,12 @@ package final class LocalHTTPServer: Sendable {
     /// How many answers were cut short because their client went away (an endless body's always is).
     package var abandonedAnswers: Int { state.withLock { $0.abandoned } }
 
+    /// Returns once at least `count` requests have arrived (false from the hang guard: they never came).
+    @discardableResult
+    package func requests(atLeast count: Int) async -> Bool {
+        await eventually { requests.count >= count }
+    }
+
     /// Answers every request held by its route's delay now, and later ones without waiting.
     package func releaseDelays() { state.withLock { $0.released = true } }
 
@@ -164,6 +171,7 @@ package final class LocalHTTPServer: Sendable {
             let key = RouteKey.match(target, among: state.routes.keys)
             return key.flatMap { state.routes[$0] } ?? Response(status: 404, body: Array(#"{"error":"no route"}"#.utf8))
         }
+        testChanges.resumeAll(())
         let answerAt = ContinuousClock.now.advanced(by: response.delay)
         while ContinuousClock.now < answerAt, !state.withLock({ $0.released }) { usleep(10_000) }
         let framing =

@@ -71,7 +71,7 @@ struct BarEndToEndTests {
         server.route("/data/2.5/weather", .init(body: try Self.current(temperature: 6, condition: 211)))
         _ = try await client.call("weather/current", ["favorite": "London", "maxAgeSeconds": 0])
         #expect(
-            try await eventually(.seconds(10)) {
+            try await eventually {
                 try Self.objects(bar).last.map { Self.classes($0).contains("alert") } == true
             }, "\(bar.output.lines.map { String(decoding: $0, as: UTF8.self) })")
         let alerted = try #require(try Self.objects(bar).last)
@@ -107,7 +107,7 @@ struct BarEndToEndTests {
         #expect(!Self.classes(first).contains("stale"))
         server.stop()
         #expect(
-            try await eventually(.seconds(15)) {
+            try await eventually {
                 try Self.objects(bar).last.map { Self.classes($0).contains("stale") } == true
             }, "\(bar.output.lines.map { String(decoding: $0, as: UTF8.self) })")
         let stale = try #require(try Self.objects(bar).last)

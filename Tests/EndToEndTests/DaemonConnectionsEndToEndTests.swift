@@ -65,7 +65,7 @@ struct DaemonConnectionsEndToEndTests {
         // Encoding 16 MiB of answers takes about a second alone, but a debug build on two busy cores in the
         // whole suite has taken over 30 s: the wait is a hang guard, not a speed claim.
         #expect(
-            await eventually(.seconds(180)) { shared.logMentions("cut: its peer stopped reading") },
+            await eventually { shared.logMentions("cut: its peer stopped reading") },
             "the daemon cut the connection that did not read")
         #expect(try await shared.connections(become: 1, asking: client), "only the reading client is left")
         let received = stalled.readToEnd()
@@ -156,7 +156,7 @@ struct DaemonConnectionsEndToEndTests {
         #expect(await client.waitForExit() == 0)
         daemon.terminate()
         // Polled, not `waitUntilExit`, so the wait does not hold one of the few threads other tests run on.
-        #expect(await eventually(.seconds(20)) { !daemon.isRunning })
+        #expect(await eventually { !daemon.isRunning })
         #expect(daemon.terminationStatus == 0)
         #expect(FileManager.default.fileExists(atPath: path), "systemd's socket is systemd's to remove")
         #expect(try logEvents(shared.directory).last?["type"] == "service.stopped")

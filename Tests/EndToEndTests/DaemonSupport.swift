@@ -46,12 +46,12 @@ final class SharedDataDir: Sendable {
         return started?["data"]?["pid"]?.intValue.map { Int32($0) }
     }
 
-    /// Asks `client` for `service/status` until the daemon serves exactly `count` connections (at most 5 s).
+    /// Asks `client` for `service/status` until the daemon serves exactly `count` connections (false only when
+    /// the hang guard fires: the daemon lives in another process, so it is asked again every 50 ms).
     func connections(become count: Int64, asking client: RunningWeatherd) async throws -> Bool {
-        for _ in 0..<100 {
-            if try await client.call("service/status", timeout: .seconds(5))["result"]?["connections"] == .int(count) {
-                return true
-            }
+        let giveUp = ContinuousClock.now.advanced(by: hangGuardLimit)
+        while ContinuousClock.now < giveUp {
+            if try await client.call("service/status")["result"]?["connections"] == .int(count) { return true }
             try await Task.sleep(for: .milliseconds(50))
         }
         return false
@@ -72,7 +72,7 @@ final class SharedDataDir: Sendable {
         kill(pid, SIGTERM)
         let socket = try socketPath
         #expect(
-            try await eventually(.seconds(20)) {
+            try await eventually {
                 try self.stopped() && !FileManager.default.fileExists(atPath: socket)
             }, "the daemon stopped")
     }

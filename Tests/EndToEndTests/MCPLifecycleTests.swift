@@ -91,7 +91,7 @@ struct MCPLifecycleTests {
         try mcp.weatherd.send(
             line: #"{"jsonrpc":"2.0","id":"slow","method":"tools/call","params":{"name":"get_forecast","#
                 + #""arguments":{"lat":20,"lon":20}}}"#)
-        #expect(await eventually(.seconds(180)) { mcp.server.requests.count == 2 }, "both are waiting on the provider")
+        #expect(await eventually { mcp.server.requests.count == 2 }, "both are waiting on the provider")
         try mcp.weatherd.send(
             line: #"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":0,"reason":"test"}}"#)
         try mcp.weatherd.send(line: #"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"slow"}}"#)
@@ -110,7 +110,7 @@ struct MCPLifecycleTests {
         try mcp.weatherd.send(
             line: #"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"get_current_weather","#
                 + #""arguments":{"lat":10,"lon":10}}}"#)
-        #expect(await eventually(.seconds(180)) { mcp.server.requests.count == 1 })
+        #expect(await eventually { mcp.server.requests.count == 1 })
         // How MCP hosts stop a server: close its input, then SIGTERM (2 s later; at once here).
         try mcp.weatherd.closeInput()
         mcp.weatherd.signal(SIGTERM)

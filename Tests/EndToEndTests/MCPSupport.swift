@@ -86,18 +86,6 @@ let statelessMeta: JSONValue = [
     "io.modelcontextprotocol/clientInfo": ["name": "weatherd-tests", "version": "1"],
 ]
 
-/// Waits until `condition` holds, for at most `timeout`: a guard against a hang, so wide that a test process
-/// paused by the whole suite on 2 cores does not give up on a condition that holds (it is checked once more
-/// after any pause).
-func eventually(_ timeout: Duration = .seconds(120), _ condition: () throws -> Bool) async rethrows -> Bool {
-    let deadline = ContinuousClock.now.advanced(by: timeout)
-    while try !condition() {
-        if ContinuousClock.now >= deadline { return false }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return true
-}
-
 /// The structured result of a tool call, decoded from its text block.
 func toolText(_ response: JSONValue) throws -> JSONValue {
     // The JSON is the last text block: get_alerts, get_warnings and get_air_quality put a summary line first.

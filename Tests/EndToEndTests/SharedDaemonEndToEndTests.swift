@@ -188,7 +188,7 @@ struct SharedDaemonEndToEndTests {
         _ = try await client.call("service/status")
         try client.closeInput()
         #expect(await client.waitForExit() == 0)
-        #expect(try await eventually(.seconds(15)) { try shared.stopped() })
+        #expect(try await eventually { try shared.stopped() })
         let stopped = try #require(try logEvents(shared.directory).last)
         #expect(stopped["data"]?["reason"] == "idle")
         #expect(!FileManager.default.fileExists(atPath: try shared.socketPath))

@@ -31,12 +31,12 @@ struct ShutdownEndToEndTests {
         try await addFavorites(weatherd, 0..<90)
         try weatherd.send(
             line: #"{"jsonrpc":"2.0","id":"r","method":"refresh","params":{"scope":"favorites"}}"#)
-        try await Task.sleep(for: .milliseconds(500))
+        #expect(await server.requests(atLeast: 1), "the refresh is under way")
         // As an MCP host stops a server: end of input (weatherd would wait for the answer), then SIGTERM.
         try weatherd.closeInput()
         weatherd.signal(SIGTERM)
 
-        // The 1 s grace, then every fetch is cut; before the fix the process ran on for every place's call.
+        // The shutdown's grace, then every fetch is cut; before the fix the process ran on for every place's call.
         #expect(await weatherd.waitForExit(timeout: .seconds(120)) == 0)
         let answer = try #require(try await weatherd.output.response(id: "r"))
         let results = try #require(answer["result"]?["results"]?.arrayValue)
@@ -65,7 +65,7 @@ struct ShutdownEndToEndTests {
         let restarted = try startWeatherd(
             directory, Self.options(server) + ["--refresh-interval", "1"])
         _ = try await restarted.call("service/status")
-        try await Task.sleep(for: .milliseconds(1500))
+        #expect(await server.requests(atLeast: 1), "the scheduled refresh is under way")
         restarted.signal(SIGTERM)
         #expect(await restarted.waitForExit(timeout: .seconds(120)) == 0)
         let stopped = try #require(try logEvents(directory).last)

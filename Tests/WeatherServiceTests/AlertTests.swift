@@ -23,10 +23,7 @@ struct AlertTests {
             _ = try await service.result("weather/current", ["favoriteId": "fav-1"])
             clock.advance(milliseconds: 11 * 60_000)
             _ = try await service.result("weather/current", ["favoriteId": "fav-1"])
-            let deadline = ContinuousClock.now.advanced(by: .seconds(10))
-            while try Self.pushed(service).count < 2, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(5))
-            }
+            #expect(try await eventually { try Self.pushed(service).count >= 2 })
             let alerts = try Self.pushed(service)
             #expect(
                 alerts.map { $0["rule"] } == ["severe", "temp_drop"], "severe once per local date, then the 12 °C drop")
@@ -52,14 +49,9 @@ struct AlertTests {
             _ = try await service.result("favorites/update", ["id": "fav-2", "notify": false])
             _ = try await service.result("weather/current", ["favoriteId": "fav-1"])
             _ = try await service.result("weather/current", ["favoriteId": "fav-2"])
-            let deadline = ContinuousClock.now.advanced(by: .seconds(5))
-            var listed: [JSONValue] = []
-            while listed.isEmpty, ContinuousClock.now < deadline {
-                listed = try await service.result("alerts/list")["alerts"]?.arrayValue ?? []
-                try await Task.sleep(for: .milliseconds(5))
-            }
-            try await Task.sleep(for: .milliseconds(50))
-            listed = try await service.result("alerts/list")["alerts"]?.arrayValue ?? []
+            // The alert actor follows the log: once it has handled the last fetch, every alert is decided.
+            await service.engine.alertsCaughtUp()
+            let listed = try await service.result("alerts/list")["alerts"]?.arrayValue ?? []
             #expect(listed.map { $0["favoriteId"] } == ["fav-1"])
             #expect(try Self.pushed(service).isEmpty)
             #expect(try service.output.messages().allSatisfy { $0["id"] != nil })

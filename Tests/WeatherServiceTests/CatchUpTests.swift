@@ -35,11 +35,11 @@ struct CatchUpTests {
                 sent.withLock { $0.append(event["seq"]?.intValue ?? -1) }
             }
         }
-        #expect(await SocketTestSupport.eventually { rooms.withLock { $0 } == 1 })
+        #expect(await eventually { rooms.withLock { $0 } == 1 })
         try await Task.sleep(for: .milliseconds(100))
         #expect(sent.withLock { $0.count } == 1000, "one chunk, then it waits for room")
         gate.open()
-        #expect(await SocketTestSupport.eventually { sent.withLock { $0.count } == 2500 })
+        #expect(await eventually { sent.withLock { $0.count } == 2500 })
         #expect(sent.withLock { $0 } == Array(1...2500))
         feed.cancel()
         #expect(await feed.value == .cancelled)

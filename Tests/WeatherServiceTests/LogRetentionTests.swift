@@ -71,15 +71,12 @@ struct LogRetentionTests {
         }
         #expect(seqs == Array(1...lastSeq))
         _ = try await service.result("events/subscribe", ["afterSeq": 0])
-        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
         func pushed() throws -> [Int64] {
             try service.output.messages().filter { $0["method"] == "events/event" }.compactMap {
                 $0["params"]?["seq"]?.intValue
             }
         }
-        while try pushed().count < Int(lastSeq), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        #expect(try await eventually { try pushed().count >= Int(lastSeq) })
         #expect(try pushed() == Array(1...lastSeq))
         #expect(try await service.result("state/verify")["ok"] == true)
         await service.stop()

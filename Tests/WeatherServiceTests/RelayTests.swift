@@ -4,6 +4,7 @@ import Testing
 import WeatherDomain
 import WeatherEngine
 import WeatherService
+import WeatherTesting
 
 #if canImport(Glibc)
     import Glibc
@@ -288,11 +289,11 @@ struct RelayTests {
         async let code = rig.relay.run()
         // The request is pending once the daemon has it; stopping then leaves it unanswered (exit 1).
         // A generous wait: on a loaded 2-core machine the relay's task may start late.
-        #expect(await SocketTestSupport.eventually { daemonGotRequest.withLock { $0 } })
+        #expect(await eventually { daemonGotRequest.withLock { $0 } })
         // Neither the input nor the daemon ever ends here: only `stop` can end the relay.
         rig.relay.stop()
         #expect(await code == 1)
-        #expect(await SocketTestSupport.eventually { daemonSawEnd.withLock { $0 } })
+        #expect(await eventually { daemonSawEnd.withLock { $0 } })
         rig.endInput()
     }
 
@@ -386,7 +387,7 @@ struct DaemonLauncherTests {
                 + "for f in stat stdin stray; do mv \(dir)/$f.tmp \(dir)/$f; done"
             let pid = try DaemonLauncher.spawnDetached(
                 executable: "/bin/sh", arguments: ["-c", script], environment: ["PATH": "/usr/bin:/bin"])
-            #expect(await SocketTestSupport.eventually { FileManager.default.fileExists(atPath: dir + "/stray") })
+            #expect(await eventually { FileManager.default.fileExists(atPath: dir + "/stray") })
             var status: Int32 = 0
             #expect(waitpid(pid, &status, 0) == pid)
             let stat = try String(contentsOfFile: dir + "/stat", encoding: .utf8)

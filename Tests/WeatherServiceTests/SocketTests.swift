@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import WeatherEngine
 import WeatherService
+import WeatherTesting
 
 #if canImport(Glibc)
     import Glibc
@@ -86,15 +87,6 @@ enum SocketTestSupport {
         return result
     }
 
-    /// Polls `condition` every 10 ms until it holds or `seconds` pass; answers whether it held.
-    static func eventually(within seconds: Double = 60, _ condition: () -> Bool) async -> Bool {
-        let end = Date().addingTimeInterval(seconds)
-        while Date() < end {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return condition()
-    }
 }
 
 /// `send` without SIGPIPE on a socket (a fake daemon may write after the relay has gone), `write` on a pipe.
@@ -215,7 +207,7 @@ struct UnixListenerTests {
         listener.start { fd in accepted.withLock { $0.append(fd) } }
         let client = try DaemonLauncher.connect(path: path)
         defer { close(client) }
-        #expect(await SocketTestSupport.eventually { accepted.withLock { $0.count } == 1 })
+        #expect(await eventually { accepted.withLock { $0.count } == 1 })
         let server = try #require(accepted.withLock { $0.first })
         defer { close(server) }
         SocketTestSupport.write(client, "ping\n")
@@ -255,7 +247,7 @@ struct UnixListenerTests {
         #expect(ended.withLock { $0.isEmpty })
         // No client ever connects: a blocked accept would never return, so ending at all is the proof.
         listener.close()
-        #expect(await SocketTestSupport.eventually { ended.withLock { $0.count } == 1 })
+        #expect(await eventually { ended.withLock { $0.count } == 1 })
         #expect(ended.withLock { $0.first ?? nil } == nil)
         #expect(SocketTestSupport.mode(path) == nil)
         #expect(throws: DaemonLauncher.ConnectError.noDaemon(path: path)) { try DaemonLauncher.connect(path: path) }
@@ -276,7 +268,7 @@ struct UnixListenerTests {
             close(fd)
         }
         close(try DaemonLauncher.connect(path: path))
-        #expect(await SocketTestSupport.eventually { accepted.withLock { $0 } == 1 })
+        #expect(await eventually { accepted.withLock { $0 } == 1 })
         listener.close()
         #expect(SocketTestSupport.mode(path).map { $0 & S_IFMT } == S_IFSOCK)
     }
@@ -335,7 +327,7 @@ struct PeerCredentialsTests {
         listener.start { fd in accepted.withLock { $0 = fd } }
         let client = try DaemonLauncher.connect(path: path)
         defer { close(client) }
-        #expect(await SocketTestSupport.eventually { accepted.withLock { $0 } != nil })
+        #expect(await eventually { accepted.withLock { $0 } != nil })
         let server = try #require(accepted.withLock { $0 })
         defer { close(server) }
         let credentials = try PeerCredentials(fd: server)
@@ -409,7 +401,7 @@ struct CutWriterTests {
             await readingOut.flush()
             if round == lines / 20 { #expect(closed.withLock { $0 } == ["stalled"]) }
         }
-        #expect(await SocketTestSupport.eventually { received.withLock { $0 } == lines * 1024 })
+        #expect(await eventually { received.withLock { $0 } == lines * 1024 })
         #expect(closed.withLock { $0 } == ["stalled"])
         // Shut down: the stalled peer sees end of file after whatever had reached its buffer.
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -474,7 +466,7 @@ struct BoundedLogFileTests {
                 done.withLock { $0 += 1 }
             }.start()
         }
-        #expect(await SocketTestSupport.eventually { done.withLock { $0 } == 4 })
+        #expect(await eventually { done.withLock { $0 } == 4 })
         for name in [path, path + ".1"] {
             let text = try String(contentsOfFile: name, encoding: .utf8)
             #expect(text.utf8.count <= 1000)

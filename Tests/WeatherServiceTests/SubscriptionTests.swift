@@ -25,10 +25,7 @@ struct SubscriptionTests {
                 _ = try await service.result(
                     "favorites/add", ["name": .string("P\(index)"), "lat": .int(Int64(index)), "lon": 0])
             }
-            let deadline = ContinuousClock.now.advanced(by: .seconds(10))
-            while Self.pushedSeqs(try service.output.messages()).count < 40, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(5))
-            }
+            #expect(try await eventually { try Self.pushedSeqs(service.output.messages()).count >= 40 })
             let messages = Array(try service.output.messages()[before...])
             #expect(Self.pushedSeqs(messages) == Array(1...40))
             let answerIndex = try #require(messages.firstIndex { $0["result"]?["subscriptionId"] != nil })
@@ -52,10 +49,7 @@ struct SubscriptionTests {
             _ = try await service.result("events/subscribe", ["afterSeq": 0, "types": ["settings.changed"]])
             _ = try await service.result("favorites/add", ["name": "A", "lat": 1, "lon": 1])
             _ = try await service.result("settings/set", ["units": "metric"])
-            let deadline = ContinuousClock.now.advanced(by: .seconds(10))
-            while Self.pushedSeqs(try service.output.messages()).count < 2, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(5))
-            }
+            #expect(try await eventually { try Self.pushedSeqs(service.output.messages()).count >= 2 })
             let pushed = try service.output.messages().filter { $0["method"] == "events/event" }
             #expect(pushed.map { $0["params"]?["data"]?["units"] } == ["imperial", "metric"])
             let stopped = try await service.result("events/unsubscribe", ["subscriptionId": "sub-1"])

@@ -199,10 +199,7 @@ struct UnitSettingsTests {
             _ = try await service.result("weather/current", ["favorite": "fav-1"])
             clock.advance(milliseconds: 11 * 60_000)
             _ = try await service.result("weather/current", ["favorite": "fav-1"])
-            let deadline = ContinuousClock.now.advanced(by: .seconds(10))
-            while try AlertTests.pushed(service).isEmpty, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(5))
-            }
+            #expect(try await eventually { try !AlertTests.pushed(service).isEmpty })
             pushed = try AlertTests.pushed(service).first
             listed = try #require(try await service.result("alerts/list")["alerts"]?.arrayValue?.first)
         }
@@ -315,12 +312,8 @@ struct UnitSettingsTests {
             _ = try await service.result("weather/current", ["favorite": "fav-1"])
             clock.advance(milliseconds: 11 * 60_000)
             _ = try await service.result("weather/current", ["favorite": "fav-1"])
-            let deadline = ContinuousClock.now.advanced(by: .seconds(10))
-            var alerts: [JSONValue] = []
-            while alerts.isEmpty, ContinuousClock.now < deadline {
-                alerts = try await service.result("alerts/list")["alerts"]?.arrayValue ?? []
-                try await Task.sleep(for: .milliseconds(5))
-            }
+            await service.engine.alertsCaughtUp()
+            #expect(try await service.result("alerts/list")["alerts"]?.arrayValue?.isEmpty == false)
             let result = try await Self.tool(service, "get_alerts")
             let text = try #require(OfficialMCPTests.texts(result).last)
             #expect(text.contains("The temperature fell 36 °F, to 26.6 °F."))

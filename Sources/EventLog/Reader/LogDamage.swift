@@ -28,7 +28,8 @@ package struct LogDamage: Error, Sendable, Equatable, CustomStringConvertible {
     package var problem: LineProblem
     package var kind: Kind
 
-    package init(path: String, line: Int64, seq: Int64, offset: Int64, problem: LineProblem, kind: Kind = .damagedLine) {
+    package init(path: String, line: Int64, seq: Int64, offset: Int64, problem: LineProblem, kind: Kind = .damagedLine)
+    {
         self.path = path
         self.line = line
         self.seq = seq

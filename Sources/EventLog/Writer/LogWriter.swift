@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import WeatherDomain
+import WeatherRuntime
 
 #if canImport(Glibc)
     import Glibc
@@ -204,19 +205,12 @@ package final class LogWriter: Sendable {
         wake.signal()
     }
 
-    /// Runs the writer's thread until `finish` (or cancellation) and the queue is drained.
+    /// Runs the writer on a thread of its own until `finish` and the queue is drained (cancellation does not stop
+    /// it: the log service records `service.stopped` after everything else, then calls `finish`).
     package func run() async {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let thread = Thread { [self] in
-                    Self.nameCurrentThread()
-                    loop()
-                    continuation.resume()
-                }
-                thread.start()
-            }
-        } onCancel: {
-            finish()
+        await onOwnThread(named: Self.threadName) { [self] in
+            Self.nameCurrentThread()
+            loop()
         }
     }
 

@@ -5,15 +5,17 @@ import WeatherRuntime
 /// Decides alerts as weather is fetched and as the daily-summary time comes. Connections that
 /// subscribed follow `alert.raised` on the bus themselves.
 ///
-/// It follows the bus, which carries only committed, live events: replay never reaches it, so
-/// nothing is re-raised or pushed after a restart; the (place, rule, local date) keys folded from
-/// `alert.raised` stop a second raise of the same alert.
+/// It follows the log from where it stood at start-up (so replay never reaches it, and nothing is
+/// re-raised or pushed after a restart), each event once however far behind it falls; the (place,
+/// rule, local date) keys folded from `alert.raised` stop a second raise of the same alert.
 package actor AlertActor {
     let cache: StateActor<WeatherCache>
     private let favorites: StateActor<FavoritesState>
     private let location: StateActor<LocationState>
     let alerts: StateActor<AlertState>
-    private let bus: EventBus
+    private let follower: LogFollower
+    /// The last seq the alert rules have handled (every event, not only fetches).
+    nonisolated let handled = Watermark()
     let clock: any RuntimeClock
     private let logger: Logger
     /// The last current temperature fetched per place key, for the temperature-drop rule.
@@ -24,25 +26,27 @@ package actor AlertActor {
 
     init(
         cache: StateActor<WeatherCache>, favorites: StateActor<FavoritesState>, location: StateActor<LocationState>,
-        alerts: StateActor<AlertState>, bus: EventBus, clock: any RuntimeClock, logger: Logger
+        alerts: StateActor<AlertState>, follower: LogFollower, clock: any RuntimeClock, logger: Logger
     ) {
         self.cache = cache
         self.favorites = favorites
         self.location = location
         self.alerts = alerts
-        self.bus = bus
+        self.follower = follower
         self.clock = clock
         self.logger = logger
     }
 
-    /// Follows the bus until cancelled; checks the daily summaries every minute of its clock.
+    /// Follows the log until cancelled; checks the daily summaries every minute of its clock.
     func run() async {
+        let startSeq = follower.lastSeq
+        handled.raise(to: startSeq)
         previous = await cache.read { cache in
             cache.current.mapValues { ($0.value.current.temperature, $0.fetchedAt) }
         }
         await seedLineage()
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { await self.follow() }
+            group.addTask { await self.follow(after: startSeq) }
             group.addTask { [clock] in
                 while !Task.isCancelled {
                     do { try await clock.sleep(for: .seconds(60)) } catch { return }
@@ -52,14 +56,15 @@ package actor AlertActor {
         }
     }
 
-    private func follow() async {
-        while !Task.isCancelled {
-            let (subscription, _) = bus.subscribe(capacity: 10_000)
-            while let message = await subscription.next() {
-                guard case .event(let envelope) = message else { break }
-                await handle(envelope)
+    /// Decides on every `weather.fetched` committed from now on, each once, however far behind it falls.
+    private nonisolated func follow(after startSeq: Int64) async {
+        do {
+            try await follower.follow(after: startSeq) { envelope in
+                await self.handle(envelope)
+                self.handled.raise(to: envelope.seq)
             }
-            subscription.cancel()
+        } catch {
+            logger.error("alerts stopped following the log: \(error)")
         }
     }
 

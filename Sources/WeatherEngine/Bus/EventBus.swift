@@ -5,7 +5,8 @@ import Synchronization
 ///
 /// The log writer publishes each durable batch from its thread. Every subscriber has a bounded
 /// buffer; one that falls behind is cut off with a `lagged` marker naming the last seq it was
-/// given, and catches up from the log. So no subscriber misses an event without being told.
+/// given. Followers subscribe through `LogFollower`, which then catches up from the log and
+/// subscribes again, so no follower misses an event.
 package final class EventBus: Sendable {
     /// What a subscriber receives.
     package enum Message: Sendable, Equatable {
@@ -49,6 +50,9 @@ package final class EventBus: Sendable {
             }
         }
     }
+
+    /// The seq of the last event published (or of the log's end when the bus was made).
+    package var lastSeq: Int64 { state.withLock { $0.lastSeq } }
 
     /// The number of live subscribers.
     package var subscriberCount: Int { state.withLock { $0.subscribers.count } }

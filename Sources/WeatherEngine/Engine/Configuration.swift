@@ -50,6 +50,9 @@ package struct Configuration: Sendable, Equatable {
     package var retainAudit: Duration?
     /// The most favorites kept (`--max-favorites`); adding past it is refused with `too_many_favorites`.
     package var maxFavorites = FavoritesDecisions.defaultMaxCount
+    /// Live events a follower of the log (alert rules, an event feed) may fall behind the bus by before it
+    /// reads what it missed from the log instead (no flag: tests make it small).
+    package var followerCapacity = 10_000
     /// The fetch limits (`--cache-ttl`, `--forecast-ttl`, `--upstream-timeout`, `--rate-limit`).
     package var fetch = FetchPolicy()
     /// The most bytes read of one upstream answer's body (`--max-body-bytes`); past it the call fails as a

@@ -36,7 +36,9 @@ package final class Engine: Sendable {
     /// Decimals kept of the client's coordinates (`--location-precision`).
     let locationPrecision: Int
     /// Damage found in the log while serving.
-    let logHealth = LogHealth()
+    let logHealth: LogHealth
+    /// Every committed event, each once and in order, for whatever follows the log.
+    package let follower: LogFollower
     /// The most favorites kept (`--max-favorites`).
     let maxFavorites: Int
     let snapshotter: Snapshotter
@@ -73,6 +75,12 @@ package final class Engine: Sendable {
             bus.publish(batch)
             snapshotter.record(batch)
         }
+        let logHealth = LogHealth()
+        let follower = LogFollower(
+            bus: bus, writer: writer, logHealth: logHealth, directory: opened.directory.path,
+            capacity: configuration.followerCapacity, chunk: 1000)
+        self.logHealth = logHealth
+        self.follower = follower
         let cache = StateActor(state.cache, writer: writer)
         favorites = StateActor(state.favorites, writer: writer)
         history = StateActor(state.history, writer: writer)
@@ -97,7 +105,7 @@ package final class Engine: Sendable {
             skippedEvents: state.skippedEvents, commandWindow: configuration.commandWindow,
             startup: opened.replay.startup)
         alertActor = AlertActor(
-            cache: cache, favorites: favorites, location: location, alerts: alerts, bus: bus, clock: clock,
+            cache: cache, favorites: favorites, location: location, alerts: alerts, follower: follower, clock: clock,
             logger: logger)
         let from = opened.replay.startup.snapshotSeq.map { "the snapshot of seq \($0) and " } ?? ""
         logger.info(
@@ -154,6 +162,10 @@ package final class Engine: Sendable {
 
     /// The alert actor's work, on the engine clock's minutes (the `AlertService` runs it; so do tests).
     package func runAlerts() async { await alertActor.run() }
+
+    /// Returns once the alert rules have handled every event committed so far (a barrier for tests and for
+    /// whatever must see the alerts a change raises).
+    package func alertsCaughtUp() async { await alertActor.handled.wait(reaching: follower.lastSeq) }
 
     /// Waits for the background work a request started (a refresh after a move).
     package func drainBackground() async { await background.drain() }

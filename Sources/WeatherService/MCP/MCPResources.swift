@@ -149,20 +149,20 @@ extension MCPController {
         return await engine.placeKey(of: placeQuery(place), cause: cause)
     }
 
-    /// Follows committed events and announces the subscribed resources they change, until cancelled.
+    /// Follows committed events and announces the subscribed resources they change, each once, until
+    /// cancelled.
     func followResourceChanges(_ session: MCPSession) async {
-        while !Task.isCancelled {
-            let (subscription, _) = engine.bus.subscribe(capacity: 10_000)
-            while let message = await subscription.next() {
-                guard case .event(let envelope) = message else { break }
-                guard let change = resourceChange(envelope) else { continue }
+        do {
+            try await engine.follower.follow(after: engine.follower.lastSeq) { envelope in
+                guard let change = resourceChange(envelope) else { return }
                 for target in session.targets(of: change) {
                     var params: [String: JSONValue] = ["uri": .string(target.uri)]
                     if let id = target.subscription { params["_meta"] = [MCPMeta.subscriptionId: id] }
                     pushes.notify("notifications/resources/updated", .object(params))
                 }
             }
-            subscription.cancel()
+        } catch {
+            engine.logger.error("resource updates stopped following the log: \(error)")
         }
     }
 
