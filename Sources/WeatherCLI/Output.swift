@@ -17,18 +17,25 @@ package final class Output: Sendable {
     package let isTerminal: Bool
     /// Whether to colour: on a terminal, unless `NO_COLOR` is set (to anything but the empty string).
     package let colour: Bool
+    /// The descriptor whose reader a long-running command watches for leaving (standard output, when it is
+    /// not a terminal; nil for an output that is not a descriptor).
+    package let readerDescriptor: Int32?
 
     package init(
-        isTerminal: Bool, environment: [String: String], write: @escaping @Sendable (String, Bool) -> Bool
+        isTerminal: Bool, environment: [String: String], readerDescriptor: Int32? = nil,
+        write: @escaping @Sendable (String, Bool) -> Bool
     ) {
         self.isTerminal = isTerminal
+        self.readerDescriptor = readerDescriptor
         colour = isTerminal && (environment["NO_COLOR"] ?? "").isEmpty
         self.write = write
     }
 
     /// Standard output and standard error of this process.
     package static func standard(environment: [String: String]) -> Output {
-        Output(isTerminal: isatty(1) == 1, environment: environment) { text, toError in
+        let isTerminal = isatty(1) == 1
+        return Output(isTerminal: isTerminal, environment: environment, readerDescriptor: isTerminal ? nil : 1) {
+            text, toError in
             let bytes = Array(text.utf8)
             var written = 0
             while written < bytes.count {

@@ -67,6 +67,14 @@ package final class RunningWeatherd: Sendable {
         if first { Self.drain(stdout, done: drained) { [output] line in output.send(line) } }
     }
 
+    /// Closes the read end of stdout unread (a status bar that goes away): only for a process started with
+    /// `readOutput: false`.
+    package func closeOutput() throws {
+        precondition(!readingOutput.withLock { $0 }, "stdout is being read")
+        try stdout.close()
+        drained.finish()
+    }
+
     /// Reads a pipe to its end on a thread of its own, handing on whole lines.
     private static func drain(_ handle: FileHandle, done: Drained, _ emit: @escaping @Sendable ([UInt8]) -> Void) {
         let fd = handle.fileDescriptor
@@ -126,7 +134,7 @@ package final class RunningWeatherd: Sendable {
     /// Sends a request and waits for its response.
     ///
     /// - Returns: the whole response object.
-    package func call(_ method: String, _ params: JSONValue? = nil, timeout: Duration = .seconds(20)) async throws
+    package func call(_ method: String, _ params: JSONValue? = nil, timeout: Duration = hangGuardLimit) async throws
         -> JSONValue
     {
         let id = nextID.withLock { id in
@@ -150,10 +158,9 @@ package final class RunningWeatherd: Sendable {
 
     /// Waits for the process to exit and returns its exit status; nil when `timeout` passes first.
     ///
-    /// The default is a hang guard, not a speed claim: a clean exit takes well under a second alone, but a
-    /// debug build beside the whole suite on two busy cores has taken over 20 s. A test that claims a prompt
-    /// exit passes its own, shorter `timeout`.
-    package func waitForExit(timeout: Duration = .seconds(120)) async -> Int32? {
+    /// The bound is a hang guard, never a speed claim: a test that claims an exit "at once" (before a held
+    /// upstream answer, say) shows it by the process ending while the answer is still held.
+    package func waitForExit(timeout: Duration = hangGuardLimit) async -> Int32? {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while process.isRunning || drained.count.withLock({ $0 }) < 2 {
             if ContinuousClock.now >= deadline { return process.isRunning ? nil : process.terminationStatus }
@@ -170,6 +177,9 @@ package final class RunningWeatherd: Sendable {
 /// Counts the output pipes that reached their end, so a finished process's output is complete.
 private final class Drained: Sendable {
     let count = Mutex(0)
+
+    /// Counts one pipe as ended.
+    func finish() { count.withLock { $0 += 1 } }
 }
 
 /// A test-helper failure with a message.

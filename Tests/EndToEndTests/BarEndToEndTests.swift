@@ -53,7 +53,7 @@ struct BarEndToEndTests {
         #expect(added.status == 0, "\(added.errors)")
         let bar = try RunningWeatherd(
             arguments: ["bar", "London", "--style", "waybar"] + options, environment: environment)
-        #expect(await bar.output.wait(for: 1, timeout: .seconds(20)), "\(bar.standardError)")
+        #expect(await bar.output.wait(for: 1), "\(bar.standardError)")
         let first = try #require(try Self.objects(bar).first)
         #expect(first["text"] == "🌤️ +5°C")
         #expect(!Self.classes(first).contains("alert") && !Self.classes(first).contains("stale"))
@@ -63,7 +63,7 @@ struct BarEndToEndTests {
         server.route("/data/2.5/weather", .init(body: try Self.current(temperature: 6)))
         let callsBefore = server.requests.count
         _ = try await client.call("weather/current", ["favorite": "London", "maxAgeSeconds": 0])
-        #expect(await bar.output.wait(for: 2, timeout: .seconds(10)))
+        #expect(await bar.output.wait(for: 2))
         #expect(try Self.objects(bar).last?["text"] == "🌤️ +6°C")
         #expect(server.requests.count == callsBefore + 1, "one upstream call: the client's")
 
@@ -101,7 +101,7 @@ struct BarEndToEndTests {
                 "bar", "51.5085,-0.1257", "--style", "waybar", "--standalone", "--data-dir", directory.path,
                 "--owm-base-url", server.baseURL, "--cache-ttl", "1", "--upstream-timeout", "2",
             ], environment: CommandsEndToEndTests.owmKey)
-        #expect(await bar.output.wait(for: 1, timeout: .seconds(20)), "\(bar.standardError)")
+        #expect(await bar.output.wait(for: 1), "\(bar.standardError)")
         let first = try #require(try Self.objects(bar).first)
         #expect(first["text"] == "🌤️ +15°C")
         #expect(!Self.classes(first).contains("stale"))
@@ -120,39 +120,42 @@ struct BarEndToEndTests {
         try Repository.checkLog(directory.path)
     }
 
-    @Test("a bar whose reader goes away exits with status 1 at its next line, saying why")
-    func readerGone() async throws {
+    /// A bar on its own engine (`--standalone`) against the recorded London answer.
+    static func standaloneBar(_ directory: TemporaryDataDirectory, readOutput: Bool = true) throws -> (
+        RunningWeatherd, LocalHTTPServer
+    ) {
         let server = try CommandsEndToEndTests.owmNow()
-        let directory = TemporaryDataDirectory()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: RunningWeatherd.binaryPath)
-        process.arguments = [
-            "bar", "51.5085,-0.1257", "--standalone", "--data-dir", directory.path, "--owm-base-url", server.baseURL,
-            "--cache-ttl", "1", "--upstream-timeout", "2",
-        ]
-        process.environment = ProcessInfo.processInfo.environment.merging(CommandsEndToEndTests.owmKey) { $1 }
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // A bar that never noticed would run on: stopped after 30 s, it fails the test instead of hanging it.
-        DispatchQueue.global().asyncAfter(deadline: .now() + 30) { if process.isRunning { process.interrupt() } }
-        let status = await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
-            Thread {
-                // The first line, then the reader goes away; the next line (stale, once the stand-in is gone)
-                // has nowhere to go.
-                var byte: UInt8 = 0
-                while read(output.fileHandleForReading.fileDescriptor, &byte, 1) == 1, byte != UInt8(ascii: "\n") {}
-                try? output.fileHandleForReading.close()
-                server.stop()
-                process.waitUntilExit()
-                continuation.resume(returning: process.terminationStatus)
-            }.start()
-        }
-        #expect(status == 1)
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(message.contains("weatherd bar: standard output is closed"), "\(message)")
+        let bar = try RunningWeatherd(
+            arguments: [
+                "bar", "51.5085,-0.1257", "--standalone", "--style", "waybar", "--data-dir", directory.path,
+                "--owm-base-url", server.baseURL,
+            ], environment: CommandsEndToEndTests.owmKey, readOutput: readOutput)
+        return (bar, server)
     }
+
+    @Test(
+        "bar --standalone ends on SIGTERM and on SIGINT: exit 0, its engine's service.stopped written",
+        arguments: [SIGTERM, SIGINT])
+    func signalled(_ number: Int32) async throws {
+        let directory = TemporaryDataDirectory()
+        let (bar, server) = try Self.standaloneBar(directory)
+        #expect(await bar.output.wait(for: 1), "\(bar.standardError)")
+        bar.signal(number)
+        #expect(await bar.waitForExit() == 0, "\(bar.standardError)")
+        let stopped = try #require(try logEvents(directory).last)
+        #expect(stopped["type"] == "service.stopped")
+        #expect(stopped["data"]?["reason"] == "signal")
+        #expect(server.requests.count >= 1)
+    }
+
+    @Test("a bar whose reader goes away ends at once, not at its next line: exit 1, saying why")
+    func readerGone() async throws {
+        let directory = TemporaryDataDirectory()
+        let (bar, server) = try Self.standaloneBar(directory, readOutput: false)
+        #expect(await server.requests(atLeast: 1), "the bar asked for its first line")
+        try bar.closeOutput()
+        #expect(await bar.waitForExit() == 1)
+        #expect(bar.standardError.contains("standard output is closed"))
+    }
+
 }

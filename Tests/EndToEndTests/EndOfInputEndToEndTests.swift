@@ -19,7 +19,7 @@ struct EndOfInputEndToEndTests {
         let weatherd = try standalone ? startWeatherd(directory, options) : shared.client(options)
         try weatherd.send(line: #"{"jsonrpc":"2.0","id":1,"method":"weather/current","params":{"lat":1,"lon":2}}"#)
         try weatherd.closeInput()
-        #expect(await weatherd.waitForExit(timeout: .seconds(30)) == 0)
+        #expect(await weatherd.waitForExit() == 0)
         let answer = try #require(try weatherd.output.messages().first { $0["id"] == 1 })
         #expect(answer["result"]?["current"]?["temperature"] == 7, "\(answer.jsonString)")
         #expect(answer["error"] == nil)

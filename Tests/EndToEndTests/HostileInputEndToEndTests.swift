@@ -78,7 +78,7 @@ struct HostileInputEndToEndTests {
         try weatherd.write(chunk)
         let peak = try weatherd.peakResidentBytes()
         try weatherd.closeInput()
-        let status = await weatherd.waitForExit(timeout: .seconds(120))
+        let status = await weatherd.waitForExit()
         #expect(status == 0, "weatherd must end cleanly; stderr: \(weatherd.standardError.suffix(500))")
         var answered: [String: Int] = [:]
         for line in weatherd.output.lines {

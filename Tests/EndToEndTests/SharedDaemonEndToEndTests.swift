@@ -98,7 +98,7 @@ struct SharedDaemonEndToEndTests {
             )
         }
         for client in clients {
-            let answer = try await client.output.response(id: 1, timeout: .seconds(30))
+            let answer = try await client.output.response(id: 1)
             #expect(answer?["result"]?["name"] != nil, "\(answer?.jsonString ?? "no answer"): \(client.standardError)")
             try client.closeInput()
         }
@@ -212,7 +212,7 @@ struct RelaySignalEndToEndTests {
         try host.closeInput()
         host.signal(SIGTERM)
         // Wide for a loaded machine, yet far below the upstream's 300 s.
-        #expect(await host.waitForExit(timeout: .seconds(60)) != nil, "the relay ends at once, not after 300 s")
+        #expect(await host.waitForExit() != nil, "the relay ends at once, not after 300 s")
         #expect(
             try await shared.connections(become: 1, asking: other),
             "the daemon saw the hang-up and ended that connection, with its request in flight")

@@ -37,7 +37,7 @@ struct ShutdownEndToEndTests {
         weatherd.signal(SIGTERM)
 
         // The shutdown's grace, then every fetch is cut; before the fix the process ran on for every place's call.
-        #expect(await weatherd.waitForExit(timeout: .seconds(120)) == 0)
+        #expect(await weatherd.waitForExit() == 0)
         let answer = try #require(try await weatherd.output.response(id: "r"))
         let results = try #require(answer["result"]?["results"]?.arrayValue)
         #expect(results.count == 90)
@@ -67,7 +67,7 @@ struct ShutdownEndToEndTests {
         _ = try await restarted.call("service/status")
         #expect(await server.requests(atLeast: 1), "the scheduled refresh is under way")
         restarted.signal(SIGTERM)
-        #expect(await restarted.waitForExit(timeout: .seconds(120)) == 0)
+        #expect(await restarted.waitForExit() == 0)
         let stopped = try #require(try logEvents(directory).last)
         #expect(stopped["type"] == "service.stopped")
         #expect(stopped["data"]?["reason"] == "signal")

@@ -1,5 +1,6 @@
 import WeatherDomain
 import WeatherEngine
+import WeatherRuntime
 import WeatherService
 
 /// `weatherd bar [PLACE] --style STYLE`: a status-bar module that prints a line at start and a new one
@@ -54,6 +55,8 @@ private struct BarModule {
         case notification(Notification)
         case woke
         case lost
+        /// Whoever read standard output (a bar that restarts us) is gone.
+        case readerGone
     }
 
     let context: Context
@@ -87,10 +90,18 @@ private struct BarModule {
             await client.waitForEnd()
             feed.yield(.lost)
         }
+        // A status bar that restarts its module closes the pipe: notice at once, not at the next line.
+        let reader = context.output.readerDescriptor.map { fd in
+            Task {
+                await waitForHangup(of: fd, named: "weatherd-bar-reader")
+                feed.yield(.readerGone)
+            }
+        }
         var timer: Task<Void, Never>?
         defer {
             forwarding.cancel()
             watching.cancel()
+            reader?.cancel()
             timer?.cancel()
         }
 
@@ -141,6 +152,8 @@ private struct BarModule {
             case .lost:
                 if standalone { break loop }
                 pending = machine.lost(now: now)
+            case .readerGone:
+                throw RPCError.application("output_closed", "standard output is closed; nothing reads the bar")
             case .notification(let notification):
                 switch notification.method {
                 case "events/event": pending = machine.event(notification.params)

@@ -53,6 +53,8 @@ package struct ClientConnection: Sendable {
             await Standalone.serve(
                 opened, configuration: configuration, clock: clock, logger: logger, provider: provider,
                 transport: transport, input: serverEnd, output: serverEnd)
+            // Shut down before closing: a close alone would neither wake the reading thread nor tell the client.
+            shutdownSocket(serverEnd, .both)
             UnixSocket.closeDescriptor(serverEnd)
         }
         return ClientConnection(client: LineClient(fd: clientEnd, onNotification: onNotification), served: served)

@@ -126,18 +126,21 @@ package struct DaemonService: Service {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await output.run() }
             // A shutdown stops the reading: the reader sees end of input, and the answers still come.
-            let stopReading = Task {
+            group.addTask {
                 await shutdown.begun()
                 if !Task.isCancelled { shutdownSocket(fd, .read) }
             }
             await connection.serve(input.stream, budget: budget)
-            stopReading.cancel()
-            let hangup = HangupWatcher(fd: fd, onHangup: { gone.begin() })
+            // A peer that hangs up while its answers are pending has them cancelled at once.
+            group.addTask {
+                await waitForHangup(of: fd, named: "weatherd-hangup")
+                gone.begin()
+            }
             await connection.finish(grace: settings.endOfInputGrace, cutShort: [gone, shutdown])
             await output.flush()
             output.finish()
             shutdownSocket(fd, .both)
-            await hangup.done.wait()
+            group.cancelAll()
         }
         close(fd)
         engine.logger.info("\(label) closed")
@@ -261,25 +264,4 @@ private final class Peers: Sendable {
 
     /// Returns once every connection has finished (after `stopAll`).
     func drain() async { await empty.wait() }
-}
-
-/// Waits on a thread until a socket hangs up (its peer closed, or it was shut down both ways here).
-private final class HangupWatcher: Sendable {
-    let done = Latch()
-
-    init(fd: Int32, onHangup: @escaping @Sendable () -> Void) {
-        let done = self.done
-        let thread = Thread {
-            var entry = pollfd(fd: fd, events: 0, revents: 0)
-            while true {
-                let result = poll(&entry, 1, -1)
-                if result < 0, errno == EINTR { continue }
-                break
-            }
-            onHangup()
-            done.open()
-        }
-        thread.name = "weatherd-hangup"
-        thread.start()
-    }
 }
