@@ -33,7 +33,8 @@ struct FollowerTests {
 
     @Test("a follower stalled behind 10× the bus's capacity is handed every event once, in order, then live")
     func stalledFollower() async throws {
-        let service = try InProcessWeatherd(directory: TemporaryDataDirectory(), followerCapacity: 4)
+        let directory = TemporaryDataDirectory()
+        let service = try InProcessWeatherd(directory: directory, followerCapacity: 4)
         let follower = service.engine.follower
         let start = follower.lastSeq
         let gate = Latch()

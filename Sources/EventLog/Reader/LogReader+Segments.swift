@@ -51,6 +51,7 @@ extension LogReader {
     ///
     /// - Throws: `LogDamage` (`segment_missing`) when the segment that should hold `start` is not there.
     private static func firstSource(_ sources: [Source], holding start: LogWriter.Position) throws -> Int? {
+        guard !sources.isEmpty else { return nil }
         let sealed = sources.compactMap(\.firstSeq)
         if let index = sources.firstIndex(where: { $0.firstSeq == start.file }) {
             return index

@@ -1,4 +1,5 @@
 import Synchronization
+import WeatherRuntime
 
 /// The promise of an append: resolves once the batch holding its events is durable (or failed).
 ///
@@ -14,11 +15,12 @@ package final class AppendTicket: Sendable {
 
     private struct State {
         var outcome: Outcome?
-        var continuations: [CheckedContinuation<Outcome, Never>] = []
         var callbacks: [@Sendable (Outcome) -> Void] = []
     }
 
     private let state = Mutex<State>(State())
+    /// The tasks waiting in `committed()` or `settled()`.
+    private let waiters = WaitQueue<Outcome>()
 
     init(seqs: ClosedRange<Int64>) { self.seqs = seqs }
 
@@ -33,14 +35,8 @@ package final class AppendTicket: Sendable {
     package func settled() async { _ = await outcome() }
 
     private func outcome() async -> Outcome {
-        await withCheckedContinuation { continuation in
-            let ready: Outcome? = state.withLock { state in
-                if let outcome = state.outcome { return outcome }
-                state.continuations.append(continuation)
-                return nil
-            }
-            if let ready { continuation.resume(returning: ready) }
-        }
+        // Waiting ignores cancellation, so it can only return with the outcome.
+        await waiters.wait(ignoringCancellation: true) { state.withLock { $0.outcome } }!
     }
 
     /// Runs `callback` exactly once with the append's outcome, without a task.
@@ -79,11 +75,11 @@ package final class AppendTicket: Sendable {
     struct Resolution {
         let outcome: Outcome
         let callbacks: [@Sendable (Outcome) -> Void]
-        let continuations: [CheckedContinuation<Outcome, Never>]
+        let waiters: WaitQueue<Outcome>
 
         func runCallbacks() { for callback in callbacks { callback(outcome) } }
 
-        func resumeTasks() { for continuation in continuations { continuation.resume(returning: outcome) } }
+        func resumeTasks() { waiters.resumeAll(outcome) }
     }
 
     /// Records the outcome and hands back those waiting for it, to be told by the caller; nil when the
@@ -92,11 +88,8 @@ package final class AppendTicket: Sendable {
         state.withLock { state -> Resolution? in
             guard state.outcome == nil else { return nil }
             state.outcome = outcome
-            defer {
-                state.callbacks = []
-                state.continuations = []
-            }
-            return Resolution(outcome: outcome, callbacks: state.callbacks, continuations: state.continuations)
+            defer { state.callbacks = [] }
+            return Resolution(outcome: outcome, callbacks: state.callbacks, waiters: waiters)
         }
     }
 }

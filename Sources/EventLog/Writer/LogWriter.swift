@@ -224,7 +224,7 @@ package final class LogWriter: Sendable {
 
     private func loop() {
         var unsynced = false
-        var lastSync = DispatchTime.now()
+        var lastSync = monotonicNanoseconds()
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 20)
         // When the last batch ended (0 before the first), whether the next idle spell starts with a spin,
@@ -251,20 +251,20 @@ package final class LogWriter: Sendable {
             case .spin(let seen):
                 spun = true
                 let deadline = idleSince + spinLimit
-                while arrivals.load(ordering: .acquiring) == seen, DispatchTime.now().uptimeNanoseconds < deadline {
+                while arrivals.load(ordering: .acquiring) == seen, monotonicNanoseconds() < deadline {
                     sched_yield()
                 }
             case .idle:
-                if unsynced, wake.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
+                if unsynced, wake.wait(milliseconds: 100) == .timedOut {
                     syncQuietly()
                     unsynced = false
-                    lastSync = .now()
+                    lastSync = monotonicNanoseconds()
                 } else if !unsynced {
                     wake.wait()
                 }
             case .batch(let queued, let previousChain, let end):
                 if spinLimit > 0 {
-                    spinNext = idleSince > 0 && DispatchTime.now().uptimeNanoseconds - idleSince <= spinLimit
+                    spinNext = idleSince > 0 && monotonicNanoseconds() - idleSince <= spinLimit
                     spun = false
                 }
                 buffer.removeAll(keepingCapacity: true)
@@ -274,12 +274,12 @@ package final class LogWriter: Sendable {
                     unsynced = false
                 }
                 // Under steady traffic the writer is never idle for 100 ms, so `batch` also syncs here.
-                if unsynced, DispatchTime.now().uptimeNanoseconds - lastSync.uptimeNanoseconds >= 100_000_000 {
+                if unsynced, monotonicNanoseconds() - lastSync >= 100_000_000 {
                     syncQuietly()
                     unsynced = false
-                    lastSync = .now()
+                    lastSync = monotonicNanoseconds()
                 }
-                if spinLimit > 0 { idleSince = DispatchTime.now().uptimeNanoseconds }
+                if spinLimit > 0 { idleSince = monotonicNanoseconds() }
             }
         }
     }

@@ -66,7 +66,7 @@ private struct BarModule {
         let params = try await NowCommand.weatherParams(context)
         let status = try await client.call("service/status")
         let style = context.invocation.values["--style"].flatMap(BarStyle.init(rawValue:)) ?? .plain
-        var machine = BarMachine(
+        let machine = BarMachine(
             style: style, format: try OneLine(context.invocation.values["--format"] ?? BarCommand.defaultFormat),
             cacheTTL: status["cacheTtlSeconds"]?.intValue ?? 600)
 
@@ -83,30 +83,38 @@ private struct BarModule {
                     .map { .string($0) })
             ])
         _ = try await client.call("alerts/subscribe")
-        let forwarding = Task { [notifications = context.notifications] in
-            for await notification in notifications { feed.yield(.notification(notification)) }
-        }
-        let watching = Task {
-            await client.waitForEnd()
-            feed.yield(.lost)
-        }
-        // A status bar that restarts its module closes the pipe: notice at once, not at the next line.
-        let reader = context.output.readerDescriptor.map { fd in
-            Task {
-                await waitForHangup(of: fd, named: "weatherd-bar-reader")
-                feed.yield(.readerGone)
+        // The inputs the bar reacts to, each fed by a child task that ends with the run.
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { [notifications = context.notifications] in
+                for await notification in notifications { feed.yield(.notification(notification)) }
             }
+            group.addTask {
+                await client.waitForEnd()
+                feed.yield(.lost)
+            }
+            // A status bar that restarts its module closes the pipe: notice at once, not at the next line.
+            if let fd = context.output.readerDescriptor {
+                group.addTask {
+                    await waitForHangup(of: fd, named: "weatherd-bar-reader")
+                    if !Task.isCancelled { feed.yield(.readerGone) }
+                }
+            }
+            defer { group.cancelAll() }
+            return try await follow(params, machine: machine, inputs: inputs, feed: feed)
         }
+    }
+
+    /// Prints the first line, then a new one whenever an input calls for it, until told to stop.
+    private func follow(
+        _ params: [String: JSONValue], machine: BarMachine, inputs: AsyncStream<Input>,
+        feed: AsyncStream<Input>.Continuation
+    ) async throws -> Int32 {
+        var machine = machine
         var timer: Task<Void, Never>?
-        defer {
-            forwarding.cancel()
-            watching.cancel()
-            reader?.cancel()
-            timer?.cancel()
-        }
+        defer { timer?.cancel() }
 
         let first = try await ask(params)
-        let raised = try await client.call("alerts/list", ["limit": 100])["alerts"]?.arrayValue ?? []
+        let raised = try await context.client.call("alerts/list", ["limit": 100])["alerts"]?.arrayValue ?? []
         var pending = machine.answered(
             current: first.current, forecast: first.forecast, alerts: raised, now: context.now())
         var inputIterator = inputs.makeAsyncIterator()

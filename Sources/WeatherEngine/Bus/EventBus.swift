@@ -1,5 +1,6 @@
 import EventLog
 import Synchronization
+import WeatherRuntime
 
 /// In-process publish/subscribe of committed events, in log order, to every subscriber.
 ///
@@ -67,7 +68,6 @@ package final class BusSubscription: AsyncSequence, AsyncIteratorProtocol, Senda
     private struct State {
         var buffer: [EventBus.Message] = []
         var head = 0
-        var waiter: CheckedContinuation<EventBus.Message?, Never>?
         var finished = false
         var lastSeq: Int64
     }
@@ -75,6 +75,8 @@ package final class BusSubscription: AsyncSequence, AsyncIteratorProtocol, Senda
     private let id: UInt64
     private let capacity: Int
     private let state: Mutex<State>
+    /// Told of every change: a message queued, the subscription ended.
+    private let changes = WaitQueue<Void>()
     private weak let bus: EventBus?
 
     init(id: UInt64, capacity: Int, lastSeq: Int64, bus: EventBus) {
@@ -86,23 +88,18 @@ package final class BusSubscription: AsyncSequence, AsyncIteratorProtocol, Senda
 
     /// Queues a batch; returns false when the subscriber is (now) cut off.
     func offer(_ batch: [EventEnvelope]) -> Bool {
-        let (waiter, message, keep) = state.withLock {
-            state -> (CheckedContinuation<EventBus.Message?, Never>?, EventBus.Message?, Bool) in
-            guard !state.finished else { return (nil, nil, false) }
-            var keep = true
+        let (queued, keep) = state.withLock { state -> (Bool, Bool) in
+            guard !state.finished else { return (false, false) }
             if state.buffer.count - state.head + batch.count > capacity {
                 state.buffer.append(.lagged(lastSeq: state.lastSeq))
                 state.finished = true
-                keep = false
-            } else {
-                for envelope in batch { state.buffer.append(.event(envelope)) }
-                state.lastSeq = batch.last?.seq ?? state.lastSeq
+                return (true, false)
             }
-            guard let waiter = state.waiter else { return (nil, nil, keep) }
-            state.waiter = nil
-            return (waiter, Self.take(&state), keep)
+            for envelope in batch { state.buffer.append(.event(envelope)) }
+            state.lastSeq = batch.last?.seq ?? state.lastSeq
+            return (true, true)
         }
-        waiter?.resume(returning: message)
+        if queued { changes.resumeAll(()) }
         return keep
     }
 
@@ -119,18 +116,19 @@ package final class BusSubscription: AsyncSequence, AsyncIteratorProtocol, Senda
 
     /// The next message; nil once the subscription is cancelled or its lagged marker was read.
     package func next() async -> EventBus.Message? {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let ready: (EventBus.Message?)? = state.withLock { state in
-                    if let message = Self.take(&state) { return .some(message) }
-                    if state.finished { return .some(nil) }
-                    state.waiter = continuation
-                    return nil
-                }
-                if let ready { continuation.resume(returning: ready) }
+        while true {
+            let ready: (EventBus.Message?)? = state.withLock { state in
+                if let message = Self.take(&state) { return .some(message) }
+                return state.finished ? .some(nil) : nil
             }
-        } onCancel: {
-            cancel()
+            if let ready { return ready }
+            let changed: Void? = await changes.wait {
+                state.withLock { $0.finished || $0.head < $0.buffer.count } ? () : nil
+            }
+            if changed == nil {
+                cancel()
+                return nil
+            }
         }
     }
 
@@ -138,15 +136,12 @@ package final class BusSubscription: AsyncSequence, AsyncIteratorProtocol, Senda
 
     /// Ends the subscription; a waiting `next()` returns nil.
     package func cancel() {
-        let waiter = state.withLock { state -> CheckedContinuation<EventBus.Message?, Never>? in
+        state.withLock { state in
             state.finished = true
             state.buffer.removeAll()
             state.head = 0
-            let waiter = state.waiter
-            state.waiter = nil
-            return waiter
         }
-        waiter?.resume(returning: nil)
+        changes.resumeAll(())
         bus?.remove(id)
     }
 }

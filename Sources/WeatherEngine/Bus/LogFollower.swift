@@ -73,10 +73,11 @@ package struct LogFollower: Sendable {
             guard !batch.isEmpty else { return }
             for envelope in batch {
                 if Task.isCancelled { return }
-                await room()
                 try await handle(envelope)
                 last = envelope.seq
             }
+            // Between chunks, a follower that cannot take more holds the catch-up here.
+            if batch.count == chunk { await room() }
         }
     }
 }

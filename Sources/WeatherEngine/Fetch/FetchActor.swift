@@ -27,8 +27,16 @@ package actor FetchActor {
     private let policy: FetchPolicy
     /// The rate limit.
     private var bucket: TokenBucket
-    /// Calls in flight by `<kind>|<key>`, which identical requests join.
-    private var inFlight: [String: Task<Result<Cached<FetchedValue>, FetchFailure>, Never>] = [:]
+    /// Calls in flight by `<kind>|<key>`, which identical requests join: the call's task (for cutting it at
+    /// shutdown) and its outcome (for its waiters, each of whom may stop waiting alone).
+    private var inFlight: [String: Flight] = [:]
+
+    typealias Outcome = Result<Cached<FetchedValue>, FetchFailure>
+
+    struct Flight {
+        var task: Task<Void, Never>
+        var outcome: Promise<Outcome>
+    }
     /// Set by `abandonAll` at shutdown: from then on no new upstream call starts.
     private var closing = false
     /// Counters for `service/status`.
@@ -183,23 +191,24 @@ package actor FetchActor {
             return try staleOr(entry, error)
         }
         let flightKey = "\(kind)|\(key)"
-        let task: Task<Result<Cached<FetchedValue>, FetchFailure>, Never>
+        let outcome: Promise<Outcome>
         if let running = inFlight[flightKey] {
             counts.sharedCalls += 1
-            task = running
+            outcome = running.outcome
         } else {
             // A cancelled caller, or any caller once shutdown has cut the calls in flight, starts no new call.
             if closing || Task.isCancelled { throw CancellationError() }
-            task = Task {
+            outcome = Promise()
+            let task = Task {
                 let result = await self.call(
                     kind: kind, key: key, cause: cause, request: request, source: source, decode: decode)
                 self.endFlight(flightKey)
-                return result
+                outcome.fulfill(result)
             }
-            inFlight[flightKey] = task
+            inFlight[flightKey] = Flight(task: task, outcome: outcome)
         }
         // A cancelled waiter stops waiting; the call goes on for the others and still fills the cache.
-        let result = try await value(of: task)
+        guard let result = await outcome.waitUnlessCancelled() else { throw CancellationError() }
         switch result {
         case .success(let fetched):
             return FetchAnswer(fetched, source: "network", stale: false)
@@ -215,14 +224,14 @@ package actor FetchActor {
     /// Waits for every upstream call in flight (each is bounded by the deadline), so their audit
     /// events are written before `service.stopped`.
     package func drain() async {
-        while let task = inFlight.values.first { _ = await task.value }
+        while let flight = inFlight.values.first { await flight.task.value }
     }
 
     /// Cuts every upstream call in flight short (at shutdown, after a grace period): each records
     /// its attempt as a `timeout` and makes no further attempt, and no new call starts after it.
     package func abandonAll() {
         closing = true
-        for task in inFlight.values { task.cancel() }
+        for flight in inFlight.values { flight.task.cancel() }
     }
 
     /// Older data when the provider cannot be reached, else the error.

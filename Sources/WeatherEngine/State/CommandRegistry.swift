@@ -1,6 +1,7 @@
 import EventLog
 import Synchronization
 import WeatherDomain
+import WeatherRuntime
 
 /// Remembers the results of change requests by `commandId`, so a repeat writes nothing.
 ///
@@ -130,29 +131,10 @@ package final class CommandRegistry: Sendable {
 
 /// The answer of a running command, awaited by its repeats.
 package final class CommandOutcome: Sendable {
-    private let state = Mutex<
-        (Result<JSONValue, RPCError>?, [CheckedContinuation<Result<JSONValue, RPCError>, Never>])
-    >(
-        (nil, []))
+    private let answer = Promise<Result<JSONValue, RPCError>>()
 
-    func resolve(_ result: Result<JSONValue, RPCError>) {
-        let waiters = state.withLock { state in
-            state.0 = result
-            defer { state.1 = [] }
-            return state.1
-        }
-        for waiter in waiters { waiter.resume(returning: result) }
-    }
+    func resolve(_ result: Result<JSONValue, RPCError>) { answer.fulfill(result) }
 
     /// Waits for the answer.
-    package func value() async -> Result<JSONValue, RPCError> {
-        await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> Result<JSONValue, RPCError>? in
-                if let result = state.0 { return result }
-                state.1.append(continuation)
-                return nil
-            }
-            if let ready { continuation.resume(returning: ready) }
-        }
-    }
+    package func value() async -> Result<JSONValue, RPCError> { await answer.wait() }
 }

@@ -57,3 +57,11 @@ package struct SystemClock: RuntimeClock {
         try await ContinuousClock().sleep(for: now.duration(to: deadline), tolerance: tolerance)
     }
 }
+
+/// Nanoseconds on the monotonic clock: for the log writer's own thread, which measures its batch window and
+/// spin in nanoseconds between system calls and never sleeps on an async clock.
+package func monotonicNanoseconds() -> UInt64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+}

@@ -39,12 +39,10 @@ package final class LineClient: Sendable {
         self.fd = fd
         self.onNotification = onNotification
         UnixSocket.preventSIGPIPE(fd)
-        let thread = Thread { [self] in
+        startThread(named: "weatherd-client") { [self] in
             read(maxLineBytes: maxLineBytes)
             readerDone.open()
         }
-        thread.name = "weatherd-client"
-        thread.start()
     }
 
     /// The error a call gets once the connection has ended without a word from the server.

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import WeatherEngine
+import WeatherRuntime
 
 #if canImport(Glibc)
     import Glibc
@@ -55,8 +56,6 @@ package final class StandardOutput: LineSink {
         var writing = false
         var closed = false
         var stopping = false
-        var flushWaiters: [CheckedContinuation<Void, Never>] = []
-        var roomWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     private let fd: Int32
@@ -67,6 +66,9 @@ package final class StandardOutput: LineSink {
     /// Whether `fd` is a socket, written with `send` so a closed peer raises no SIGPIPE.
     private let isSocket: Bool
     private let state = Mutex(State())
+    /// Tasks waiting for room (`room`) and for everything queued to be written (`flush`).
+    private let roomWaits = WaitQueue<Void>()
+    private let flushWaits = WaitQueue<Void>()
     private let wake = DispatchSemaphore(value: 0)
     /// Signalled whenever the queue falls below `limit` (or closes), for the input thread.
     private let roomCondition = NSCondition()
@@ -94,25 +96,11 @@ package final class StandardOutput: LineSink {
         while !state.withLock({ hasRoom($0) }) { roomCondition.wait() }
     }
 
-    package func room() async {
-        await withCheckedContinuation { continuation in
-            let now = state.withLock { state -> Bool in
-                if hasRoom(state) { return true }
-                state.roomWaiters.append(continuation)
-                return false
-            }
-            if now { continuation.resume() }
-        }
-    }
+    package func room() async { _ = await roomWaits.wait { state.withLock { hasRoom($0) } ? () : nil } }
 
     /// Wakes everything waiting for room, once there is room.
     private func announceRoom() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            guard hasRoom(state) else { return [] }
-            defer { state.roomWaiters = [] }
-            return state.roomWaiters
-        }
-        for waiter in waiters { waiter.resume() }
+        if state.withLock({ hasRoom($0) }) { roomWaits.resumeAll(()) }
         roomCondition.lock()
         roomCondition.broadcast()
         roomCondition.unlock()
@@ -120,14 +108,7 @@ package final class StandardOutput: LineSink {
 
     /// Writes lines on a dedicated thread until `finish`; everything queued before it is written.
     package func run() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let thread = Thread { [self] in
-                loop()
-                continuation.resume()
-            }
-            thread.name = "weatherd-stdout"
-            thread.start()
-        }
+        await onOwnThread(named: "weatherd-stdout") { [self] in loop() }
     }
 
     /// Ends `run` once everything queued is written.
@@ -162,14 +143,10 @@ package final class StandardOutput: LineSink {
 
     /// Waits until everything queued so far is written (or the pipe is closed).
     package func flush() async {
-        await withCheckedContinuation { continuation in
-            let done = state.withLock { state -> Bool in
-                if state.closed || (state.lines.isEmpty && !state.writing) { return true }
-                state.flushWaiters.append(continuation)
-                return false
-            }
-            if done { continuation.resume() } else { wake.signal() }
-        }
+        let flushed = { self.state.withLock { $0.closed || ($0.lines.isEmpty && !$0.writing) } }
+        guard !flushed() else { return }
+        wake.signal()
+        _ = await flushWaits.wait(ignoringCancellation: true) { flushed() ? () : nil }
     }
 
     /// The most bytes coalesced into one write (a longer line is written alone).
@@ -183,20 +160,18 @@ package final class StandardOutput: LineSink {
             wake.wait()
             var stop = false
             while true {
-                let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>]? in
+                let idle = state.withLock { state -> Bool in
                     if state.lines.isEmpty || state.closed {
                         state.writing = false
                         stop = state.stopping
-                        let waiters = state.flushWaiters
-                        state.flushWaiters = []
-                        return waiters
+                        return true
                     }
                     swap(&batch, &state.lines)
                     state.writing = true
-                    return nil
+                    return false
                 }
-                if let waiters {
-                    for waiter in waiters { waiter.resume() }
+                if idle {
+                    flushWaits.resumeAll(())
                     break
                 }
                 writeLines(batch, through: &chunk)

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import WeatherEngine
+import WeatherRuntime
 
 #if canImport(Glibc)
     import Glibc
@@ -34,7 +35,7 @@ package struct StandardInput: Sendable {
     ) {
         let fd = fd
         let maxLineBytes = maxLineBytes
-        let thread = Thread {
+        startThread(named: "weatherd-stdin") {
             var splitter = LineSplitter(maxLineBytes: maxLineBytes)
             var buffer = [UInt8](repeating: 0, count: 1 << 16)
             var ended = false
@@ -57,7 +58,5 @@ package struct StandardInput: Sendable {
             splitter.finish(emit)
             continuation.finish()
         }
-        thread.name = "weatherd-stdin"
-        thread.start()
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import WeatherEngine
+import WeatherRuntime
 
 #if canImport(Glibc)
     import Glibc
@@ -66,8 +67,8 @@ package enum DaemonLauncher {
         } catch {
             throw .startFailed("\(error)")
         }
-        let clock = ContinuousClock()
-        let end = clock.now + deadline
+        let clock = SystemClock()
+        let end = clock.now.advanced(by: deadline)
         var pause = Duration.milliseconds(10)
         while true {
             do throws(ConnectError) {
@@ -75,9 +76,9 @@ package enum DaemonLauncher {
             } catch {
                 guard case .noDaemon = error else { throw error }
             }
-            let left = end - clock.now
+            let left = clock.now.duration(to: end)
             guard left > .zero else { throw .timedOut(path: path, waited: deadline) }
-            try? await Task.sleep(for: min(pause, left))
+            try? await clock.sleep(for: min(pause, left))
             pause = min(pause * 2, .milliseconds(100))
         }
     }

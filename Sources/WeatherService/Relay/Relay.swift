@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import WeatherDomain
 import WeatherEngine
+import WeatherRuntime
 
 #if canImport(Glibc)
     import Glibc
@@ -80,20 +81,15 @@ package final class Relay: Sendable {
     /// - Returns: the exit code: 0 when every forwarded request was answered (and the daemon did not close
     ///   before the input ended), 1 otherwise.
     package func run() async -> Int32 {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
-            let inputThread = Thread { [self] in
-                forwardInput()
-                release()
-            }
-            inputThread.name = "weatherd-relay-in"
-            let daemonThread = Thread { [self] in
-                let code = finish(forwardDaemonLines())
-                release()
-                continuation.resume(returning: code)
-            }
-            daemonThread.name = "weatherd-relay-out"
-            inputThread.start()
-            daemonThread.start()
+        // The input side blocks on standard input, which nothing can interrupt: it is not waited for.
+        startThread(named: "weatherd-relay-in") { [self] in
+            forwardInput()
+            release()
+        }
+        return await onOwnThread(named: "weatherd-relay-out") { [self] in
+            let code = finish(forwardDaemonLines())
+            release()
+            return code
         }
     }
 

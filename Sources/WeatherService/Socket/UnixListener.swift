@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import WeatherEngine
+import WeatherRuntime
 
 #if canImport(Glibc)
     import Glibc
@@ -112,7 +113,7 @@ package final class UnixListener: Sendable {
             return true
         }
         guard begin else { return }
-        let thread = Thread { [self] in
+        startThread(named: "weatherd-accept") { [self] in
             let error = acceptLoop(onConnection)
             let closeNow = state.withLock { state -> Bool in
                 state.running = false
@@ -121,8 +122,6 @@ package final class UnixListener: Sendable {
             if closeNow { closeDescriptors() }
             onEnd(error)
         }
-        thread.name = "weatherd-accept"
-        thread.start()
     }
 
     /// Stops accepting: the accept thread ends promptly, the socket file this listener created is unlinked
