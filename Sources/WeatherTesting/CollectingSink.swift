@@ -16,7 +16,6 @@ package final class CollectingSink: LineSink {
     package func send(_ line: [UInt8]) {
         state.withLock { $0.append(line) }
         arrivals.resumeAll(())
-        testChanges.resumeAll(())
     }
 
     /// The raw lines so far.
@@ -36,8 +35,13 @@ package final class CollectingSink: LineSink {
 
     /// Waits for the response with `id`; nil when the hang guard fires first.
     package func response(id: JSONValue, timeout: Duration = patience) async throws -> JSONValue? {
-        await first(timeout: timeout) { lines in
-            lines.lazy.compactMap { try? JSONValue.parse($0) }.first { $0["id"] == id && $0["method"] == nil }
+        // Each line is decoded once, however many arrive while it waits.
+        let scanned = Cursor()
+        return await first(timeout: timeout) { lines in
+            let start = scanned.advance(to: lines.count)
+            return lines[start...].lazy.compactMap { try? JSONValue.parse($0) }.first {
+                $0["id"] == id && $0["method"] == nil
+            }
         }
     }
 
@@ -52,6 +56,19 @@ package final class CollectingSink: LineSink {
                 let arrived: Void? = await arrivals.wait { self.lines.count > seen.count ? () : nil }
                 guard arrived != nil else { return nil }
             }
+        }
+    }
+}
+
+/// How far a wait has looked through the lines.
+private final class Cursor: Sendable {
+    private let position = Mutex(0)
+
+    /// Moves to `end` and returns where it was.
+    func advance(to end: Int) -> Int {
+        position.withLock { position in
+            defer { position = end }
+            return min(position, end)
         }
     }
 }

@@ -83,7 +83,6 @@ package final class InMemoryTransport: Sendable {
                 return first
             }
             arrivals.resumeAll(())
-            testChanges.resumeAll(())
             return try await perform(reply)
         }
     }

@@ -171,7 +171,6 @@ package final class LocalHTTPServer: Sendable {
             let key = RouteKey.match(target, among: state.routes.keys)
             return key.flatMap { state.routes[$0] } ?? Response(status: 404, body: Array(#"{"error":"no route"}"#.utf8))
         }
-        testChanges.resumeAll(())
         let answerAt = ContinuousClock.now.advanced(by: response.delay)
         while ContinuousClock.now < answerAt, !state.withLock({ $0.released }) { usleep(10_000) }
         let framing =

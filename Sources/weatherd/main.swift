@@ -33,7 +33,7 @@ if let name = arguments.first, let command = CLI.command(named: name) {
             command, Array(arguments.dropFirst()),
             in: CLI.Environment(
                 variables: environment, executable: executable, clock: clock,
-                transport: { .live(maxBodyBytes: $0.maxBodyBytes) }, output: output)))
+                transport: { .live(maxBodyBytes: $0.maxBodyBytes, idleTimeout: $0.fetch.deadline) }, output: output)))
 }
 if arguments.first == "help" || arguments.contains("--help") || arguments.contains("-h") {
     print(CLI.overview)
@@ -82,12 +82,13 @@ case .standalone:
     exit(
         await Standalone.run(
             configuration: configuration, clock: clock, logger: logger, provider: configuration.makeProvider(),
-            transport: .live(maxBodyBytes: configuration.maxBodyBytes)))
+            transport: .live(maxBodyBytes: configuration.maxBodyBytes, idleTimeout: configuration.fetch.deadline)))
 case .serve:
     exit(
         await Daemon.run(
             configuration: configuration, environment: environment, clock: clock, logger: logger,
-            provider: configuration.makeProvider(), transport: .live(maxBodyBytes: configuration.maxBodyBytes)))
+            provider: configuration.makeProvider(),
+            transport: .live(maxBodyBytes: configuration.maxBodyBytes, idleTimeout: configuration.fetch.deadline)))
 case .relay:
     exit(
         await RelayClient.run(

@@ -121,9 +121,7 @@ struct ClosedStdoutTests {
         try output.fileHandleForReading.close()
         let request = #"{"jsonrpc":"2.0","id":1,"method":"settings/set","params":{"units":"imperial"}}"# + "\n"
         try input.fileHandleForWriting.write(contentsOf: Data(request.utf8))
-        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
-        while process.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(!process.isRunning)
+        #expect(await eventually { !process.isRunning })
         #expect(process.terminationStatus == 0)
         let last = try #require(try logEvents(directory).last)
         #expect(last["type"] == "service.stopped")

@@ -71,12 +71,9 @@ struct LogDamageEndToEndTests {
         let weatherd = try startWeatherd(directory)
         let answer = try await weatherd.call("events/subscribe", ["afterSeq": 1])
         let id = try #require(answer["result"]?["subscriptionId"])
-        var ended: JSONValue?
-        for _ in 0..<500 where ended == nil {
-            ended = try weatherd.output.messages().first { $0["method"] == "events/error" }
-            if ended == nil { try await Task.sleep(for: .milliseconds(10)) }
-        }
-        let notification = try #require(ended)
+        let ended = { try weatherd.output.messages().first { $0["method"] == "events/error" } }
+        #expect(try await eventually { try ended() != nil })
+        let notification = try #require(try ended())
         #expect(notification["params"]?["subscriptionId"] == id)
         #expect(notification["params"]?["error"]?["data"]?["kind"] == "log_damaged")
         #expect(notification["params"]?["error"]?["data"]?["seq"] == 2)

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import WeatherEngine
 import WeatherService
+import WeatherTesting
 
 @Suite("Input budget")
 struct InputBudgetTests {
@@ -20,14 +21,11 @@ struct InputBudgetTests {
             thread.start()
         }
 
-        /// The count once it has stopped changing for 200 ms.
-        func settled() async throws -> Int {
-            var last = -1
-            while true {
-                let now = taken.withLock { $0 }
-                if now == last { return now }
-                last = now
-                try await Task.sleep(for: .milliseconds(200))
+        /// Whether the taker comes to hold exactly `count` lines and waits there for the budget (or, at the
+        /// last line, is done): false only from the hang guard, as when it took more or fewer.
+        func holds(_ count: Int, of lines: Int, by budget: InputBudget) async -> Bool {
+            await eventually {
+                taken.withLock { $0 } == count && (count == lines || budget.waitingTakers == 1)
             }
         }
     }
@@ -36,27 +34,27 @@ struct InputBudgetTests {
     func bytes() async throws {
         let budget = InputBudget(maxLines: 1024, maxBytes: 16 << 20)
         let taker = Taker(budget, lines: 20, size: 1 << 20)
-        #expect(try await taker.settled() == 16)
+        #expect(await taker.holds(16, of: 20, by: budget))
         budget.give(bytes: 1 << 20)
-        #expect(try await taker.settled() == 17)
+        #expect(await taker.holds(17, of: 20, by: budget))
     }
 
     @Test("small lines are held by count")
     func lines() async throws {
         let budget = InputBudget(maxLines: 8, maxBytes: 16 << 20)
         let taker = Taker(budget, lines: 10, size: 100)
-        #expect(try await taker.settled() == 8)
+        #expect(await taker.holds(8, of: 10, by: budget))
         budget.give(bytes: 100)
         budget.give(bytes: 100)
-        #expect(try await taker.settled() == 10)
+        #expect(await taker.holds(10, of: 10, by: budget))
     }
 
     @Test("a line larger than the whole budget passes when nothing else is held")
     func oversized() async throws {
         let budget = InputBudget(maxLines: 8, maxBytes: 1 << 20)
         let taker = Taker(budget, lines: 2, size: 4 << 20)
-        #expect(try await taker.settled() == 1)
+        #expect(await taker.holds(1, of: 2, by: budget))
         budget.give(bytes: 4 << 20)
-        #expect(try await taker.settled() == 2)
+        #expect(await taker.holds(2, of: 2, by: budget))
     }
 }

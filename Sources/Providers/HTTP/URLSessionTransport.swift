@@ -23,9 +23,15 @@ extension HTTPTransport {
     ///
     /// Each transport has a URLSession of its own, made from `configuration` without a URL cache (weatherd keeps its
     /// own, and a URL cache would hold a copy of every body), and kept for the life of the process: make one.
+    ///
+    /// - Parameter idleTimeout: how long a request may go without a byte before URLSession gives it up; weatherd
+    ///   passes its fetch deadline (`--upstream-timeout`), so an attempt ends by that deadline or a cancel, never
+    ///   by a shorter limit of URLSession's own.
     package static func live(
-        configuration: URLSessionConfiguration = .default, maxBodyBytes: Int = defaultMaxBodyBytes
+        configuration: URLSessionConfiguration = .default, maxBodyBytes: Int = defaultMaxBodyBytes,
+        idleTimeout: Duration = .seconds(30)
     ) -> HTTPTransport {
+        let seconds = Double(idleTimeout.components.seconds) + Double(idleTimeout.components.attoseconds) / 1e18
         let own = configuration.copy() as? URLSessionConfiguration ?? configuration
         own.urlCache = nil
         let calls = DataTaskCalls()
@@ -34,7 +40,7 @@ extension HTTPTransport {
             guard let url = URL(string: request.url) else {
                 throw TransportError(.offline, "the base URL does not form a valid URL")
             }
-            var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 30)
+            var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: seconds)
             urlRequest.httpMethod = "GET"
             for (name, value) in request.headers {
                 urlRequest.setValue(value, forHTTPHeaderField: name)
@@ -75,7 +81,7 @@ extension HTTPTransport {
     static func transportError(for error: URLError) -> TransportError {
         switch error.code {
         case .timedOut:
-            TransportError(.timeout, "no answer within 30 s")
+            TransportError(.timeout, "no answer within the time allowed")
         case .cannotConnectToHost:
             TransportError(.offline, "connection refused")
         case .notConnectedToInternet:

@@ -115,39 +115,50 @@ extension MCPController {
     {
         let progress = RefreshProgress()
         let pushes = self.pushes
-        let work = Task {
-            try await engine.refresh(scope, cause: cause) { result, done, total in
-                progress.record(result, total: total) {
-                    guard let token = request.progressToken else { return }
-                    var params: [String: JSONValue] = [
-                        "progressToken": token, "progress": .int(Int64(done)), "total": .int(Int64(total)),
-                    ]
-                    if request.version.hasAnnotations {
-                        let place = result["name"]?.stringValue ?? result["place"]?.stringValue ?? "place"
-                        params["message"] = .string("\(place): \(result["ok"] == true ? "refreshed" : "failed")")
-                    }
-                    pushes.notify("notifications/progress", .object(params))
-                }
+        let engine = self.engine
+        // The refresh runs in the deadline's own task: at 55 s, or when this request is cancelled, it is
+        // cancelled and the answer says what is done.
+        let refresh: @Sendable () async -> Result<JSONValue, any Error>? = {
+            do {
+                return .success(
+                    try await Self.refresh(
+                        engine, scope, request: request, cause: cause, progress: progress, pushes: pushes))
+            } catch {
+                return .failure(error)
             }
         }
-        let outcome = await withTaskCancellationHandler {
-            await withDeadline(engine.clock.deadline(after: .seconds(55)), clock: engine.clock) {
-                Optional(await work.result)
-            } onTimeout: {
-                nil
-            }
-        } onCancel: {
-            progress.close()
-            work.cancel()
+        let outcome = await withDeadline(engine.clock.deadline(after: .seconds(55)), clock: engine.clock) {
+            await refresh()
+        } onTimeout: {
+            nil
         }
         progress.close()
         if Task.isCancelled { throw CancellationError() }
         if let outcome { return try outcome.get() }
-        work.cancel()
         let (results, total) = progress.snapshot
         return .object([
             "scope": .string(scope.rawValue), "results": .array(results), "pending": .int(Int64(total - results.count)),
         ])
+    }
+
+    /// The native refresh, recording each finished place and sending its progress while the request is open.
+    private static func refresh(
+        _ engine: Engine, _ scope: RefreshScope, request: MCPRequest, cause: String, progress: RefreshProgress,
+        pushes: Pushes
+    ) async throws -> JSONValue {
+        try await engine.refresh(scope, cause: cause) { result, done, total in
+            progress.record(result, total: total) {
+                guard let token = request.progressToken else { return }
+                var params: [String: JSONValue] = [
+                    "progressToken": token, "progress": .int(Int64(done)), "total": .int(Int64(total)),
+                ]
+                if request.version.hasAnnotations {
+                    let place = result["name"]?.stringValue ?? result["place"]?.stringValue ?? "place"
+                    params["message"] = .string("\(place): \(result["ok"] == true ? "refreshed" : "failed")")
+                }
+                pushes.notify("notifications/progress", .object(params))
+            }
+        }
     }
 }
 

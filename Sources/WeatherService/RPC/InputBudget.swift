@@ -17,6 +17,7 @@ package final class InputBudget: @unchecked Sendable {
     private let condition = NSCondition()
     private var lines = 0
     private var bytes = 0
+    private var blocked = 0
 
     package init(maxLines: Int = 1024, maxBytes: Int = 16 << 20) {
         self.maxLines = maxLines
@@ -27,9 +28,18 @@ package final class InputBudget: @unchecked Sendable {
     package func take(bytes size: Int) {
         condition.lock()
         defer { condition.unlock() }
+        blocked += 1
         while lines > 0, lines >= maxLines || bytes + size > maxBytes { condition.wait() }
+        blocked -= 1
         lines += 1
         bytes += size
+    }
+
+    /// How many threads wait in `take` for the budget (for tests: a reader held back, at once and for sure).
+    package var waitingTakers: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return blocked
     }
 
     /// Gives back one line of `size` bytes.

@@ -71,7 +71,6 @@ package struct DaemonService: Service {
                 "connections": .int(Int64(peers.count)), "maxConnections": .int(Int64(settings.maxConnections)),
             ]
         }
-        peers.startIdleTimer()
         listener.start { fd in
             peers.admit(fd) { number in
                 await serve(fd: fd, number: number, shutdown: shutdown)
@@ -81,7 +80,7 @@ package struct DaemonService: Service {
         }
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await shutdown.begun() }
-            group.addTask { await peers.idle.wait() }
+            group.addTask { await peers.idleExit() }
             await group.next()
             group.cancelAll()
         }
@@ -162,7 +161,8 @@ private final class Peers: Sendable {
     private struct State {
         var next = 1
         var open: [Int: Task<Void, Never>] = [:]
-        var idleTimer: Task<Void, Never>?
+        /// Counts admissions, so an idle countdown knows whether a connection came and went meanwhile.
+        var admissions: UInt64 = 0
         var stopped = false
     }
 
@@ -170,8 +170,8 @@ private final class Peers: Sendable {
     private let clock: any RuntimeClock
     private let state = Mutex(State())
     private let empty = Latch()
-    /// Opens when no connection has been open for `idleExit`.
-    let idle = Latch()
+    /// Told whenever the last open connection closes.
+    private let quiet = WaitQueue<UInt64>()
 
     init(settings: DaemonService.Settings, clock: any RuntimeClock) {
         self.settings = settings
@@ -187,8 +187,7 @@ private final class Peers: Sendable {
             guard state.open.count < settings.maxConnections else { return (nil, false) }
             defer { state.next += 1 }
             let number = state.next
-            state.idleTimer?.cancel()
-            state.idleTimer = nil
+            state.admissions += 1
             state.open[number] = Task {
                 await serve(number)
                 self.closed(number)
@@ -218,47 +217,39 @@ private final class Peers: Sendable {
             return state.open.isEmpty
         }
         if nowEmpty {
-            startIdleTimer()
+            quiet.resumeAll(state.withLock { $0.admissions })
             if state.withLock({ $0.stopped }) { empty.open() }
         }
     }
 
-    /// Starts the idle countdown (with `--idle-exit`, while no connection is open).
-    func startIdleTimer() {
-        guard let limit = settings.idleExit else { return }
-        state.withLock { state in
-            guard state.open.isEmpty, !state.stopped else { return }
-            state.idleTimer?.cancel()
-            state.idleTimer = Task { [clock] in
-                do {
-                    try await clock.sleep(for: limit)
-                } catch {
-                    return
-                }
-                self.stopIfIdle()
-            }
+    /// Returns once no connection has been open for `--idle-exit`, having stopped admitting any; without the
+    /// flag, or when cancelled, it only returns when cancelled.
+    func idleExit() async {
+        guard let limit = settings.idleExit else { return await untilCancelled() }
+        while !Task.isCancelled {
+            let spell: UInt64? = await quiet.wait { state.withLock { $0.open.isEmpty ? $0.admissions : nil } }
+            guard let spell else { return }
+            do { try await clock.sleep(for: limit) } catch { return }
+            if stopIfIdle(since: spell) { return }
         }
     }
 
-    /// At the end of the idle countdown: admits no more connections and opens `idle`, unless a connection
-    /// arrived meanwhile (checked under the same lock as `admit`, so none slips in between).
-    private func stopIfIdle() {
-        let idleNow = state.withLock { state -> Bool in
-            guard state.open.isEmpty, !state.stopped else { return false }
+    /// At the end of an idle countdown: admits no more connections, unless one arrived since the countdown
+    /// began (checked under the same lock as `admit`, so none slips in between).
+    private func stopIfIdle(since spell: UInt64) -> Bool {
+        state.withLock { state -> Bool in
+            guard state.open.isEmpty, state.admissions == spell, !state.stopped else { return false }
             state.stopped = true
             return true
         }
-        if idleNow { idle.open() }
     }
 
     /// Admits no more connections.
     func stopAll() {
-        let (timer, isEmpty) = state.withLock { state in
+        let isEmpty = state.withLock { state in
             state.stopped = true
-            defer { state.idleTimer = nil }
-            return (state.idleTimer, state.open.isEmpty)
+            return state.open.isEmpty
         }
-        timer?.cancel()
         if isEmpty { empty.open() }
     }
 
