@@ -254,24 +254,7 @@ package actor FetchActor {
         var attempt: Int64 = 0
         while true {
             attempt += 1
-            let wait = bucket.take(now: clock.timestamp())
-            if wait > 0 {
-                guard clock.now.advanced(by: .milliseconds(wait)) < deadline else {
-                    return .failure(
-                        FetchFailure(
-                            error: ProviderError(
-                                .rateLimited,
-                                "weatherd's own limit of \(policy.callsPerMinute) calls a minute is reached.",
-                                advice: "Try again in \(wait / 1000 + 1) s.")))
-                }
-                do {
-                    try await clock.sleep(for: .milliseconds(wait))
-                } catch {
-                    return .failure(FetchFailure(error: CancellationError()))
-                }
-                attempt -= 1
-                continue
-            }
+            if let refused = await waitForToken(before: deadline) { return .failure(refused) }
             let started = clock.now
             let transport = self.transport
             let outcome: Result<HTTPResponse, TransportError> = await withDeadline(deadline, clock: clock) {
@@ -318,6 +301,27 @@ package actor FetchActor {
                 } catch {
                     return .failure(FetchFailure(error: CancellationError()))
                 }
+            }
+        }
+    }
+
+    /// Takes a token of the rate limit, waiting on the clock for one when the bucket is empty.
+    ///
+    /// - Returns: nil with a token taken; the failure when none comes before `deadline`, or the wait is cancelled.
+    private func waitForToken(before deadline: WallInstant) async -> FetchFailure? {
+        while true {
+            let wait = bucket.take(now: clock.timestamp())
+            guard wait > 0 else { return nil }
+            guard clock.now.advanced(by: .milliseconds(wait)) < deadline else {
+                return FetchFailure(
+                    error: ProviderError(
+                        .rateLimited, "weatherd's own limit of \(policy.callsPerMinute) calls a minute is reached.",
+                        advice: "Try again in \(wait / 1000 + 1) s."))
+            }
+            do {
+                try await clock.sleep(for: .milliseconds(wait))
+            } catch {
+                return FetchFailure(error: CancellationError())
             }
         }
     }
