@@ -34,6 +34,9 @@ extension HTTPTransport {
         let seconds = Double(idleTimeout.components.seconds) + Double(idleTimeout.components.attoseconds) / 1e18
         let own = configuration.copy() as? URLSessionConfiguration ?? configuration
         own.urlCache = nil
+        // The session's own limits (60 s and 7 days by default) would end an attempt before the deadline.
+        own.timeoutIntervalForRequest = seconds
+        own.timeoutIntervalForResource = seconds
         let calls = DataTaskCalls()
         let session = URLSession(configuration: own, delegate: calls, delegateQueue: nil)
         return HTTPTransport { request throws(TransportError) in
