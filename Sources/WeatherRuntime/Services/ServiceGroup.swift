@@ -12,11 +12,11 @@ package protocol Service: Sendable {
 
 /// Runs services together with one graceful shutdown (swift-service-lifecycle's shape).
 ///
-/// Services start in order. The group shuts down when `triggerGracefulShutdown` is called (a signal),
-/// when its own task is cancelled, or when any service returns on its own (standard input ended, the
-/// daemon was idle): it then cancels the services in reverse order, waiting for each to return before
-/// cancelling the next, so the log service, started first, stops last and records `service.stopped`
-/// after everything else.
+/// Services start in order. The group shuts down when `triggerGracefulShutdown` is called (a signal)
+/// or when any service returns on its own (standard input ended, the daemon was idle): it then cancels
+/// the services in reverse order, waiting for each to return before cancelling the next, so the log
+/// service, started first, stops last and records `service.stopped` after everything else. Cancelling
+/// the group's own task cancels every service at once.
 package final class ServiceGroup: Sendable {
     private let services: [any Service]
     private let trigger = Latch()
