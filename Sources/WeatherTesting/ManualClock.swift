@@ -39,9 +39,6 @@ package final class ManualClock: RuntimeClock, Sendable {
     /// How many tasks are sleeping on this clock.
     package var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
-    /// The earliest deadline a task sleeps until, if any.
-    package var nextDeadline: WallInstant? { state.withLock { $0.sleepers.values.map(\.deadline).min() } }
-
     package func sleep(until deadline: WallInstant, tolerance: Duration?) async throws {
         let id = state.withLock { state in
             defer { state.nextID += 1 }
@@ -80,12 +77,6 @@ package final class ManualClock: RuntimeClock, Sendable {
 
     /// Moves time forward by whole milliseconds.
     package func advance(milliseconds: Int64) { advance(by: .milliseconds(milliseconds)) }
-
-    /// Moves time to the earliest deadline a task sleeps until (nothing when none sleeps).
-    package func advanceToNextDeadline() {
-        guard let next = nextDeadline else { return }
-        advance(by: max(.zero, now.duration(to: next)))
-    }
 
     /// How many tasks sleep until exactly `deadline` (every sleeper when it is nil).
     package func sleeperCount(until deadline: WallInstant?) -> Int {

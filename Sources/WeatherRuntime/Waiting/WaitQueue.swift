@@ -59,21 +59,4 @@ package final class WaitQueue<Value: Sendable>: Sendable {
         }
         for waiter in waiters { waiter.resume(returning: value) }
     }
-
-    /// Resumes the longest-waiting waiter with `value`; false when nobody waits.
-    @discardableResult
-    package func resumeFirst(_ value: Value) -> Bool {
-        let waiter = state.withLock { state -> CheckedContinuation<Value?, Never>? in
-            while !state.order.isEmpty {
-                let id = state.order.removeFirst()
-                if let waiter = state.waiters.removeValue(forKey: id) { return waiter }
-            }
-            return nil
-        }
-        waiter?.resume(returning: value)
-        return waiter != nil
-    }
-
-    /// How many tasks wait.
-    package var count: Int { state.withLock { $0.waiters.count } }
 }
