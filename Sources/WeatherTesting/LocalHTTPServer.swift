@@ -29,18 +29,21 @@ package final class LocalHTTPServer: Sendable {
         package var status: Int
         package var headers: [String: String]
         package var body: [UInt8]
-        /// How long to wait before answering (cut short by `releaseDelays()`).
+        /// How long to wait before answering (cut short by `release()`).
         package var delay: Duration
+        /// Answers only once the test calls `release()` (or stops the server): no timer ends the wait.
+        package var held: Bool
         package var framing: Framing
 
         package init(
             status: Int = 200, headers: [String: String] = [:], body: [UInt8], delay: Duration = .zero,
-            framing: Framing = .length
+            held: Bool = false, framing: Framing = .length
         ) {
             self.status = status
             self.headers = headers
             self.body = body
             self.delay = delay
+            self.held = held
             self.framing = framing
         }
     }
@@ -117,8 +120,8 @@ package final class LocalHTTPServer: Sendable {
         await eventually { requests.count >= count }
     }
 
-    /// Answers every request held by its route's delay now, and later ones without waiting.
-    package func releaseDelays() { state.withLock { $0.released = true } }
+    /// Answers every request held or delayed by its route now, and later ones without waiting.
+    package func release() { state.withLock { $0.released = true } }
 
     /// Stops accepting, and answers the requests it holds.
     package func stop() {
@@ -172,7 +175,7 @@ package final class LocalHTTPServer: Sendable {
             return key.flatMap { state.routes[$0] } ?? Response(status: 404, body: Array(#"{"error":"no route"}"#.utf8))
         }
         let answerAt = ContinuousClock.now.advanced(by: response.delay)
-        while ContinuousClock.now < answerAt, !state.withLock({ $0.released }) { usleep(10_000) }
+        while response.held || ContinuousClock.now < answerAt, !state.withLock({ $0.released }) { usleep(10_000) }
         let framing =
             response.framing == .length ? "Content-Length: \(response.body.count)" : "Transfer-Encoding: chunked"
         var head = "HTTP/1.1 \(response.status) Status\r\n\(framing)\r\nConnection: close\r\n"

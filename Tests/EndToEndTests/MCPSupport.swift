@@ -11,10 +11,10 @@ struct MCPHarness {
     /// Set when weatherd is a relay to a shared daemon (`relay: true`).
     let shared: SharedDataDir?
 
-    /// Starts weatherd against a local stand-in; `forecastDelay` slows every weather answer (and the upstream
-    /// deadline is set past it, so only a cancel or a shutdown ends such a call). With `relay`, the client is a
+    /// Starts weatherd against a local stand-in; with `holdWeather` it holds every weather answer (and the upstream
+    /// deadline is the longest, so only a cancel or a shutdown ends such a call). With `relay`, the client is a
     /// relay to the data dir's shared daemon (as hosts run it), else `--standalone`.
-    static func start(forecastDelay: Duration = .zero, relay: Bool = false) throws -> MCPHarness {
+    static func start(holdWeather: Bool = false, relay: Bool = false) throws -> MCPHarness {
         let server = try LocalHTTPServer()
         server.route(
             "/v1/search",
@@ -24,18 +24,16 @@ struct MCPHarness {
                 ])))
         server.route(
             "/v1/forecast", query: "current=",
-            .init(body: OpenMeteoBodies.current(temperature: 4.5), delay: forecastDelay))
+            .init(body: OpenMeteoBodies.current(temperature: 4.5), held: holdWeather))
         server.route(
-            "/v1/forecast", query: "hourly=", .init(body: OpenMeteoBodies.forecast(), delay: forecastDelay))
+            "/v1/forecast", query: "hourly=", .init(body: OpenMeteoBodies.forecast(), held: holdWeather))
         server.route("/api/v1/warnings/feeds-germany", .init(body: Array(#"{"warnings":[]}"#.utf8)))
         var options = [
             "--open-meteo-base-url", server.baseURL, "--open-meteo-geocoding-base-url", server.baseURL,
             "--nws-base-url", server.baseURL, "--meteoalarm-base-url", server.baseURL,
             "--open-meteo-air-quality-base-url", server.baseURL,
         ]
-        if forecastDelay > .zero {
-            options += ["--upstream-timeout", String(min(600, forecastDelay.components.seconds + 100))]
-        }
+        if holdWeather { options += ["--upstream-timeout", "600"] }
         if relay {
             let shared = try SharedDataDir()
             return MCPHarness(

@@ -11,10 +11,11 @@ import WeatherTesting
 @Suite("weatherd end to end: one shared daemon for every client")
 struct SharedDaemonEndToEndTests {
     /// A local Open-Meteo answering current weather after `delay`.
-    static func openMeteo(delay: Duration = .zero) throws -> LocalHTTPServer {
+    static func openMeteo(delay: Duration = .zero, held: Bool = false) throws -> LocalHTTPServer {
         let server = try LocalHTTPServer()
         server.route(
-            "/v1/forecast", query: "current=", .init(body: OpenMeteoBodies.current(temperature: 3), delay: delay))
+            "/v1/forecast", query: "current=",
+            .init(body: OpenMeteoBodies.current(temperature: 3), delay: delay, held: held))
         return server
     }
 
@@ -135,9 +136,9 @@ struct SharedDaemonEndToEndTests {
 
     @Test("kill -9 of the daemon: pending requests get daemon_gone, the next client restarts it, nothing is lost")
     func daemonKilled() async throws {
-        // 300 s, and a deadline past it: the call is still waiting when the daemon dies, however long a test
-        // process loaded by the whole suite pauses.
-        let server = try Self.openMeteo(delay: .seconds(300))
+        // Held, with a long deadline: the call is still waiting when the daemon dies, however long a test process
+        // loaded by the whole suite pauses.
+        let server = try Self.openMeteo(held: true)
         let shared = try SharedDataDir()
         let client = try shared.client(["--open-meteo-base-url", server.baseURL, "--upstream-timeout", "400"])
         for index in 0..<5 {
@@ -200,7 +201,7 @@ struct SharedDaemonEndToEndTests {
 struct RelaySignalEndToEndTests {
     @Test("SIGTERM ends a relay at once; the daemon cancels that connection's request and serves the others")
     func sigtermEndsRelay() async throws {
-        let server = try SharedDaemonEndToEndTests.openMeteo(delay: .seconds(300))
+        let server = try SharedDaemonEndToEndTests.openMeteo(held: true)
         let shared = try SharedDataDir()
         let options = ["--open-meteo-base-url", server.baseURL, "--upstream-timeout", "400"]
         let host = try shared.client(options)
@@ -211,8 +212,8 @@ struct RelaySignalEndToEndTests {
         // As MCP hosts stop a server: end of input (the relay would wait for the answer), then SIGTERM.
         try host.closeInput()
         host.signal(SIGTERM)
-        // Wide for a loaded machine, yet far below the upstream's 300 s.
-        #expect(await host.waitForExit() != nil, "the relay ends at once, not after 300 s")
+        // The upstream never answers: only the signal can end the relay (the wait is a hang guard).
+        #expect(await host.waitForExit() != nil, "the relay ends at once, without the upstream's answer")
         #expect(
             try await shared.connections(become: 1, asking: other),
             "the daemon saw the hang-up and ended that connection, with its request in flight")

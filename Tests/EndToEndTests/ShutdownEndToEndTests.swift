@@ -5,18 +5,18 @@ import WeatherTesting
 
 @Suite("weatherd end to end: shutdown cuts background work")
 struct ShutdownEndToEndTests {
-    /// A local Open-Meteo whose every call takes 300 s: only cancellation can end a refresh against it in time,
-    /// however long a test process loaded by the whole suite pauses.
+    /// A local Open-Meteo that holds every answer: only cancellation can end a refresh against it, however long a
+    /// test process loaded by the whole suite pauses.
     static func slowOpenMeteo() throws -> LocalHTTPServer {
         let server = try LocalHTTPServer()
         server.route(
             "/v1/forecast", query: "current=",
-            .init(body: OpenMeteoBodies.current(temperature: 1), delay: .seconds(300))
+            .init(body: OpenMeteoBodies.current(temperature: 1), held: true)
         )
         return server
     }
 
-    /// weatherd's options against `server`, with an upstream deadline past its 300 s.
+    /// weatherd's options against `server`, with a long upstream deadline.
     static func options(_ server: LocalHTTPServer) -> [String] {
         ["--open-meteo-base-url", server.baseURL, "--upstream-timeout", "400"]
     }
@@ -42,7 +42,7 @@ struct ShutdownEndToEndTests {
         let results = try #require(answer["result"]?["results"]?.arrayValue)
         #expect(results.count == 90)
         let errors = results.compactMap { $0["error"]?.stringValue }
-        #expect(errors.count == 90, "no place could finish against a 300 s upstream")
+        #expect(errors.count == 90, "no place could finish against an upstream that holds its answers")
         #expect(errors.allSatisfy { $0 == "cancelled" }, "\(Set(errors))")
         #expect(server.requests.count <= 4, "only the first four places started a call: \(server.requests.count)")
 

@@ -1,30 +1,29 @@
 /// Runs `operation` with a deadline on `clock` that holds even when the operation ignores cancellation.
 ///
 /// URLSession's own resource timeout is not enforced on Linux, and a task group would wait for
-/// a child that ignores cancellation; so the operation runs in a task of its own, and whichever
-/// of it and the timer finishes first gives the caller its value. A late operation is cancelled and
+/// a child that ignores cancellation; so the operation runs in a task of its own, and the caller waits
+/// in a group for whichever comes first, its value or the deadline. A late operation is cancelled and
 /// left to finish on its own. Cancelling the caller ends the wait at once, as a timeout.
 package func withDeadline<T: Sendable>(
     _ deadline: WallInstant, clock: any RuntimeClock, operation: @escaping @Sendable () async -> T,
     onTimeout: @escaping @Sendable () -> T
 ) async -> T {
-    let first = Promise<T>()
-    let racers: [Task<Void, Never>] = [
-        Task { first.fulfill(await operation()) },
-        Task {
+    let answer = Promise<T>()
+    let running = Task { answer.fulfill(await operation()) }
+    defer { running.cancel() }
+    let first: T? = await withTaskGroup(of: T?.self) { group in
+        group.addTask { await answer.waitUnlessCancelled() }
+        group.addTask {
             do {
                 try await clock.sleep(until: deadline, tolerance: nil)
             } catch {
-                return
+                return nil
             }
-            first.fulfill(onTimeout())
-        },
-    ]
-    let value = await withTaskCancellationHandler {
-        await first.wait()
-    } onCancel: {
-        first.fulfill(onTimeout())
+            return onTimeout()
+        }
+        let first = await group.next() ?? nil
+        group.cancelAll()
+        return first
     }
-    for racer in racers { racer.cancel() }
-    return value
+    return first ?? onTimeout()
 }
