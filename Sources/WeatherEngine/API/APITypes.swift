@@ -5,49 +5,55 @@ import WeatherDomain
 ///
 /// A call's own `async` part runs in its connection's dispatch loop, one request at a time in arrival
 /// order: it checks arguments and, for a change, decides and queues the events. The `Completion` it
-/// returns (waiting for durability, fetching, formatting) runs concurrently with other requests: call it
-/// (`try await completion()`) for the answer.
+/// returns (waiting for durability, fetching) runs concurrently with other requests: call it
+/// (`try await completion()`) for the answer, a Swift value that each face puts in its own form (`map`).
 ///
 /// A change whose answer is known once it is decided also carries it as `durable`, so a face can answer
 /// from where the log's sync completes instead of waiting for a task to be scheduled.
-package struct Completion: Sendable {
-    private let body: @Sendable () async throws -> JSONValue
+package struct Completion<Value: Sendable>: Sendable {
+    private let body: @Sendable () async throws -> Value
     /// The answer of a change that waits only for its events to be durable; nil for every other call.
-    package let durable: DurableAnswer?
+    package let durable: DurableAnswer<Value>?
 
     /// A completion that computes its answer in `body`.
-    package init(_ body: @escaping @Sendable () async throws -> JSONValue) {
+    package init(_ body: @escaping @Sendable () async throws -> Value) {
         self.body = body
         durable = nil
     }
 
     /// A completion whose answer is `durable`'s once its events are durable.
-    package init(_ durable: DurableAnswer) {
+    package init(_ durable: DurableAnswer<Value>) {
         body = { try await durable.value() }
         self.durable = durable
     }
 
     /// The answer, or the call's error.
-    package func callAsFunction() async throws -> JSONValue { try await body() }
+    package func callAsFunction() async throws -> Value { try await body() }
+
+    /// The same call with its answer put in another form, e.g. a face's wire; a durable answer stays one.
+    package func map<Other: Sendable>(_ transform: @escaping @Sendable (Value) -> Other) -> Completion<Other> {
+        if let durable { return Completion<Other>(durable.map(transform)) }
+        return Completion<Other> { transform(try await self()) }
+    }
 }
 
 /// The answer of a change that waits only for its events to be durable: `result` once they are, or the
 /// storage failure that kept them out of the log. Hooks added with `before` run first, once, on whichever
 /// path delivers the outcome.
-package struct DurableAnswer: Sendable {
+package struct DurableAnswer<Value: Sendable>: Sendable {
     /// The outcome a hook or a delivery gets.
-    package typealias Outcome = Result<JSONValue, any Error>
+    package typealias Outcome = Result<Value, any Error>
 
     private let ticket: AppendTicket
     /// The answer once the events are durable.
-    package let result: JSONValue
+    package let result: Value
     private let hooks: [@Sendable (Outcome) -> Void]
 
-    init(ticket: AppendTicket, result: JSONValue) {
+    init(ticket: AppendTicket, result: Value) {
         self.init(ticket: ticket, result: result, hooks: [])
     }
 
-    private init(ticket: AppendTicket, result: JSONValue, hooks: [@Sendable (Outcome) -> Void]) {
+    private init(ticket: AppendTicket, result: Value, hooks: [@Sendable (Outcome) -> Void]) {
         self.ticket = ticket
         self.result = result
         self.hooks = hooks
@@ -56,6 +62,15 @@ package struct DurableAnswer: Sendable {
     /// The same answer with `hook` run on its outcome before it is delivered (short work, blocking nothing).
     package func before(_ hook: @escaping @Sendable (Outcome) -> Void) -> DurableAnswer {
         DurableAnswer(ticket: ticket, result: result, hooks: hooks + [hook])
+    }
+
+    /// The answer in another form, transformed now (it is known once decided); hooks added before still run.
+    func map<Other: Sendable>(_ transform: (Value) -> Other) -> DurableAnswer<Other> {
+        let original = result
+        let carried = hooks.map { hook in
+            { @Sendable (outcome: DurableAnswer<Other>.Outcome) in hook(outcome.map { _ in original }) }
+        }
+        return DurableAnswer<Other>(ticket: ticket, result: transform(result), hooks: carried)
     }
 
     /// Calls `deliver` once with the outcome: on the log writer's thread right after the sync (so it must be
@@ -72,7 +87,7 @@ package struct DurableAnswer: Sendable {
     }
 
     /// Waits in a task for the outcome.
-    func value() async throws -> JSONValue {
+    func value() async throws -> Value {
         let outcome: Outcome
         do {
             _ = try await ticket.committed()

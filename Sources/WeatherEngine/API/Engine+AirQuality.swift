@@ -60,7 +60,7 @@ package struct AirQualityAnswer: Sendable, Equatable {
 
 extension Engine {
     /// Air quality at a place (`weather/airQuality`).
-    package func airQuality(_ place: PlaceQuery, maxAgeMs: Int64?, origin: Origin) -> Completion {
+    package func airQuality(_ place: PlaceQuery, maxAgeMs: Int64?, origin: Origin) -> Completion<JSONValue> {
         Completion { try await self.airQualityAnswer(place, maxAgeMs: maxAgeMs, origin: origin).json }
     }
 

@@ -2,7 +2,7 @@ import WeatherDomain
 
 extension Engine {
     /// One page of the alerts raised, most recent first, in the reader's units (`RaisedAlert.json(in:)`).
-    package func listAlerts(_ page: PageRequest) async -> Completion {
+    package func listAlerts(_ page: PageRequest) async -> Completion<JSONValue> {
         let barrier = await alerts.barrier()
         return Completion {
             await barrier?.settled()
@@ -23,7 +23,7 @@ extension Engine {
     }
 
     /// Changes the alert settings; answers the settings.
-    package func configureAlerts(_ change: AlertConfiguration, origin: Origin) async throws -> Completion {
+    package func configureAlerts(_ change: AlertConfiguration, origin: Origin) async throws -> Completion<JSONValue> {
         try await alerts.change(origin) { state in
             AlertDecisions.configure(
                 state, dailySummaryEnabled: change.dailySummaryEnabled, dailySummaryMinutes: change.dailySummaryMinutes,

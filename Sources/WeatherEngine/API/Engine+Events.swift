@@ -8,7 +8,7 @@ package enum EventFeedEnd: Sendable, Equatable {
     /// The subscriber fell too far behind; it may resubscribe after `lastSeq`.
     case lagged(lastSeq: Int64)
     /// The log is damaged where the feed had to read; resubscribing would hit the same damage.
-    case failed(RPCError, lastSeq: Int64)
+    case failed(EngineError, lastSeq: Int64)
 }
 
 extension Engine {
@@ -34,7 +34,7 @@ extension Engine {
                 send(object)
             }
             return .cancelled
-        } catch let error as RPCError where error.kind == "log_damaged" {
+        } catch let error as EngineError {
             logger.error("an event feed ended: \(error)")
             return .failed(error, lastSeq: lastSent)
         } catch {

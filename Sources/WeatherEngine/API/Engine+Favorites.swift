@@ -5,7 +5,7 @@ extension Engine {
     /// Adds a favorite. A city is geocoded first (recording the history); the geocoding call may take
     /// seconds, so it runs in the completion, and such an add is ordered among other changes by when
     /// its geocoding finished.
-    package func addFavorite(_ favorite: NewFavorite, origin: Origin) async throws -> Completion {
+    package func addFavorite(_ favorite: NewFavorite, origin: Origin) async throws -> Completion<JSONValue> {
         switch favorite {
         case .city(let city):
             return Completion {
@@ -20,7 +20,7 @@ extension Engine {
 
     private func addFavorite(
         name: String, lat: Double, lon: Double, country: String?, origin: Origin
-    ) async throws -> Completion {
+    ) async throws -> Completion<JSONValue> {
         let now = clock.timestamp()
         let maxCount = maxFavorites
         return try await favorites.change(origin) { state in
@@ -33,7 +33,7 @@ extension Engine {
 
     /// Removes a favorite named by its id or, failing that, its name; decided now, on the projected
     /// state, so a change sent after it is decided after it.
-    package func removeFavorite(_ idOrName: String, origin: Origin) async throws -> Completion {
+    package func removeFavorite(_ idOrName: String, origin: Origin) async throws -> Completion<JSONValue> {
         try await favorites.change(origin) { state in
             try FavoritesDecisions.remove(state, id: state.favorite(idOrName: idOrName)?.id ?? idOrName)
         } unchanged: { _ in
@@ -44,7 +44,7 @@ extension Engine {
     /// Renames a favorite named by its id or, failing that, its name, or turns its alerts on or off.
     package func updateFavorite(
         _ idOrName: String, name: String?, notify: Bool?, origin: Origin
-    ) async throws -> Completion {
+    ) async throws -> Completion<JSONValue> {
         try await favorites.change(origin) { state in
             try FavoritesDecisions.update(
                 state, id: state.favorite(idOrName: idOrName)?.id ?? idOrName, name: name, notify: notify)
@@ -54,7 +54,7 @@ extension Engine {
     }
 
     /// One page of the favorites, most recent first.
-    package func listFavorites(_ page: PageRequest) async -> Completion {
+    package func listFavorites(_ page: PageRequest) async -> Completion<JSONValue> {
         await favorites.query { state in
             Paging.page(count: state.count, name: "favorites", limit: page.limit, offset: page.offset) {
                 state.favorite(at: $0)?.json ?? .null
@@ -74,14 +74,14 @@ extension Engine {
     }
 
     /// One page of the search history, most recent first.
-    package func listHistory(_ page: PageRequest) async -> Completion {
+    package func listHistory(_ page: PageRequest) async -> Completion<JSONValue> {
         await history.query { state in
             Paging.page(state.entries.map(\.json), name: "history", limit: page.limit, offset: page.offset)
         }
     }
 
     /// Clears the search history.
-    package func clearHistory(origin: Origin) async throws -> Completion {
+    package func clearHistory(origin: Origin) async throws -> Completion<JSONValue> {
         try await history.change(origin) { state in
             HistoryDecisions.clear(state)
         } unchanged: { _ in
@@ -90,7 +90,7 @@ extension Engine {
     }
 
     /// The current location.
-    package func getLocation() async -> Completion {
+    package func getLocation() async -> Completion<JSONValue> {
         await location.query { state in
             guard let current = state.current else { throw DomainError.noLocation }
             return current.json

@@ -6,7 +6,7 @@ import WeatherRuntime
 extension Engine {
     /// Moves the current location: to coordinates (rounded before they are logged), or to an address,
     /// geocoded in the completion. A move of 5 km or more refreshes every place in the background.
-    package func setLocation(_ target: NewLocation, origin: Origin) async throws -> Completion {
+    package func setLocation(_ target: NewLocation, origin: Origin) async throws -> Completion<JSONValue> {
         switch target {
         case .address(let address):
             return Completion {
@@ -22,7 +22,7 @@ extension Engine {
     /// Decides and queues the move now; once durable, answers it and, when it triggered one, starts
     /// the refresh of the current place and every favorite in the background (its fetches are caused
     /// by the `location.changed` event).
-    func setLocation(lat: Double, lon: Double, name: String?, origin: Origin) async throws -> Completion {
+    func setLocation(lat: Double, lon: Double, name: String?, origin: Origin) async throws -> Completion<JSONValue> {
         let now = clock.timestamp()
         let precision = locationPrecision
         let submission = try await location.submit(cause: origin.cause, corr: origin.corr) { state in
@@ -30,7 +30,9 @@ extension Engine {
         }
         return Completion {
             let envelopes = try await self.location.commit(submission)
-            guard case .locationChanged(let moved)? = submission.events.last else { throw RPCError.internalError }
+            guard case .locationChanged(let moved)? = submission.events.last else {
+                throw EngineError.inconsistent("a move decided no location.changed")
+            }
             if moved.refresh, let seq = envelopes.last?.seq {
                 self.background.start {
                     do {
@@ -155,7 +157,7 @@ extension Engine {
 enum RefreshFailure {
     static func kind(of error: any Error) -> String {
         switch error {
-        case let error as any WireError: error.kind
+        case let error as any EngineFailure: error.kind
         case let error as ProviderError: error.kind.rawValue
         case is CancellationError: "cancelled"
         default: "internal_error"

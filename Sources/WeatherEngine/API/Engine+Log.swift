@@ -5,7 +5,7 @@ import WeatherRuntime
 
 extension Engine {
     /// One page of committed events matching `filter`, read from the log.
-    package func queryEvents(_ filter: EventFilter) -> Completion {
+    package func queryEvents(_ filter: EventFilter) -> Completion<JSONValue> {
         Completion { try filter.run(directory: self.dataDirectory.path, writer: self.writer, health: self.logHealth) }
     }
 
@@ -27,7 +27,7 @@ extension Engine {
                 break
             }
         }
-        guard seq >= 0 else { throw RPCError.invalidRequest("the log kept changing during verification; try again") }
+        guard seq >= 0 else { throw EngineError.logKeptChanging }
         let replay: Replay.Result
         do {
             replay = try Replay.run(
@@ -48,7 +48,7 @@ extension Engine {
         var slices: [String: JSONValue] = [:]
         var allEqual = true
         guard case .object(let liveSlices) = live.json, case .object(let replayedSlices) = replayed.json else {
-            throw RPCError.internalError
+            throw EngineError.inconsistent("a state's JSON is not an object of slices")
         }
         for (name, liveSlice) in liveSlices {
             let liveDigest = Digest.fnv1a(liveSlice.jsonBytes)

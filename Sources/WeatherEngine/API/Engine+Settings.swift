@@ -3,10 +3,10 @@ import WeatherDomain
 extension Engine {
     /// The settings: the system, each quantity's override or null, and the unit of every quantity
     /// (`resolved`).
-    package func getSettings() async -> Completion { await settings.query { $0.answer } }
+    package func getSettings() async -> Completion<JSONValue> { await settings.query { $0.answer } }
 
     /// Changes the system and the per-quantity overrides; answers the settings as `getSettings` does.
-    package func changeSettings(_ edit: SettingsEdit, origin: Origin) async throws -> Completion {
+    package func changeSettings(_ edit: SettingsEdit, origin: Origin) async throws -> Completion<JSONValue> {
         try await settings.change(origin) { state in
             SettingsDecisions.set(state, edit)
         } unchanged: {

@@ -52,7 +52,7 @@ package struct WarningsAnswer: Sendable, Equatable {
 
 extension Engine {
     /// The official warnings in force at a place (`warnings/list`).
-    package func warnings(_ place: PlaceQuery, origin: Origin) -> Completion {
+    package func warnings(_ place: PlaceQuery, origin: Origin) -> Completion<JSONValue> {
         Completion { try await self.warningsAnswer(place, origin: origin).json }
     }
 

@@ -6,7 +6,8 @@ import WeatherRuntime
 extension Engine {
     /// Current weather at a place, from the cache when younger than `maxAgeMs` (else the TTL); in the system
     /// `units` whole when given, else in the settings' units (`units(_:)`); the place named as `answerPlace` says.
-    package func current(_ place: PlaceQuery, units: Units?, maxAgeMs: Int64?, origin: Origin) -> Completion {
+    package func current(_ place: PlaceQuery, units: Units?, maxAgeMs: Int64?, origin: Origin) -> Completion<JSONValue>
+    {
         Completion {
             let resolved = try await self.resolve(place, cause: origin.cause)
             var answer = try await self.fetcher.current(at: resolved, maxAgeMs: maxAgeMs, cause: origin.cause)
@@ -18,22 +19,15 @@ extension Engine {
     /// The forecast at a place: `days` days (all when nil) with `detail`, its steps of `type`; the place named
     /// as `answerPlace` says.
     ///
-    /// - Throws: `RPCError` `unsupported_forecast_type` (-32602) when the provider cannot give `type`
-    ///   (hourly steps from OpenWeatherMap), before anything is fetched; its `data.supported` lists the types
-    ///   it can give.
+    /// - Throws: `EngineError.unsupportedForecastType` when the provider cannot give `type` (hourly steps
+    ///   from OpenWeatherMap), before anything is fetched, with the types it can give.
     package func forecast(
         _ place: PlaceQuery, units: Units?, maxAgeMs: Int64?, days: Int?, detail: ForecastDetail,
         type: ForecastType = .threeHourly, origin: Origin
-    ) throws(RPCError) -> Completion {
+    ) throws(EngineError) -> Completion<JSONValue> {
         let supported = forecastTypes
         guard supported.contains(type) else {
-            let names = supported.map(\.rawValue)
-            throw RPCError(
-                code: -32602, kind: "unsupported_forecast_type",
-                message:
-                    "\(fetcher.providerName) gives no \(type.rawValue) forecast; "
-                    + "ask for type \(names.joined(separator: ", ")) instead.",
-                details: ["supported": .array(names.map { .string($0) }), "requested": .string(type.rawValue)])
+            throw .unsupportedForecastType(provider: fetcher.providerName, requested: type, supported: supported)
         }
         return Completion {
             let resolved = try await self.resolve(place, cause: origin.cause)
@@ -51,7 +45,7 @@ extension Engine {
     }
 
     /// City candidates for `query` (at least 3 characters), best first.
-    package func searchCities(_ query: String, limit: Int, origin: Origin) throws(FieldError) -> Completion {
+    package func searchCities(_ query: String, limit: Int, origin: Origin) throws(FieldError) -> Completion<JSONValue> {
         let query = query.trimmingWhitespace
         guard query.count >= 3 else {
             throw FieldError(path: "params.query", problem: "must have at least 3 characters")
@@ -63,7 +57,7 @@ extension Engine {
     }
 
     /// The favorites as GeoJSON points with their cached current weather.
-    package func mapFavorites() async -> Completion {
+    package func mapFavorites() async -> Completion<JSONValue> {
         let barrier = await favorites.barrier()
         return Completion {
             await barrier?.settled()

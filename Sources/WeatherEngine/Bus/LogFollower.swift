@@ -27,7 +27,7 @@ package struct LogFollower: Sendable {
     /// - Parameters:
     ///   - room: returns once the follower can take more (a client that stops reading holds the feed here).
     ///   - caughtUp: called once, with the last seq handed over, when the first catch-up is done.
-    /// - Throws: `RPCError` `log_damaged` when the log cannot be read where the follower must read it, or
+    /// - Throws: `EngineError.logDamaged` when the log cannot be read where the follower must read it, or
     ///   what `handle` throws.
     package func follow(
         after afterSeq: Int64, room: @Sendable () async -> Void = {}, caughtUp: @Sendable (Int64) -> Void = { _ in },

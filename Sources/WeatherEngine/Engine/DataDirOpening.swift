@@ -104,7 +104,7 @@ package struct OpenedDataDir: Sendable {
 
 /// Why the service could not start; the message is printed on stderr, one JSON-RPC error line (id null)
 /// on stdout, and the process exits non-zero.
-package struct StartupError: WireError, CustomStringConvertible {
+package struct StartupError: EngineFailure, CustomStringConvertible {
     package var description: String
     /// The stable kind: `data_dir_in_use`, `log_damaged`, or `storage_failure` for anything else.
     package var kind: String
@@ -117,14 +117,7 @@ package struct StartupError: WireError, CustomStringConvertible {
         self.details = details
     }
 
-    package var rpcCode: Int { ApplicationErrorCode.code(for: kind) }
     package var message: String { "weatherd could not start: \(description)" }
-
-    /// The line written on stdout before exiting, so a client waiting for JSON gets an answer, not only EOF.
-    package var responseLine: String {
-        let error = RPCError(code: rpcCode, kind: kind, message: message, details: details)
-        return JSONValue.object(["jsonrpc": "2.0", "id": .null, "error": error.json]).jsonString
-    }
 }
 
 extension LogDamage {

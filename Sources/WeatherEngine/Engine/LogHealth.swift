@@ -13,15 +13,15 @@ package final class LogHealth: Sendable {
     package var known: LogDamage? { damage.withLock { $0 } }
 
     /// Remembers `found` (the first one found stays) and returns the error that reports it.
-    func report(_ found: LogDamage) -> RPCError {
+    func report(_ found: LogDamage) -> EngineError {
         damage.withLock { if $0 == nil { $0 = found } }
-        return RPCError.logDamaged(found)
+        return .logDamaged(found)
     }
 
     /// Reads committed lines of the log in `directory` (up to `limit`, a committed end), where nothing may be
     /// torn.
     ///
-    /// - Throws: `RPCError.logDamaged` for damage, also a bad tail inside the committed length (it was
+    /// - Throws: `EngineError.logDamaged` for damage, also a bad tail inside the committed length (it was
     ///   acknowledged); what `body` and the reader throw otherwise.
     func readCommitted(
         directory: String, start: LogWriter.Position, limit: LogEnd, _ body: (EventEnvelope, LinePlace) throws -> Bool
@@ -41,17 +41,5 @@ package final class LogHealth: Sendable {
                     problem: LineProblem(tail.reason, "a committed line is damaged"), kind: .damagedLine))
         }
         return outcome
-    }
-}
-
-extension RPCError {
-    /// The answer when the log is damaged where a request must read it.
-    package static func logDamaged(_ damage: LogDamage) -> RPCError {
-        RPCError(
-            code: ApplicationErrorCode.code(for: "log_damaged"), kind: "log_damaged",
-            message: "The event log is damaged at \(damage.path) line \(damage.line) (seq \(damage.seq), byte offset "
-                + "\(damage.offset)): \(damage.problem.detail). Events before it can be read; run "
-                + "`weatherd log verify`, and restore the file from a backup.",
-            details: damage.details)
     }
 }

@@ -57,7 +57,9 @@ extension FetchActor {
                 .warningsFetched(WarningsFetched(source: source, key: key, call: call, warnings: active))
             )
         }
-        guard case .warnings(let warnings) = answer.value else { throw RPCError.internalError }
+        guard case .warnings(let warnings) = answer.value else {
+            throw EngineError.inconsistent("a warnings fetch answered with another kind")
+        }
         return answer.map(warnings)
     }
 
@@ -114,7 +116,9 @@ extension FetchActor {
                 .airQualityFetched(AirQualityFetched(kind: kind, key: key, call: call, report: report))
             )
         }
-        guard case .airQuality(let report) = answer.value else { throw RPCError.internalError }
+        guard case .airQuality(let report) = answer.value else {
+            throw EngineError.inconsistent("an air quality fetch answered with another kind")
+        }
         return answer.map(report)
     }
 }

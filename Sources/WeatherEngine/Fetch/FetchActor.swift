@@ -73,7 +73,9 @@ package actor FetchActor {
         at place: Place, maxAgeMs: Int64? = nil, refresh: Bool = false, cause: String
     ) async throws -> FetchAnswer<CurrentReport> {
         let answer = try await weather(.current, at: place, maxAgeMs: maxAgeMs, refresh: refresh, cause: cause)
-        guard case .weather(.current(let report)) = answer.value else { throw RPCError.internalError }
+        guard case .weather(.current(let report)) = answer.value else {
+            throw EngineError.inconsistent("a weather fetch answered with another kind")
+        }
         return answer.map(report)
     }
 
@@ -82,7 +84,9 @@ package actor FetchActor {
         at place: Place, maxAgeMs: Int64? = nil, refresh: Bool = false, cause: String
     ) async throws -> FetchAnswer<ForecastReport> {
         let answer = try await weather(.forecast, at: place, maxAgeMs: maxAgeMs, refresh: refresh, cause: cause)
-        guard case .weather(.forecast(let report)) = answer.value else { throw RPCError.internalError }
+        guard case .weather(.forecast(let report)) = answer.value else {
+            throw EngineError.inconsistent("a weather fetch answered with another kind")
+        }
         return answer.map(report)
     }
 
@@ -146,7 +150,9 @@ package actor FetchActor {
                 .places(places), .geocodeFetched(GeocodeFetched(query: query, key: key, call: call, candidates: places))
             )
         }
-        guard case .places(let places) = outcome.value else { throw RPCError.internalError }
+        guard case .places(let places) = outcome.value else {
+            throw EngineError.inconsistent("a geocoding call answered with another kind")
+        }
         return outcome.map(Array(places.prefix(limit)))
     }
 

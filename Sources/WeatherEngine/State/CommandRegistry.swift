@@ -22,7 +22,7 @@ package final class CommandRegistry: Sendable {
         /// The same command is running: wait for its outcome.
         case wait(CommandOutcome)
         /// The id was used for another method or with other params: answer this error.
-        case conflict(RPCError)
+        case conflict(EngineError)
     }
 
     /// A command being run: its outcome, and what it was.
@@ -55,16 +55,18 @@ package final class CommandRegistry: Sendable {
         return state.withLock { state in
             if let known = state.ledger.command(commandId) {
                 if known.method.rawValue != method {
-                    return .conflict(Self.conflict(commandId, usedFor: known.method.rawValue, repeat: method))
+                    return .conflict(
+                        .commandConflict(commandId: commandId, earlierMethod: known.method.rawValue, method: method))
                 }
                 if let earlier = state.params[commandId] ?? state.running[commandId]?.params, earlier != hash {
-                    return .conflict(Self.conflict(commandId, usedFor: method, repeat: method))
+                    return .conflict(.commandConflict(commandId: commandId, earlierMethod: method, method: method))
                 }
                 return .done(known.result)
             }
             if let running = state.running[commandId] {
                 guard running.method == method, running.params == hash else {
-                    return .conflict(Self.conflict(commandId, usedFor: running.method, repeat: method))
+                    return .conflict(
+                        .commandConflict(commandId: commandId, earlierMethod: running.method, method: method))
                 }
                 return .wait(running.outcome)
             }
@@ -73,21 +75,8 @@ package final class CommandRegistry: Sendable {
         }
     }
 
-    /// The error for a repeat that is not the command the id was first used for.
-    static func conflict(_ commandId: String, usedFor earlier: String, repeat method: String) -> RPCError {
-        let what =
-            earlier == method
-            ? "with other params; a repeat must send the same params"
-            : "for \(earlier); a repeat must be the same method with the same params"
-        return RPCError(
-            code: -32602, kind: "command_conflict",
-            message:
-                "Invalid params: commandId \"\(commandId)\" was used \(what). Use a new commandId for this \(method).",
-            details: ["commandId": .string(commandId), "method": .string(earlier)])
-    }
-
     /// Ends a running command with its answer.
-    package func finish(_ commandId: String, with result: Result<JSONValue, RPCError>) {
+    package func finish(_ commandId: String, with result: Result<JSONValue, any Error>) {
         let running = state.withLock { state in
             let running = state.running.removeValue(forKey: commandId)
             // The ledger has the id once the command's events are committed (before this answer); a command
@@ -131,10 +120,10 @@ package final class CommandRegistry: Sendable {
 
 /// The answer of a running command, awaited by its repeats.
 package final class CommandOutcome: Sendable {
-    private let answer = Promise<Result<JSONValue, RPCError>>()
+    private let answer = Promise<Result<JSONValue, any Error>>()
 
-    func resolve(_ result: Result<JSONValue, RPCError>) { answer.fulfill(result) }
+    func resolve(_ result: Result<JSONValue, any Error>) { answer.fulfill(result) }
 
     /// Waits for the answer.
-    package func value() async -> Result<JSONValue, RPCError> { await answer.wait() }
+    package func value() async -> Result<JSONValue, any Error> { await answer.wait() }
 }

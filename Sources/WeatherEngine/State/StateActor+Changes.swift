@@ -9,7 +9,7 @@ extension StateActor {
     func change(
         _ origin: Origin, decide: @escaping @Sendable (Slice) throws -> [DomainEvent],
         unchanged: @escaping @Sendable (Slice) -> JSONValue
-    ) async throws -> Completion {
+    ) async throws -> Completion<JSONValue> {
         let submission = try submit(cause: origin.cause, corr: origin.corr, decide)
         // The answer waits only for durability, not for a hop onto this actor: the next read or decision
         // applies the committed events first (or drops them after a failure).
@@ -23,7 +23,7 @@ extension StateActor {
     }
 
     /// The shape of every read: see every change submitted before it, then read committed state.
-    func query(_ body: @escaping @Sendable (Slice) throws -> JSONValue) async -> Completion {
+    func query(_ body: @escaping @Sendable (Slice) throws -> JSONValue) async -> Completion<JSONValue> {
         let barrier = barrier()
         return Completion {
             await barrier?.settled()

@@ -17,7 +17,7 @@ struct MCPController: Controller {
         let mcp = {
             (
                 params: Set<String>, beforeHandshake: Bool,
-                body: @escaping @Sendable (MCPRequest, MethodCall) async throws -> Completion
+                body: @escaping @Sendable (MCPRequest, MethodCall) async throws -> Completion<JSONValue>
             ) in
             MethodHandler(params: params) { call in
                 try await body(try session.admit(call, beforeHandshake: beforeHandshake), call)

@@ -7,7 +7,7 @@ extension MCPController {
     /// `tools/call`: runs a tool through the engine's typed API, as the native method of the same meaning
     /// does (same actors, same events), and answers a `CallToolResult`: a one-line summary, then the JSON,
     /// within `MCPAnswer.maxTextCharacters`; weatherd's application errors become `isError` results.
-    func callTool(_ request: MCPRequest, _ call: MethodCall) async throws -> Completion {
+    func callTool(_ request: MCPRequest, _ call: MethodCall) async throws -> Completion<JSONValue> {
         let name = try call.params.string("name")
         guard let tool = MCPTool.listedNamed(name) else { throw MCPErrors.unknownTool(name) }
         let run: MCPToolRun

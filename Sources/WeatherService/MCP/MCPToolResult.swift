@@ -38,7 +38,9 @@ enum MCPToolResult {
             text = said(wire.message, hints[wire.kind])
         case is RPCError, is CancellationError:
             throw error
-        case let wire as any WireError:
+        case let failure as any EngineFailure:
+            let wire = RPCError(failure)
+            guard (1000...1099).contains(wire.rpcCode) else { throw wire }
             text = said(wire.message, hints[wire.kind])
         default:
             throw error

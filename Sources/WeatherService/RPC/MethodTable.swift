@@ -32,11 +32,11 @@ package struct MethodHandler: Sendable {
     package var changesState: Bool
     /// The params members the method accepts, besides `commandId` and `_meta`.
     package var params: Set<String>
-    package var begin: @Sendable (MethodCall) async throws -> Completion
+    package var begin: @Sendable (MethodCall) async throws -> Completion<JSONValue>
 
     package init(
         changesState: Bool = false, params: Set<String> = [],
-        begin: @escaping @Sendable (MethodCall) async throws -> Completion
+        begin: @escaping @Sendable (MethodCall) async throws -> Completion<JSONValue>
     ) {
         self.changesState = changesState
         self.params = params

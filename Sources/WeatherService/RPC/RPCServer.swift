@@ -161,7 +161,7 @@ package final class RPCServer: Sendable {
     }
 
     /// The first phase: routing, params, `commandId`, and the method's `begin`.
-    private func start(_ request: RPCRequest) async -> Result<Completion, RPCError> {
+    private func start(_ request: RPCRequest) async -> Result<Completion<JSONValue>, RPCError> {
         if request.method == "$/cancelRequest" { return cancel(request, idMember: "id", silently: false) }
         if request.method == "notifications/cancelled" { return cancel(request, idMember: "requestId", silently: true) }
         guard let handler = methods[request.method] else { return .failure(.methodNotFound(request.method)) }
@@ -187,7 +187,7 @@ package final class RPCServer: Sendable {
         repeated["commandId"] = nil
         repeated["_meta"] = nil
         switch registry.start(corr, method: request.method, params: .object(repeated)) {
-        case .conflict(let error): return .failure(error)
+        case .conflict(let error): return .failure(RPCError(error))
         case .done(let result): return .success(Completion { result })
         case .wait(let outcome): return .success(Completion { try await outcome.value().get() })
         case .run:
@@ -198,7 +198,7 @@ package final class RPCServer: Sendable {
             }
             // The commandId's outcome is recorded before the answer goes out, so a repeat sent after it
             // finds it.
-            let record: @Sendable (DurableAnswer.Outcome) -> Void = { [registry] outcome in
+            let record: @Sendable (DurableAnswer<JSONValue>.Outcome) -> Void = { [registry] outcome in
                 registry.finish(corr, with: outcome.mapError { self.wireError($0, method: "commandId \(corr)") })
             }
             if let durable = completion.durable { return .success(Completion(durable.before(record))) }
@@ -216,7 +216,7 @@ package final class RPCServer: Sendable {
         }
     }
 
-    private func begin(_ handler: MethodHandler, _ call: MethodCall) async -> Result<Completion, RPCError> {
+    private func begin(_ handler: MethodHandler, _ call: MethodCall) async -> Result<Completion<JSONValue>, RPCError> {
         do {
             return .success(try await handler.begin(call))
         } catch {
@@ -224,7 +224,7 @@ package final class RPCServer: Sendable {
         }
     }
 
-    private func complete(_ completion: Completion, method: String) async -> Result<JSONValue, RPCError> {
+    private func complete(_ completion: Completion<JSONValue>, method: String) async -> Result<JSONValue, RPCError> {
         do {
             return .success(try await completion())
         } catch {
@@ -235,7 +235,9 @@ package final class RPCServer: Sendable {
     /// `$/cancelRequest` (`id`) and MCP's `notifications/cancelled` (`requestId`): cancels the running
     /// requests with that id and answers nothing of its own. The cancelled requests are answered -32800,
     /// or, `silently` (MCP's rule), not at all.
-    private func cancel(_ request: RPCRequest, idMember: String, silently: Bool) -> Result<Completion, RPCError> {
+    private func cancel(_ request: RPCRequest, idMember: String, silently: Bool) -> Result<
+        Completion<JSONValue>, RPCError
+    > {
         guard case .object(let params)? = request.params, let id = params[idMember] else {
             return .failure(.invalidParams("params.\(idMember) is required"))
         }
@@ -246,7 +248,10 @@ package final class RPCServer: Sendable {
     private func wireError(_ error: any Error, method: String) -> RPCError {
         switch error {
         case let error as RPCError: return error
-        case let error as any WireError: return RPCError(error)
+        case let error as any EngineFailure:
+            let wire = RPCError(error)
+            if wire == .internalError { logger.error("\(method) failed: \(error)") }
+            return wire
         case let error as ProviderError: return RPCError(error)
         case let error as FieldError: return .invalidParams(error)
         case is CancellationError: return .cancelled

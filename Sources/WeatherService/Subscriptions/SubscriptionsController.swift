@@ -65,7 +65,7 @@ struct SubscriptionsController: Controller {
         case .failed(let error, let lastSeq):
             pushes.notify(
                 "events/error",
-                .object(["subscriptionId": .string(id), "lastSeq": .int(lastSeq), "error": error.json]))
+                .object(["subscriptionId": .string(id), "lastSeq": .int(lastSeq), "error": RPCError(error).json]))
         }
     }
 }

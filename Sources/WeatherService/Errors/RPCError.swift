@@ -1,16 +1,10 @@
 import EventLog
 import Providers
 import WeatherDomain
+import WeatherEngine
 
-/// An error that reaches the wire: a JSON-RPC code, a stable `kind` and a message that says what to do.
-package protocol WireError: Error, Sendable {
-    var rpcCode: Int { get }
-    var kind: String { get }
-    var message: String { get }
-}
-
-/// A JSON-RPC error object, ready to send.
-package struct RPCError: WireError, Equatable, CustomStringConvertible {
+/// A JSON-RPC error object, ready to send: a code, a stable `kind` and a message that says what to do.
+package struct RPCError: Error, Sendable, Equatable, CustomStringConvertible {
     package var rpcCode: Int
     package var kind: String
     package var message: String
@@ -22,11 +16,6 @@ package struct RPCError: WireError, Equatable, CustomStringConvertible {
         self.kind = kind
         self.message = message
         self.details = details
-    }
-
-    /// Wraps any wire error.
-    package init(_ error: some WireError) {
-        self.init(code: error.rpcCode, kind: error.kind, message: error.message)
     }
 
     package var description: String { "\(rpcCode) \(kind): \(message)" }
@@ -109,20 +98,58 @@ package enum ApplicationErrorCode {
     package static func code(for kind: String) -> Int { codes[kind] ?? 1099 }
 }
 
-extension DomainError: WireError {
-    package var rpcCode: Int { ApplicationErrorCode.code(for: kind) }
-}
-
-extension StorageFailure: WireError {
-    package var rpcCode: Int { ApplicationErrorCode.code(for: kind) }
-    package var kind: String { "storage_failure" }
-}
-
 extension RPCError {
     /// The application error for a provider failure.
     package init(_ error: ProviderError) {
         self.init(
             code: ApplicationErrorCode.code(for: error.kind.rawValue), kind: error.kind.rawValue, message: error.message
         )
+    }
+}
+
+extension RPCError {
+    /// The error for an engine failure: its code by kind, and in `data` the facts a client can act on.
+    package init(_ failure: some EngineFailure) {
+        switch failure {
+        case let error as EngineError:
+            self.init(error)
+        case let error as StartupError:
+            self.init(
+                code: ApplicationErrorCode.code(for: error.kind), kind: error.kind, message: error.message,
+                details: error.details)
+        default:
+            self.init(code: ApplicationErrorCode.code(for: failure.kind), kind: failure.kind, message: failure.message)
+        }
+    }
+
+    private init(_ error: EngineError) {
+        switch error {
+        case .unsupportedForecastType(_, let requested, let supported):
+            self.init(
+                code: -32602, kind: error.kind, message: error.message,
+                details: [
+                    "supported": .array(supported.map { .string($0.rawValue) }),
+                    "requested": .string(requested.rawValue),
+                ])
+        case .commandConflict(let commandId, let earlier, _):
+            self.init(
+                code: -32602, kind: error.kind, message: "Invalid params: \(error.message)",
+                details: ["commandId": .string(commandId), "method": .string(earlier)])
+        case .logDamaged(let damage):
+            self.init(
+                code: ApplicationErrorCode.code(for: error.kind), kind: error.kind, message: error.message,
+                details: damage.details)
+        case .logKeptChanging:
+            self = .invalidRequest(error.message)
+        case .inconsistent:
+            self = .internalError
+        }
+    }
+}
+
+extension StartupError {
+    /// The line written on stdout before exiting, so a client waiting for JSON gets an answer, not only EOF.
+    package var responseLine: String {
+        JSONValue.object(["jsonrpc": "2.0", "id": .null, "error": RPCError(self).json]).jsonString
     }
 }
