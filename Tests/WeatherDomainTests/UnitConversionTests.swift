@@ -102,7 +102,7 @@ struct UnitConversionTests {
         #expect(state.unitChoice.windSpeed == .milesPerHour)
         #expect(try SettingsState(json: state.json) == state, "the snapshot form comes back exactly")
         #expect(state.json == ["units": "imperial", "pressure": "mmHg"])
-        #expect(state.answer["windSpeed"] == .null && state.answer["resolved"]?["windSpeed"] == "mph")
+        #expect(state.settings.answer["windSpeed"] == .null && state.settings.answer["resolved"]?["windSpeed"] == "mph")
     }
 
     @Test("a settings.changed payload with an unknown unit is an error naming the member and the units it may be")

@@ -26,8 +26,8 @@ struct DurableAnswerTests {
         }
         await delivered.wait()
         #expect(seen.withLock { $0 } == ["hook", "answer true written true"])
-        #expect(durable.result["units"]?.stringValue == "imperial")
-        #expect(try await completion()["units"]?.stringValue == "imperial", "the task path answers the same")
+        #expect(durable.result.units == .imperial)
+        #expect(try await completion() == durable.result, "the task path answers the same")
         #expect(try await service.result("settings/get")["units"]?.stringValue == "imperial")
         // Already durable: the delivery runs at once, on this thread.
         let again = Mutex(0)
@@ -37,7 +37,7 @@ struct DurableAnswerTests {
         let unchanged = try await service.engine.changeSettings(
             SettingsEdit(units: .imperial), origin: Origin(cause: "test/rpc:2"))
         #expect(unchanged.durable == nil, "a change that writes nothing has no durable answer")
-        #expect(try await unchanged()["units"]?.stringValue == "imperial")
+        #expect(try await unchanged().units == .imperial)
         await service.stop()
     }
 }

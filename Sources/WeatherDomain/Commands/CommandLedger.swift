@@ -142,5 +142,7 @@ package enum CommandResult {
     package static func of(_ event: DomainEvent) -> JSONValue? { CommandLedger.Answer(event)?.json }
 
     /// What `history/clear` answers.
-    static func cleared(_ count: Int64) -> JSONValue { .object(["history": .array([]), "cleared": .int(count)]) }
+    package static func cleared(_ count: Int64) -> JSONValue {
+        .object(["history": .array([]), "cleared": .int(count)])
+    }
 }

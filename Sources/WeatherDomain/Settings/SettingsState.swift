@@ -20,8 +20,8 @@ package struct SettingsState: StateSlice {
     /// The canonical form (snapshots): `units`, and a member for each override only.
     package var json: JSONValue { SettingsChange(units: units, overrides: overrides).json }
 
-    /// What `settings/get` answers (`SettingsChange.answer`).
-    package var answer: JSONValue { SettingsChange(units: units, overrides: overrides).answer }
+    /// The settings whole, as `settings.changed` records them.
+    package var settings: SettingsChange { SettingsChange(units: units, overrides: overrides) }
 }
 
 /// The payload of `settings.changed`: the whole settings after the change.

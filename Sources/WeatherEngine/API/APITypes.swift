@@ -157,6 +157,10 @@ package struct PageRequest: Sendable, Equatable {
         self.limit = limit
         self.offset = offset
     }
+
+    /// The bytes of JSON a page's items may take, so no answer line grows past what common line readers
+    /// handle (about 60 KiB; a page holds one item at least).
+    package static let byteBudget = 60 * 1024
 }
 
 /// A favorite to add: a city to geocode, or a name at coordinates.

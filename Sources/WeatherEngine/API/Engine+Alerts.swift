@@ -1,36 +1,44 @@
 import WeatherDomain
 
+/// Alerts raised, most recent first, and the units of whoever reads them (the settings').
+package struct RaisedAlerts: Sendable {
+    package var alerts: [RaisedAlert]
+    package var units: UnitChoice
+}
+
 extension Engine {
-    /// One page of the alerts raised, most recent first, in the reader's units (`RaisedAlert.json(in:)`).
-    package func listAlerts(_ page: PageRequest) async -> Completion<JSONValue> {
+    /// The alerts raised that are kept, most recent first, for a reader of the settings' units.
+    package func listAlerts() async -> Completion<RaisedAlerts> {
         let barrier = await alerts.barrier()
         return Completion {
             await barrier?.settled()
-            let units = await self.readerUnits()
-            return await self.alerts.read { state in
-                Paging.page(
-                    state.recent.map { $0.json(in: units) }, name: "alerts", limit: page.limit, offset: page.offset)
-            }
+            return await self.raisedAlerts()
         }
     }
 
-    /// Every alert raised that is kept, most recent first, in the reader's units, once every change before
-    /// it is durable.
-    package func allAlerts() async -> [JSONValue] {
+    /// The alerts raised that are kept, most recent first, once every change before it is durable.
+    package func allAlerts() async -> RaisedAlerts {
         await alerts.barrier()?.settled()
+        return await raisedAlerts()
+    }
+
+    private func raisedAlerts() async -> RaisedAlerts {
         let units = await readerUnits()
-        return await alerts.read { $0.recent.map { $0.json(in: units) } }
+        return RaisedAlerts(alerts: await alerts.read { $0.recent }, units: units)
     }
 
     /// Changes the alert settings; answers the settings.
-    package func configureAlerts(_ change: AlertConfiguration, origin: Origin) async throws -> Completion<JSONValue> {
+    package func configureAlerts(_ change: AlertConfiguration, origin: Origin) async throws -> Completion<AlertSettings>
+    {
         try await alerts.change(origin) { state in
             AlertDecisions.configure(
                 state, dailySummaryEnabled: change.dailySummaryEnabled, dailySummaryMinutes: change.dailySummaryMinutes,
                 tempDropC: change.tempDropC, severe: change.severe, official: change.official,
                 airQualityEnabled: change.airQualityEnabled, airQualityLevel: change.airQualityLevel)
+        } answer: { event in
+            if case .alertsConfigured(let settings) = event { settings } else { nil }
         } unchanged: {
-            $0.settings.json
+            $0.settings
         }
     }
 

@@ -43,15 +43,15 @@ extension Engine {
         }
     }
 
-    /// Calls `raised` with every alert raised from now on, in the reader's units as they are when it is
+    /// Calls `raised` with every alert raised from now on and the reader's units as they are when it is
     /// raised, each once, until cancelled.
-    package func followAlerts(_ raised: @Sendable (JSONValue) -> Void) async {
+    package func followAlerts(_ raised: @Sendable (RaisedAlert, UnitChoice) -> Void) async {
         do {
             try await follower.follow(after: follower.lastSeq) { envelope in
                 guard envelope.type == "alert.raised" else { return }
                 do {
                     if case .event(.alertRaised(let alert)) = try envelope.decodedEvent() {
-                        raised(alert.json(in: await readerUnits()))
+                        raised(alert, await readerUnits())
                     }
                 } catch {
                     logger.error("alerts cannot read seq \(envelope.seq): \(error)")

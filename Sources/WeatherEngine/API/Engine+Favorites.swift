@@ -5,7 +5,7 @@ extension Engine {
     /// Adds a favorite. A city is geocoded first (recording the history); the geocoding call may take
     /// seconds, so it runs in the completion, and such an add is ordered among other changes by when
     /// its geocoding finished.
-    package func addFavorite(_ favorite: NewFavorite, origin: Origin) async throws -> Completion<JSONValue> {
+    package func addFavorite(_ favorite: NewFavorite, origin: Origin) async throws -> Completion<Favorite?> {
         switch favorite {
         case .city(let city):
             return Completion {
@@ -20,46 +20,48 @@ extension Engine {
 
     private func addFavorite(
         name: String, lat: Double, lon: Double, country: String?, origin: Origin
-    ) async throws -> Completion<JSONValue> {
+    ) async throws -> Completion<Favorite?> {
         let now = clock.timestamp()
         let maxCount = maxFavorites
         return try await favorites.change(origin) { state in
             try FavoritesDecisions.add(
                 state, name: name, country: country, lat: lat, lon: lon, now: now, maxCount: maxCount)
+        } answer: { event in
+            if case .favoriteAdded(let favorite) = event { favorite } else { nil }
         } unchanged: { _ in
-            .null
+            nil
         }
     }
 
     /// Removes a favorite named by its id or, failing that, its name; decided now, on the projected
     /// state, so a change sent after it is decided after it.
-    package func removeFavorite(_ idOrName: String, origin: Origin) async throws -> Completion<JSONValue> {
+    package func removeFavorite(_ idOrName: String, origin: Origin) async throws -> Completion<Favorite?> {
         try await favorites.change(origin) { state in
             try FavoritesDecisions.remove(state, id: state.favorite(idOrName: idOrName)?.id ?? idOrName)
+        } answer: { event in
+            if case .favoriteRemoved(let favorite) = event { favorite } else { nil }
         } unchanged: { _ in
-            .null
+            nil
         }
     }
 
     /// Renames a favorite named by its id or, failing that, its name, or turns its alerts on or off.
     package func updateFavorite(
         _ idOrName: String, name: String?, notify: Bool?, origin: Origin
-    ) async throws -> Completion<JSONValue> {
+    ) async throws -> Completion<Favorite?> {
         try await favorites.change(origin) { state in
             try FavoritesDecisions.update(
                 state, id: state.favorite(idOrName: idOrName)?.id ?? idOrName, name: name, notify: notify)
+        } answer: { event in
+            if case .favoriteUpdated(let update) = event { update.favorite } else { nil }
         } unchanged: { state in
-            state.favorite(idOrName: idOrName)?.json ?? .null
+            state.favorite(idOrName: idOrName)
         }
     }
 
-    /// One page of the favorites, most recent first.
-    package func listFavorites(_ page: PageRequest) async -> Completion<JSONValue> {
-        await favorites.query { state in
-            Paging.page(count: state.count, name: "favorites", limit: page.limit, offset: page.offset) {
-                state.favorite(at: $0)?.json ?? .null
-            }
-        }
+    /// The favorites, most recent first, once every change submitted before it is durable.
+    package func listFavorites() async -> Completion<[Favorite]> {
+        await favorites.query { $0.items }
     }
 
     /// Every favorite, most recent first, once every change submitted before it is durable.
@@ -73,27 +75,27 @@ extension Engine {
         await cache.read { cache in items.map { cache.current[Place.key(lat: $0.lat, lon: $0.lon)]?.fetchedAt } }
     }
 
-    /// One page of the search history, most recent first.
-    package func listHistory(_ page: PageRequest) async -> Completion<JSONValue> {
-        await history.query { state in
-            Paging.page(state.entries.map(\.json), name: "history", limit: page.limit, offset: page.offset)
-        }
+    /// The search history, most recent first.
+    package func listHistory() async -> Completion<[HistoryEntry]> {
+        await history.query { $0.entries }
     }
 
-    /// Clears the search history.
-    package func clearHistory(origin: Origin) async throws -> Completion<JSONValue> {
+    /// Clears the search history; answers how many entries it held.
+    package func clearHistory(origin: Origin) async throws -> Completion<Int64> {
         try await history.change(origin) { state in
             HistoryDecisions.clear(state)
+        } answer: { event in
+            if case .historyCleared(let count) = event { count } else { nil }
         } unchanged: { _ in
-            .object(["history": .array([]), "cleared": .int(0)])
+            0
         }
     }
 
     /// The current location.
-    package func getLocation() async -> Completion<JSONValue> {
+    package func getLocation() async -> Completion<Location> {
         await location.query { state in
             guard let current = state.current else { throw DomainError.noLocation }
-            return current.json
+            return current
         }
     }
 }

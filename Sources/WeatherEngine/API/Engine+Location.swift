@@ -3,10 +3,30 @@ import Providers
 import WeatherDomain
 import WeatherRuntime
 
+/// One place's outcome in a refresh.
+package struct RefreshOutcome: Sendable, Equatable {
+    /// The current location, or a favorite by its id.
+    package enum Target: Sendable, Equatable {
+        case current
+        case favorite(id: String)
+    }
+
+    package var target: Target
+    package var place: Place
+    /// The stable kind of what went wrong (`RefreshFailure`); nil when both fetches worked.
+    package var failure: String?
+}
+
+/// A refresh's answer: each place's outcome, the current location first.
+package struct RefreshReport: Sendable, Equatable {
+    package var scope: RefreshScope
+    package var results: [RefreshOutcome]
+}
+
 extension Engine {
     /// Moves the current location: to coordinates (rounded before they are logged), or to an address,
     /// geocoded in the completion. A move of 5 km or more refreshes every place in the background.
-    package func setLocation(_ target: NewLocation, origin: Origin) async throws -> Completion<JSONValue> {
+    package func setLocation(_ target: NewLocation, origin: Origin) async throws -> Completion<Location> {
         switch target {
         case .address(let address):
             return Completion {
@@ -22,7 +42,7 @@ extension Engine {
     /// Decides and queues the move now; once durable, answers it and, when it triggered one, starts
     /// the refresh of the current place and every favorite in the background (its fetches are caused
     /// by the `location.changed` event).
-    func setLocation(lat: Double, lon: Double, name: String?, origin: Origin) async throws -> Completion<JSONValue> {
+    func setLocation(lat: Double, lon: Double, name: String?, origin: Origin) async throws -> Completion<Location> {
         let now = clock.timestamp()
         let precision = locationPrecision
         let submission = try await location.submit(cause: origin.cause, corr: origin.corr) { state in
@@ -42,7 +62,7 @@ extension Engine {
                     }
                 }
             }
-            return moved.json
+            return moved
         }
     }
 
@@ -61,13 +81,13 @@ extension Engine {
     ///   and how many there are in all (MCP's progress notifications).
     package func refresh(
         _ scope: RefreshScope, only: Set<String>? = nil, cause: String,
-        onPlace: (@Sendable (_ result: JSONValue, _ done: Int, _ total: Int) -> Void)? = nil
-    ) async throws -> JSONValue {
+        onPlace: (@Sendable (_ result: RefreshOutcome, _ done: Int, _ total: Int) -> Void)? = nil
+    ) async throws -> RefreshReport {
         let places = await refreshPlaces(scope, only: only)
         let fetcher = self.fetcher
-        let results = await withTaskGroup(of: (Int, JSONValue).self) { group in
+        let results = await withTaskGroup(of: (Int, RefreshOutcome).self) { group in
             var next = 0
-            var results = [JSONValue](repeating: .null, count: places.count)
+            var results: [RefreshOutcome?] = Array(repeating: nil, count: places.count)
             func startNext() {
                 guard next < places.count else { return }
                 let index = next
@@ -77,9 +97,11 @@ extension Engine {
                     do {
                         _ = try await fetcher.current(at: place, refresh: true, cause: cause)
                         _ = try await fetcher.forecast(at: place, refresh: true, cause: cause)
-                        return (index, Self.refreshResult(label, place, error: nil))
+                        return (index, RefreshOutcome(target: label, place: place, failure: nil))
                     } catch {
-                        return (index, Self.refreshResult(label, place, error: error))
+                        return (
+                            index, RefreshOutcome(target: label, place: place, failure: RefreshFailure.kind(of: error))
+                        )
                     }
                 }
             }
@@ -92,33 +114,35 @@ extension Engine {
                 // Once cancelled (at shutdown, or by the client), the places not yet started are not started.
                 if Task.isCancelled {
                     while next < places.count {
-                        results[next] = Self.refreshResult(
-                            places[next].label, places[next].place, error: CancellationError())
+                        results[next] = RefreshOutcome(
+                            target: places[next].label, place: places[next].place, failure: "cancelled")
                         next += 1
                     }
                 } else {
                     startNext()
                 }
             }
-            return results
+            return results.compactMap { $0 }
         }
         // The official warnings are checked after each refresh, in the background: the answer does not wait.
         background.start { await self.checkOfficial(cause: cause) }
-        return .object(["scope": .string(scope.rawValue), "results": .array(results)])
+        return RefreshReport(scope: scope, results: results)
     }
 
     /// The places a refresh of `scope` fetches, each with its label in the answer: the current place first
     /// (`current`), then the favorites (their ids), those in `only` when it is given.
-    private func refreshPlaces(_ scope: RefreshScope, only: Set<String>?) async -> [(label: JSONValue, place: Place)] {
-        var places: [(label: JSONValue, place: Place)] = []
+    private func refreshPlaces(_ scope: RefreshScope, only: Set<String>?) async
+        -> [(label: RefreshOutcome.Target, place: Place)]
+    {
+        var places: [(label: RefreshOutcome.Target, place: Place)] = []
         if scope != .favorites, let here = await location.read({ $0.current }) {
-            places.append(("current", Place(name: here.name, country: nil, state: nil, lat: here.lat, lon: here.lon)))
+            places.append((.current, Place(name: here.name, country: nil, state: nil, lat: here.lat, lon: here.lon)))
         }
         if scope != .current {
             for favorite in await favorites.read({ $0.items }) where only?.contains(favorite.id) ?? true {
                 places.append(
                     (
-                        .string(favorite.id),
+                        .favorite(id: favorite.id),
                         Place(
                             name: favorite.name, country: favorite.country, state: nil, lat: favorite.lat,
                             lon: favorite.lon)
@@ -127,25 +151,18 @@ extension Engine {
         }
         return places
     }
-
-    /// One place's entry in a refresh's answer: ok, or the stable kind of what went wrong.
-    private static func refreshResult(_ label: JSONValue, _ place: Place, error: (any Error)?) -> JSONValue {
-        var result: [String: JSONValue] = [
-            "place": label, "lat": .double(place.lat), "lon": .double(place.lon), "ok": .bool(error == nil),
-        ]
-        if let name = place.name { result["name"] = .string(name) }
-        if let error { result["error"] = .string(RefreshFailure.kind(of: error)) }
-        return .object(result)
-    }
 }
 
 extension Engine {
     /// The scheduler's refresh: the favorites (those in `only`, or all), returning the ids that failed.
     func refreshFavorites(only: Set<String>?) async -> Set<String> {
         do {
-            let outcome = try await refresh(.favorites, only: only, cause: "timer:refresh")
-            let failed = (outcome["results"]?.arrayValue ?? []).filter { $0["ok"] == false }
-            return Set(failed.compactMap { $0["place"]?.stringValue })
+            let report = try await refresh(.favorites, only: only, cause: "timer:refresh")
+            return Set(
+                report.results.compactMap { outcome in
+                    guard outcome.failure != nil, case .favorite(let id) = outcome.target else { return nil }
+                    return id
+                })
         } catch {
             logger.warning("the scheduled refresh failed: \(error)")
             return only ?? []

@@ -1,16 +1,17 @@
 import WeatherDomain
 
 extension Engine {
-    /// The settings: the system, each quantity's override or null, and the unit of every quantity
-    /// (`resolved`).
-    package func getSettings() async -> Completion<JSONValue> { await settings.query { $0.answer } }
+    /// The settings: the system and each quantity's override.
+    package func getSettings() async -> Completion<SettingsChange> { await settings.query { $0.settings } }
 
     /// Changes the system and the per-quantity overrides; answers the settings as `getSettings` does.
-    package func changeSettings(_ edit: SettingsEdit, origin: Origin) async throws -> Completion<JSONValue> {
+    package func changeSettings(_ edit: SettingsEdit, origin: Origin) async throws -> Completion<SettingsChange> {
         try await settings.change(origin) { state in
             SettingsDecisions.set(state, edit)
+        } answer: { event in
+            if case .settingsChanged(let change) = event { change } else { nil }
         } unchanged: {
-            $0.answer
+            $0.settings
         }
     }
 

@@ -21,47 +21,17 @@ package struct WarningsAnswer: Sendable, Equatable {
         case .meteoalarm: MeteoAlarmWarningProvider.attribution
         }
     }
-
-    /// `{location, warnings, source, attribution, stale, fetchedAt, coverage}`; outside coverage only
-    /// `location`, the empty `warnings`, `stale: false` and the `coverage` note.
-    package var json: JSONValue {
-        var object: [String: JSONValue] = [
-            "location": place.json, "warnings": .array(warnings.map(\.json)), "stale": .bool(stale),
-            "coverage": .string(coverage.note),
-        ]
-        if let source = coverage.source {
-            object["source"] = .string(source.rawValue)
-            object["attribution"] = .string(Self.attribution(source))
-        }
-        if let fetchedAt { object["fetchedAt"] = .string(fetchedAt.description) }
-        return .object(object)
-    }
-
-    /// One line for people: how many warnings, the most severe, and from whom.
-    package var summary: String {
-        let name = place.name ?? place.key
-        guard let source = coverage.source else { return "\(name): \(coverage.note)" }
-        let staleness = stale ? " (stale: the source could not be reached; as of \(fetchedAt?.description ?? "?"))" : ""
-        let credit = Self.attribution(source)
-        guard !warnings.isEmpty else { return "\(name): no official warnings in force (\(credit))\(staleness)." }
-        let events = warnings.sorted { $0.severity > $1.severity }.map { "\($0.event) (\($0.severity.rawValue))" }
-        let count = warnings.count == 1 ? "1 official warning" : "\(warnings.count) official warnings"
-        return "\(name): \(count) in force (\(credit)): \(events.joined(separator: "; "))\(staleness)."
-    }
 }
 
 extension Engine {
-    /// The official warnings in force at a place (`warnings/list`).
-    package func warnings(_ place: PlaceQuery, origin: Origin) -> Completion<JSONValue> {
-        Completion { try await self.warningsAnswer(place, origin: origin).json }
-    }
-
     /// The official warnings in force at a place: from NWS for US places, from MeteoAlarm's country feed
     /// matched by region or name for European ones, none (with the coverage note) elsewhere. Cached 5 minutes;
     /// when the source cannot be reached, the last set is served, marked stale.
-    package func warningsAnswer(_ place: PlaceQuery, origin: Origin) async throws -> WarningsAnswer {
-        let resolved = await describe(try await resolve(place, cause: origin.cause))
-        return try await warningsAnswer(at: resolved, cause: origin.cause)
+    package func warnings(_ place: PlaceQuery, origin: Origin) -> Completion<WarningsAnswer> {
+        Completion {
+            let resolved = await self.describe(try await self.resolve(place, cause: origin.cause))
+            return try await self.warningsAnswer(at: resolved, cause: origin.cause)
+        }
     }
 
     /// The warnings in force at a resolved place.

@@ -14,39 +14,6 @@ package struct WarningsInForce: Sendable, Equatable {
     }
 
     package var places: [PlaceWarnings]
-
-    /// `{places: [{favoriteId?, checked, location, warnings, source, attribution, stale, fetchedAt, coverage}]}`.
-    package var json: JSONValue {
-        .object([
-            "places": .array(
-                places.map { place in
-                    guard case .object(var object) = place.answer.json else { return place.answer.json }
-                    if let id = place.favoriteId { object["favoriteId"] = .string(id) }
-                    object["checked"] = .bool(place.checked)
-                    return .object(object)
-                })
-        ])
-    }
-
-    /// Every warning in force, with the name of its place.
-    package var all: [(place: String, warning: OfficialWarning)] {
-        places.flatMap { place in
-            place.answer.warnings.map { (place.answer.place.name ?? place.answer.place.key, $0) }
-        }
-    }
-
-    /// One line for people: the warnings in force, most severe first, or that there are none.
-    package var summary: String {
-        let warnings = all.sorted { $0.warning.severity > $1.warning.severity }
-        guard !warnings.isEmpty else {
-            let covered = places.filter { $0.answer.coverage.source != nil }.count
-            return "No official warnings in force at the \(places.count) place(s) with alerts on "
-                + "(\(covered) covered by NWS or MeteoAlarm)."
-        }
-        let listed = warnings.prefix(5).map { "\($0.place): \($0.warning.event) (\($0.warning.severity.rawValue))" }
-        let more = warnings.count > 5 ? "; and \(warnings.count - 5) more" : ""
-        return "Official warnings in force: \(listed.joined(separator: "; "))\(more)."
-    }
 }
 
 extension Engine {
@@ -82,34 +49,5 @@ extension Engine {
                     favoriteId: target.favoriteId, answer: answer, checked: entry != nil || coverage.source == nil))
         }
         return WarningsInForce(places: places)
-    }
-}
-
-/// A page of the alerts raised and the official warnings in force, as MCP's `get_alerts` answers them.
-package struct AlertsOverview: Sendable, Equatable {
-    /// The page of `alerts/list`: `{alerts, nextCursor?}`.
-    package var page: JSONValue
-    package var inForce: WarningsInForce
-
-    /// The page with `warnings`, the places with alerts on and their warnings in force.
-    package var json: JSONValue {
-        guard case .object(var object) = page else { return page }
-        object["warnings"] = inForce.json["places"] ?? []
-        return .object(object)
-    }
-
-    /// One line for people: how many alerts the page holds (how many official), then the warnings in force.
-    package var summary: String {
-        let alerts = page["alerts"]?.arrayValue ?? []
-        let official = alerts.filter { $0["origin"] == "official" }.count
-        return "\(alerts.count) alert(s) on this page, \(official) of them official warnings. \(inForce.summary)"
-    }
-}
-
-extension Engine {
-    /// A page of the alerts raised, most recent first, with the official warnings in force at the places
-    /// with alerts on (from the cache).
-    package func alertsOverview(_ page: PageRequest) async throws -> AlertsOverview {
-        AlertsOverview(page: try await listAlerts(page)(), inForce: await warningsInForce())
     }
 }

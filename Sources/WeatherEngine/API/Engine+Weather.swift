@@ -3,16 +3,46 @@ import Providers
 import WeatherDomain
 import WeatherRuntime
 
+/// Current weather at a place, for a reader of these units.
+package struct CurrentWeather: Sendable {
+    /// The report (its place named as `answerPlace` says) and where it came from.
+    package var answer: FetchAnswer<CurrentReport>
+    package var units: UnitChoice
+}
+
+/// A forecast at a place, for a reader of these units, and the part of it asked for.
+package struct ForecastWeather: Sendable {
+    /// The report (its place named as `answerPlace` says) and where it came from.
+    package var answer: FetchAnswer<ForecastReport>
+    package var units: UnitChoice
+    /// When it was answered: what ended by then is past.
+    package var now: Timestamp
+    /// The days asked for (all when nil), how much of them, and the steps of which type.
+    package var days: Int?
+    package var detail: ForecastDetail
+    package var type: ForecastType
+}
+
+/// The favorites with their latest cached current weather, for a map.
+package struct FavoritesMap: Sendable {
+    package var favorites: [Favorite]
+    /// Each favorite's cached current weather (nil: none yet), in the order of `favorites`.
+    package var weather: [Cached<CurrentReport>?]
+    /// The reader's units.
+    package var units: UnitChoice
+}
+
 extension Engine {
     /// Current weather at a place, from the cache when younger than `maxAgeMs` (else the TTL); in the system
     /// `units` whole when given, else in the settings' units (`units(_:)`); the place named as `answerPlace` says.
-    package func current(_ place: PlaceQuery, units: Units?, maxAgeMs: Int64?, origin: Origin) -> Completion<JSONValue>
+    package func current(_ place: PlaceQuery, units: Units?, maxAgeMs: Int64?, origin: Origin)
+        -> Completion<CurrentWeather>
     {
         Completion {
             let resolved = try await self.resolve(place, cause: origin.cause)
             var answer = try await self.fetcher.current(at: resolved, maxAgeMs: maxAgeMs, cause: origin.cause)
             answer.value.place = await self.answerPlace(for: place, resolved: resolved, reported: answer.value.place)
-            return WeatherFormatting.current(answer, units: try await self.units(units))
+            return CurrentWeather(answer: answer, units: try await self.units(units))
         }
     }
 
@@ -24,7 +54,7 @@ extension Engine {
     package func forecast(
         _ place: PlaceQuery, units: Units?, maxAgeMs: Int64?, days: Int?, detail: ForecastDetail,
         type: ForecastType = .threeHourly, origin: Origin
-    ) throws(EngineError) -> Completion<JSONValue> {
+    ) throws(EngineError) -> Completion<ForecastWeather> {
         let supported = forecastTypes
         guard supported.contains(type) else {
             throw .unsupportedForecastType(provider: fetcher.providerName, requested: type, supported: supported)
@@ -33,9 +63,9 @@ extension Engine {
             let resolved = try await self.resolve(place, cause: origin.cause)
             var answer = try await self.fetcher.forecast(at: resolved, maxAgeMs: maxAgeMs, cause: origin.cause)
             answer.value.place = await self.answerPlace(for: place, resolved: resolved, reported: answer.value.place)
-            return WeatherFormatting.forecast(
-                answer, units: try await self.units(units), now: self.clock.timestamp(), days: days, detail: detail,
-                type: type)
+            return ForecastWeather(
+                answer: answer, units: try await self.units(units), now: self.clock.timestamp(), days: days,
+                detail: detail, type: type)
         }
     }
 
@@ -45,19 +75,16 @@ extension Engine {
     }
 
     /// City candidates for `query` (at least 3 characters), best first.
-    package func searchCities(_ query: String, limit: Int, origin: Origin) throws(FieldError) -> Completion<JSONValue> {
+    package func searchCities(_ query: String, limit: Int, origin: Origin) throws(FieldError) -> Completion<[Place]> {
         let query = query.trimmingWhitespace
         guard query.count >= 3 else {
             throw FieldError(path: "params.query", problem: "must have at least 3 characters")
         }
-        return Completion {
-            let answer = try await self.fetcher.geocode(query, limit: limit, cause: origin.cause)
-            return .object(["candidates": .array(answer.value.map(\.json))])
-        }
+        return Completion { try await self.fetcher.geocode(query, limit: limit, cause: origin.cause).value }
     }
 
-    /// The favorites as GeoJSON points with their cached current weather.
-    package func mapFavorites() async -> Completion<JSONValue> {
+    /// The favorites with their cached current weather, in the reader's units.
+    package func mapFavorites() async -> Completion<FavoritesMap> {
         let barrier = await favorites.barrier()
         return Completion {
             await barrier?.settled()
@@ -65,12 +92,9 @@ extension Engine {
             let weather = await self.cache.read { cache in
                 items.map { cache.current[Place.key(lat: $0.lat, lon: $0.lon)] }
             }
-            return MapFeatures.collection(items, weather: weather, units: await self.readerUnits())
+            return FavoritesMap(favorites: items, weather: weather, units: await self.readerUnits())
         }
     }
-
-    /// The map layers weatherd describes.
-    package var mapLayers: JSONValue { MapFeatures.layers }
 
     /// Turns a place into coordinates: the client's own (rounded, so the events of the fetch do not
     /// record them exactly), geocoding a city (and recording it in the history), looking up a favorite

@@ -60,11 +60,13 @@ package struct OpenedDataDir: Sendable {
                 directory: directory.path, snapshots: SnapshotStore(directory: directory),
                 commandWindow: configuration.commandWindow, logger: logger)
         } catch let damage as LogDamage {
-            throw StartupError("refusing to start: \(damage)", kind: "log_damaged", details: damage.details)
+            throw StartupError(
+                "refusing to start: \(damage)", kind: "log_damaged",
+                damage: .init(file: damage.path, line: damage.line, seq: damage.seq, offset: damage.offset))
         } catch let error as ReplayError {
             throw StartupError(
                 "refusing to start: \(error)", kind: "log_damaged",
-                details: ["file": .string(error.path), "seq": .int(error.seq), "offset": .int(error.offset)])
+                damage: .init(file: error.path, line: nil, seq: error.seq, offset: error.offset))
         } catch {
             throw StartupError("refusing to start: \(error)")
         }
@@ -108,21 +110,28 @@ package struct StartupError: EngineFailure, CustomStringConvertible {
     package var description: String
     /// The stable kind: `data_dir_in_use`, `log_damaged`, or `storage_failure` for anything else.
     package var kind: String
-    /// Members of the error's `data` besides `kind` (`file`, `line`, `seq`, `offset` for `log_damaged`).
-    package var details: [String: JSONValue]
+    /// Where the log is damaged, for `log_damaged`: the file, the line when known, the seq and the byte offset.
+    package struct DamagePlace: Sendable, Equatable {
+        package var file: String
+        package var line: Int64?
+        package var seq: Int64
+        package var offset: Int64
 
-    package init(_ description: String, kind: String = "storage_failure", details: [String: JSONValue] = [:]) {
+        package init(file: String, line: Int64?, seq: Int64, offset: Int64) {
+            self.file = file
+            self.line = line
+            self.seq = seq
+            self.offset = offset
+        }
+    }
+
+    package var damage: DamagePlace?
+
+    package init(_ description: String, kind: String = "storage_failure", damage: DamagePlace? = nil) {
         self.description = description
         self.kind = kind
-        self.details = details
+        self.damage = damage
     }
 
     package var message: String { "weatherd could not start: \(description)" }
-}
-
-extension LogDamage {
-    /// The error's `data` members naming the place: `file`, `line`, `seq`, `offset`.
-    package var details: [String: JSONValue] {
-        ["file": .string(path), "line": .int(line), "seq": .int(seq), "offset": .int(offset)]
-    }
 }

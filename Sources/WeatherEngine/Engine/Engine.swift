@@ -50,7 +50,7 @@ package final class Engine: Sendable {
     /// Why the engine stops, as `service.stopped` records it.
     private let stopReason = Mutex<String?>(nil)
     /// Facts the front adds to `service/status` (the socket, the connections).
-    private let statusExtras = Mutex<@Sendable () -> [String: JSONValue]>({ [:] })
+    private let frontFacts = Mutex<(@Sendable () -> FrontStatus)?>(nil)
 
     /// Builds the engine over an opened data dir.
     package init(
@@ -177,12 +177,12 @@ package final class Engine: Sendable {
 
     var stoppedReason: String { stopReason.withLock { $0 } ?? "eof" }
 
-    /// Adds the front's facts to `service/status`.
-    package func setStatusExtras(_ extras: @escaping @Sendable () -> [String: JSONValue]) {
-        statusExtras.withLock { $0 = extras }
+    /// Adds the front's facts to `service/status`, read when it is asked.
+    package func setFrontStatus(_ facts: @escaping @Sendable () -> FrontStatus) {
+        frontFacts.withLock { $0 = facts }
     }
 
-    var extraStatus: [String: JSONValue] { statusExtras.withLock { $0 }() }
+    var frontStatus: FrontStatus? { frontFacts.withLock { $0 }?() }
 
     /// The opened data dir (its lock is released when the log service stops).
     var openedDataDir: OpenedDataDir { opened }

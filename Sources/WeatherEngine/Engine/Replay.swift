@@ -28,11 +28,6 @@ package enum Replay {
             self.snapshotSeq = snapshotSeq
             self.replayedEvents = replayedEvents
         }
-
-        /// The form `service/status` shows.
-        package var json: JSONValue {
-            .object(["snapshotSeq": snapshotSeq.map { .int($0) } ?? .null, "replayedEvents": .int(replayedEvents)])
-        }
     }
 
     /// A snapshot's state, ready to continue from: the log must still hold line `seq` with `chain`.

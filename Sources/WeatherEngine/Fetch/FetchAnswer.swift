@@ -33,12 +33,4 @@ package struct UpstreamCounts: Sendable, Equatable {
     package var notFoundHits = 0
     /// Answers served stale because the provider could not be reached.
     package var staleAnswers = 0
-
-    package var json: JSONValue {
-        .object([
-            "calls": .int(Int64(calls)), "failures": .int(Int64(failures)), "cacheHits": .int(Int64(cacheHits)),
-            "sharedCalls": .int(Int64(sharedCalls)), "notFoundHits": .int(Int64(notFoundHits)),
-            "staleAnswers": .int(Int64(staleAnswers)),
-        ])
-    }
 }

@@ -4,16 +4,17 @@ import WeatherDomain
 extension StateActor {
     /// The shape of every change: decide and queue now, answer once durable.
     ///
-    /// The answer is `CommandResult.of` the last event, the same function that rebuilds answers for
-    /// repeated `commandId`s from the log; a command that changes nothing answers `unchanged`.
-    func change(
+    /// The answer is `answer` of the last event: the payload the command ledger keeps for repeated
+    /// `commandId`s, so a face that renders both alike answers a repeat as it answered the first; a command
+    /// that changes nothing answers `unchanged`.
+    func change<Answer: Sendable>(
         _ origin: Origin, decide: @escaping @Sendable (Slice) throws -> [DomainEvent],
-        unchanged: @escaping @Sendable (Slice) -> JSONValue
-    ) async throws -> Completion<JSONValue> {
+        answer: @escaping @Sendable (DomainEvent) -> Answer?, unchanged: @escaping @Sendable (Slice) -> Answer
+    ) async throws -> Completion<Answer> {
         let submission = try submit(cause: origin.cause, corr: origin.corr, decide)
         // The answer waits only for durability, not for a hop onto this actor: the next read or decision
         // applies the committed events first (or drops them after a failure).
-        if let ticket = submission.ticket, let last = submission.events.last, let result = CommandResult.of(last) {
+        if let ticket = submission.ticket, let last = submission.events.last, let result = answer(last) {
             return Completion(DurableAnswer(ticket: ticket, result: result))
         }
         return Completion {
@@ -23,7 +24,7 @@ extension StateActor {
     }
 
     /// The shape of every read: see every change submitted before it, then read committed state.
-    func query(_ body: @escaping @Sendable (Slice) throws -> JSONValue) async -> Completion<JSONValue> {
+    func query<Answer: Sendable>(_ body: @escaping @Sendable (Slice) throws -> Answer) async -> Completion<Answer> {
         let barrier = barrier()
         return Completion {
             await barrier?.settled()

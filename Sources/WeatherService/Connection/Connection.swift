@@ -20,9 +20,11 @@ package final class Connection: Sendable {
         let pushes = Pushes(sink: sink)
         let mcp = MCPSession(version: Engine.version)
         let controllers: [any Controller] = [
-            WeatherController(engine: engine), FavoritesController(engine: engine), SettingsController(engine: engine),
-            LocationController(engine: engine), AlertsController(engine: engine), LogController(engine: engine),
-            SubscriptionsController(engine: engine, pushes: pushes), OfficialController(engine: engine),
+            WeatherController(weather: engine), FavoritesController(favorites: engine),
+            SettingsController(settings: engine), LocationController(location: engine),
+            AlertsController(alerts: engine),
+            LogController(log: engine), SubscriptionsController(log: engine, alerts: engine, pushes: pushes),
+            OfficialController(weather: engine),
             MCPController(engine: engine, session: mcp, pushes: pushes),
         ]
         var methods: [String: MethodHandler] = [:]

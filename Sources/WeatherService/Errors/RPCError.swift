@@ -116,7 +116,7 @@ extension RPCError {
         case let error as StartupError:
             self.init(
                 code: ApplicationErrorCode.code(for: error.kind), kind: error.kind, message: error.message,
-                details: error.details)
+                details: error.damage?.details ?? [:])
         default:
             self.init(code: ApplicationErrorCode.code(for: failure.kind), kind: failure.kind, message: failure.message)
         }
@@ -151,5 +151,21 @@ extension StartupError {
     /// The line written on stdout before exiting, so a client waiting for JSON gets an answer, not only EOF.
     package var responseLine: String {
         JSONValue.object(["jsonrpc": "2.0", "id": .null, "error": RPCError(self).json]).jsonString
+    }
+}
+
+extension StartupError.DamagePlace {
+    /// The error's `data` members naming the place: `file`, `line` when known, `seq`, `offset`.
+    var details: [String: JSONValue] {
+        var details: [String: JSONValue] = ["file": .string(file), "seq": .int(seq), "offset": .int(offset)]
+        if let line { details["line"] = .int(line) }
+        return details
+    }
+}
+
+extension LogDamage {
+    /// The error's `data` members naming the place: `file`, `line`, `seq`, `offset`.
+    var details: [String: JSONValue] {
+        ["file": .string(path), "line": .int(line), "seq": .int(seq), "offset": .int(offset)]
     }
 }

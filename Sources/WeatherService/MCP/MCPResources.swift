@@ -114,7 +114,7 @@ extension MCPController {
         case .favorites:
             value = .object(["favorites": .array(await engine.allFavorites().map(\.json))])
         case .alerts:
-            value = .object(["alerts": .array(await engine.allAlerts())])
+            value = .object(["alerts": .array(await engine.allAlerts().json)])
         case .warnings:
             value = await engine.warningsInForce().json
         case .weather(let kind, let place):
@@ -122,8 +122,8 @@ extension MCPController {
             let origin = Origin(cause: call.cause)
             value =
                 try await kind == "current"
-                ? engine.current(query, units: nil, maxAgeMs: nil, origin: origin)()
-                : engine.forecast(query, units: nil, maxAgeMs: nil, days: nil, detail: .full, origin: origin)()
+                ? engine.current(query, units: nil, maxAgeMs: nil, origin: origin)().json
+                : engine.forecast(query, units: nil, maxAgeMs: nil, days: nil, detail: .full, origin: origin)().json
         }
         let contents: JSONValue = [
             "uri": .string(uri), "mimeType": "application/json", "text": .string(value.jsonString),

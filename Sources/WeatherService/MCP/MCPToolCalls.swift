@@ -52,7 +52,7 @@ extension MCPController {
             let detail = try a.choice("detail", as: MCPDetail.self) ?? .standard
             let answer = engine.current(place.place, units: place.units, maxAgeMs: place.maxAgeMs, origin: origin)
             return {
-                let value = try await answer()
+                let value = try await answer().json
                 return MCPAnswer(MCPSummary.current(value, now: clock.timestamp()), detail.keep(value))
             }
         case "get_forecast":
@@ -65,7 +65,7 @@ extension MCPController {
                 place.place, units: place.units, maxAgeMs: place.maxAgeMs, days: days, detail: detail.forecast,
                 type: type, origin: origin)
             return {
-                let value = try await answer()
+                let value = try await answer().json
                 return MCPAnswer(MCPSummary.forecast(value, now: clock.timestamp()), detail.keep(value))
             }
         case "search_cities":
@@ -73,27 +73,27 @@ extension MCPController {
             let query = try a.string("query")
             let answer = try engine.searchCities(query, limit: limit, origin: origin)
             return {
-                let value = try await answer()
+                let value = candidatesJSON(try await answer())
                 return MCPAnswer(MCPSummary.candidates(value, query: query.trimmingWhitespace), value)
             }
         case "list_favorites":
             let page = try PageParams.read(a, defaultLimit: 100)
-            let answer = await engine.listFavorites(page)
+            let answer = await engine.listFavorites()
             return {
-                let value = try await answer()
+                let value = try await answer().page(page)
                 return MCPAnswer(
                     MCPSummary.favorites(value), value, page: MCPAnswer.Page(member: "favorites", offset: page.offset))
             }
         case "add_favorite":
             let answer = try await engine.addFavorite(try FavoritesController.newFavorite(a), origin: origin)
             return {
-                let value = try await answer()
+                let value = favoriteJSON(try await answer())
                 return MCPAnswer(MCPSummary.added(value), value)
             }
         case "remove_favorite":
             let answer = try await engine.removeFavorite(try a.string("favorite"), origin: origin)
             return {
-                let value = try await answer()
+                let value = favoriteJSON(try await answer())
                 return MCPAnswer(MCPSummary.removed(value), value)
             }
         case "refresh_weather":
@@ -146,19 +146,19 @@ extension MCPController {
         _ engine: Engine, _ scope: RefreshScope, request: MCPRequest, cause: String, progress: RefreshProgress,
         pushes: Pushes
     ) async throws -> JSONValue {
-        try await engine.refresh(scope, cause: cause) { result, done, total in
-            progress.record(result, total: total) {
+        try await engine.refresh(scope, cause: cause) { outcome, done, total in
+            progress.record(outcome.json, total: total) {
                 guard let token = request.progressToken else { return }
                 var params: [String: JSONValue] = [
                     "progressToken": token, "progress": .int(Int64(done)), "total": .int(Int64(total)),
                 ]
                 if request.version.hasAnnotations {
-                    let place = result["name"]?.stringValue ?? result["place"]?.stringValue ?? "place"
-                    params["message"] = .string("\(place): \(result["ok"] == true ? "refreshed" : "failed")")
+                    let place = outcome.place.name ?? outcome.label
+                    params["message"] = .string("\(place): \(outcome.failure == nil ? "refreshed" : "failed")")
                 }
                 pushes.notify("notifications/progress", .object(params))
             }
-        }
+        }.json
     }
 }
 

@@ -33,7 +33,7 @@ extension MCPController {
         guard name == "set_location" else { return nil }
         let answer = try await engine.setLocation(try LocationController.newLocation(arguments), origin: origin)
         return {
-            let value = try await answer()
+            let value = try await answer().json
             return MCPAnswer(MCPSummary.location(value), value)
         }
     }

@@ -55,19 +55,20 @@ extension MCPController {
         case "get_warnings":
             let place = try PlaceParams(arguments).place
             return {
-                let warnings = try await engine.warningsAnswer(place, origin: origin)
+                let warnings = try await engine.warnings(place, origin: origin)()
                 return MCPAnswer(warnings.summary, warnings.json)
             }
         case "get_air_quality":
             let place = try PlaceParams(arguments)
             return {
-                let air = try await engine.airQualityAnswer(place.place, maxAgeMs: place.maxAgeMs, origin: origin)
+                let air = try await engine.airQuality(place.place, maxAgeMs: place.maxAgeMs, origin: origin)()
                 return MCPAnswer(air.summary, air.json)
             }
         case "get_alerts":
             let page = try PageParams.read(arguments, defaultLimit: 100)
             return {
-                let overview = try await engine.alertsOverview(page)
+                let alerts = try await engine.listAlerts()()
+                let overview = AlertsOverview(page: alerts.page(page), inForce: await engine.warningsInForce())
                 return MCPAnswer(
                     overview.summary, overview.json, page: MCPAnswer.Page(member: "alerts", offset: page.offset))
             }

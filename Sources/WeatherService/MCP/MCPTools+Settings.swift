@@ -67,7 +67,7 @@ extension MCPController {
     /// Begins `get_settings` or `set_units` through the engine's settings API, as the native methods do; nil
     /// for another tool.
     func startSettingsTool(_ name: String, _ arguments: FieldReader, _ origin: Origin) async throws -> MCPToolRun? {
-        let answer: Completion<JSONValue>
+        let answer: Completion<SettingsChange>
         switch name {
         case "get_settings": answer = await engine.getSettings()
         case "set_units":
@@ -75,7 +75,7 @@ extension MCPController {
         default: return nil
         }
         return {
-            let settings = try await answer()
+            let settings = try await answer().answer
             return MCPAnswer(MCPTool.settingsSummary(settings), settings)
         }
     }

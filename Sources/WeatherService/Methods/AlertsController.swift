@@ -3,17 +3,20 @@ import WeatherEngine
 
 /// `alerts/list` and `alerts/configure` (the feed, `alerts/subscribe`, is the connection's).
 struct AlertsController: Controller {
-    let engine: Engine
+    let alerts: any AlertsFacet
 
     var methods: [String: MethodHandler] {
         [
-            "alerts/list": MethodHandler(params: ["limit", "cursor"]) { [engine] call in
-                await engine.listAlerts(try PageParams.read(call.params, defaultLimit: 100))
+            "alerts/list": MethodHandler(params: ["limit", "cursor"]) { [alerts] call in
+                let page = try PageParams.read(call.params, defaultLimit: 100)
+                return await alerts.listAlerts().map { $0.page(page) }
             },
             "alerts/configure": MethodHandler(
                 changesState: true, params: ["dailySummary", "tempDropC", "severe", "official", "airQuality"]
-            ) { [engine] call in
-                try await engine.configureAlerts(try Self.configuration(call.params), origin: call.origin)
+            ) { [alerts] call in
+                try await alerts.configureAlerts(try Self.configuration(call.params), origin: call.origin).map {
+                    $0.json
+                }
             },
         ]
     }

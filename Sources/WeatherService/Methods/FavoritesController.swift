@@ -1,38 +1,41 @@
 import WeatherDomain
 import WeatherEngine
 
-/// `favorites/*`, `history/*` and `location/get`.
+/// `favorites/*` and `history/*`.
 struct FavoritesController: Controller {
-    let engine: Engine
+    let favorites: any FavoritesFacet
 
     var methods: [String: MethodHandler] {
         [
             "favorites/add": MethodHandler(changesState: true, params: ["name", "lat", "lon", "country", "city"]) {
-                [engine] call in
-                try await engine.addFavorite(try Self.newFavorite(call.params), origin: call.origin)
+                [favorites] call in
+                try await favorites.addFavorite(try Self.newFavorite(call.params), origin: call.origin).map(
+                    favoriteJSON)
             },
-            "favorites/remove": MethodHandler(changesState: true, params: ["id", "favorite"]) { [engine] call in
-                try await engine.removeFavorite(try Self.favoriteRef(call.params), origin: call.origin)
+            "favorites/remove": MethodHandler(changesState: true, params: ["id", "favorite"]) { [favorites] call in
+                try await favorites.removeFavorite(try Self.favoriteRef(call.params), origin: call.origin).map(
+                    favoriteJSON)
             },
             "favorites/update": MethodHandler(changesState: true, params: ["id", "favorite", "name", "notify"]) {
-                [engine] call in
+                [favorites] call in
                 let p = call.params
-                return try await engine.updateFavorite(
+                return try await favorites.updateFavorite(
                     try Self.favoriteRef(p), name: try p.nonEmptyString("name"), notify: try p.optionalBool("notify"),
-                    origin: call.origin)
+                    origin: call.origin
+                ).map(favoriteJSON)
             },
-            "favorites/list": MethodHandler(params: ["withWeather", "limit", "cursor"]) { [engine] call in
+            "favorites/list": MethodHandler(params: ["withWeather", "limit", "cursor"]) { [favorites] call in
                 _ = try call.params.optionalBool("withWeather")
-                return await engine.listFavorites(try PageParams.read(call.params, defaultLimit: 100))
+                let page = try PageParams.read(call.params, defaultLimit: 100)
+                return await favorites.listFavorites().map { $0.page(page) }
             },
-            "history/list": MethodHandler(params: ["limit", "cursor"]) { [engine] call in
-                await engine.listHistory(
-                    try PageParams.read(call.params, defaultLimit: Int64(HistoryState.capacity)))
+            "history/list": MethodHandler(params: ["limit", "cursor"]) { [favorites] call in
+                let page = try PageParams.read(call.params, defaultLimit: Int64(HistoryState.capacity))
+                return await favorites.listHistory().map { $0.page(page) }
             },
-            "history/clear": MethodHandler(changesState: true) { [engine] call in
-                try await engine.clearHistory(origin: call.origin)
+            "history/clear": MethodHandler(changesState: true) { [favorites] call in
+                try await favorites.clearHistory(origin: call.origin).map(clearedJSON)
             },
-            "location/get": MethodHandler { [engine] _ in await engine.getLocation() },
         ]
     }
 

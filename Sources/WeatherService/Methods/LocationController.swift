@@ -1,18 +1,19 @@
 import WeatherDomain
 import WeatherEngine
 
-/// `location/set` and `refresh`.
+/// `location/get`, `location/set` and `refresh`.
 struct LocationController: Controller {
-    let engine: Engine
+    let location: any LocationFacet
 
     var methods: [String: MethodHandler] {
         [
-            "location/set": MethodHandler(changesState: true, params: ["lat", "lon", "address"]) { [engine] call in
-                try await engine.setLocation(try Self.newLocation(call.params), origin: call.origin)
+            "location/get": MethodHandler { [location] _ in await location.getLocation().map { $0.json } },
+            "location/set": MethodHandler(changesState: true, params: ["lat", "lon", "address"]) { [location] call in
+                try await location.setLocation(try Self.newLocation(call.params), origin: call.origin).map { $0.json }
             },
-            "refresh": MethodHandler(params: ["scope"]) { [engine] call in
+            "refresh": MethodHandler(params: ["scope"]) { [location] call in
                 let scope = try call.params.choice("scope", as: RefreshScope.self) ?? .all
-                return Completion { try await engine.refresh(scope, cause: call.cause) }
+                return Completion { try await location.refresh(scope, only: nil, cause: call.cause, onPlace: nil).json }
             },
         ]
     }

@@ -3,16 +3,16 @@ import WeatherEngine
 
 /// `events/query`, `state/verify` and `service/status`.
 struct LogController: Controller {
-    let engine: Engine
+    let log: any LogFacet
 
     var methods: [String: MethodHandler] {
         [
             "events/query": MethodHandler(params: ["afterSeq", "types", "since", "until", "limit", "cursor"]) {
-                [engine] call in
-                engine.queryEvents(try Self.filter(call.params))
+                [log] call in
+                log.queryEvents(try Self.filter(call.params)).map { $0.json }
             },
-            "state/verify": MethodHandler { [engine] _ in Completion { try await engine.verify() } },
-            "service/status": MethodHandler { [engine] _ in Completion { await engine.status() } },
+            "state/verify": MethodHandler { [log] _ in Completion { try await log.verify().json } },
+            "service/status": MethodHandler { [log] _ in Completion { await log.status().json } },
         ]
     }
 

@@ -3,16 +3,18 @@ import WeatherEngine
 
 /// `warnings/list` and `weather/airQuality`: official warnings and air quality at a place.
 struct OfficialController: Controller {
-    let engine: Engine
+    let weather: any WeatherFacet
 
     var methods: [String: MethodHandler] {
         [
-            "warnings/list": MethodHandler(params: PlaceParams.names) { [engine] call in
-                engine.warnings(try PlaceParams(call.params).place, origin: call.origin)
+            "warnings/list": MethodHandler(params: PlaceParams.names) { [weather] call in
+                weather.warnings(try PlaceParams(call.params).place, origin: call.origin).map { $0.json }
             },
-            "weather/airQuality": MethodHandler(params: PlaceParams.names.union(["maxAgeSeconds"])) { [engine] call in
+            "weather/airQuality": MethodHandler(params: PlaceParams.names.union(["maxAgeSeconds"])) { [weather] call in
                 let request = try PlaceParams(call.params)
-                return engine.airQuality(request.place, maxAgeMs: request.maxAgeMs, origin: call.origin)
+                return weather.airQuality(request.place, maxAgeMs: request.maxAgeMs, origin: call.origin).map {
+                    $0.json
+                }
             },
         ]
     }

@@ -3,13 +3,13 @@ import WeatherEngine
 
 /// `settings/get` and `settings/set`.
 struct SettingsController: Controller {
-    let engine: Engine
+    let settings: any SettingsFacet
 
     var methods: [String: MethodHandler] {
         [
-            "settings/get": MethodHandler { [engine] _ in await engine.getSettings() },
-            "settings/set": MethodHandler(changesState: true, params: Self.names) { [engine] call in
-                try await engine.changeSettings(try Self.edit(call.params), origin: call.origin)
+            "settings/get": MethodHandler { [settings] _ in await settings.getSettings().map { $0.answer } },
+            "settings/set": MethodHandler(changesState: true, params: Self.names) { [settings] call in
+                try await settings.changeSettings(try Self.edit(call.params), origin: call.origin).map { $0.answer }
             },
         ]
     }

@@ -65,11 +65,8 @@ package struct DaemonService: Service {
     private func serve(until shutdown: ShutdownDeadline) async {
         await engine.ready.wait()
         let peers = Peers(settings: settings, clock: clock)
-        engine.setStatusExtras { [listener, settings] in
-            [
-                "socket": listener.path.map { .string($0) } ?? .null,
-                "connections": .int(Int64(peers.count)), "maxConnections": .int(Int64(settings.maxConnections)),
-            ]
+        engine.setFrontStatus { [listener, settings] in
+            FrontStatus(socket: listener.path, connections: peers.count, maxConnections: settings.maxConnections)
         }
         listener.start { fd in
             peers.admit(fd) { number in

@@ -4,18 +4,19 @@ import WeatherEngine
 /// `events/subscribe`, `events/unsubscribe`, `alerts/subscribe` and `alerts/unsubscribe`: the feeds
 /// of one connection, which carry what every connection caused.
 struct SubscriptionsController: Controller {
-    let engine: Engine
+    let log: any LogFacet
+    let alerts: any AlertsFacet
     let pushes: Pushes
 
     var methods: [String: MethodHandler] {
         [
-            "events/subscribe": MethodHandler(params: ["afterSeq", "types"]) { [engine, pushes] call in
-                let afterSeq = try call.params.int("afterSeq", in: 0...(1 << 53)) ?? engine.lastSeq
+            "events/subscribe": MethodHandler(params: ["afterSeq", "types"]) { [log, pushes] call in
+                let afterSeq = try call.params.int("afterSeq", in: 0...(1 << 53)) ?? log.lastSeq
                 let types = try call.params.optionalStrings("types").map(Set.init)
                 let id = pushes.newSubscriptionID()
                 return Completion {
                     pushes.afterAnswer(to: call.id) {
-                        pushes.startSubscription(id) { await Self.feed(engine, pushes, id, afterSeq, types) }
+                        pushes.startSubscription(id) { await Self.feed(log, pushes, id, afterSeq, types) }
                     }
                     return .object(["subscriptionId": .string(id), "afterSeq": .int(afterSeq)])
                 }
@@ -26,11 +27,11 @@ struct SubscriptionsController: Controller {
                     .object(["unsubscribed": .array(pushes.stopSubscriptions(id).map { .string($0) })])
                 }
             },
-            "alerts/subscribe": MethodHandler { [engine, pushes] call in
+            "alerts/subscribe": MethodHandler { [alerts, pushes] call in
                 Completion {
                     pushes.afterAnswer(to: call.id) {
                         pushes.setAlerts(true) {
-                            await engine.followAlerts { pushes.notify("alerts/raised", $0) }
+                            await alerts.followAlerts { pushes.notify("alerts/raised", $0.json(in: $1)) }
                         }
                     }
                     return .object(["subscribed": true])
@@ -46,9 +47,9 @@ struct SubscriptionsController: Controller {
     /// `events/event` notifications from the engine's feed, then `events/caughtUp`, live events, and at
     /// the end `events/lagged` or `events/error`.
     private static func feed(
-        _ engine: Engine, _ pushes: Pushes, _ id: String, _ afterSeq: Int64, _ types: Set<String>?
+        _ log: any LogFacet, _ pushes: Pushes, _ id: String, _ afterSeq: Int64, _ types: Set<String>?
     ) async {
-        let end = await engine.feedEvents(afterSeq: afterSeq, types: types) {
+        let end = await log.feedEvents(afterSeq: afterSeq, types: types) {
             await pushes.room()
         } caughtUp: { lastSeq in
             pushes.notify("events/caughtUp", .object(["subscriptionId": .string(id), "lastSeq": .int(lastSeq)]))

@@ -1,4 +1,5 @@
 import WeatherDomain
+import WeatherEngine
 
 /// Turns canonical reports (°C, m/s, hPa, mm, metres) into answers in the reader's units.
 enum WeatherFormatting {

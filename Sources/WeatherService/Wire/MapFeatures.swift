@@ -1,4 +1,5 @@
 import WeatherDomain
+import WeatherEngine
 
 /// GeoJSON (RFC 7946) and tile layers for map clients.
 enum MapFeatures {

@@ -1,4 +1,5 @@
 import WeatherDomain
+import WeatherEngine
 
 /// Pages a list so no result line grows past what common line readers handle.
 ///
@@ -6,7 +7,7 @@ import WeatherDomain
 /// is present while more remain. The cursor of an offset-paged list is `o<offset>`.
 enum Paging {
     /// The byte budget of one page's items.
-    static let budget = 60 * 1024
+    static let budget = PageRequest.byteBudget
 
     /// One page of `items` as `{<name>: […], nextCursor?}`.
     static func page(_ items: [JSONValue], name: String, limit: Int, offset: Int) -> JSONValue {

@@ -1,4 +1,5 @@
 import WeatherDomain
+import WeatherEngine
 
 extension WeatherFormatting {
     /// The forecast answer: the days, and the steps of `type` in `entries`.

@@ -1,0 +1,82 @@
+import EventLog
+import WeatherDomain
+import WeatherRuntime
+
+// The engine's API in facets: a face's handler holds the facet it uses, not the engine. `Engine` is each
+// of them; its methods take and return Swift values and throw `EngineFailure`s (or the domain's and the
+// providers' errors). JSON, JSON-RPC codes and MCP wording are the faces'.
+
+/// Weather at places: current, forecast, air quality and official warnings, and finding places.
+package protocol WeatherFacet: Sendable {
+    /// See `Engine.current(_:units:maxAgeMs:origin:)`.
+    func current(_ place: PlaceQuery, units: Units?, maxAgeMs: Int64?, origin: Origin) -> Completion<CurrentWeather>
+    /// See `Engine.forecast(_:units:maxAgeMs:days:detail:type:origin:)`.
+    func forecast(
+        _ place: PlaceQuery, units: Units?, maxAgeMs: Int64?, days: Int?, detail: ForecastDetail, type: ForecastType,
+        origin: Origin
+    ) throws(EngineError) -> Completion<ForecastWeather>
+    /// The forecast types the provider can give.
+    var forecastTypes: [ForecastType] { get }
+    func searchCities(_ query: String, limit: Int, origin: Origin) throws(FieldError) -> Completion<[Place]>
+    func mapFavorites() async -> Completion<FavoritesMap>
+    func airQuality(_ place: PlaceQuery, maxAgeMs: Int64?, origin: Origin) -> Completion<AirQualityAnswer>
+    func warnings(_ place: PlaceQuery, origin: Origin) -> Completion<WarningsAnswer>
+    func placeKey(of place: PlaceQuery, cause: String) async -> String?
+    func completePlace(_ typed: String, cause: String) async throws -> [String]
+}
+
+/// The favorites and the search history.
+package protocol FavoritesFacet: Sendable {
+    func addFavorite(_ favorite: NewFavorite, origin: Origin) async throws -> Completion<Favorite?>
+    func removeFavorite(_ idOrName: String, origin: Origin) async throws -> Completion<Favorite?>
+    func updateFavorite(_ idOrName: String, name: String?, notify: Bool?, origin: Origin) async throws
+        -> Completion<Favorite?>
+    func listFavorites() async -> Completion<[Favorite]>
+    func allFavorites() async -> [Favorite]
+    func favorite(idOrName text: String) async -> Favorite?
+    func currentFetchedAt(_ items: [Favorite]) async -> [Timestamp?]
+    func listHistory() async -> Completion<[HistoryEntry]>
+    func clearHistory(origin: Origin) async throws -> Completion<Int64>
+}
+
+/// The reader's units.
+package protocol SettingsFacet: Sendable {
+    func getSettings() async -> Completion<SettingsChange>
+    func changeSettings(_ edit: SettingsEdit, origin: Origin) async throws -> Completion<SettingsChange>
+}
+
+/// The current location, and refreshing the places weatherd keeps.
+package protocol LocationFacet: Sendable {
+    func getLocation() async -> Completion<Location>
+    func setLocation(_ target: NewLocation, origin: Origin) async throws -> Completion<Location>
+    func refresh(
+        _ scope: RefreshScope, only: Set<String>?, cause: String,
+        onPlace: (@Sendable (_ result: RefreshOutcome, _ done: Int, _ total: Int) -> Void)?
+    ) async throws -> RefreshReport
+}
+
+/// The alerts raised, their rules, and the official warnings in force.
+package protocol AlertsFacet: Sendable {
+    func listAlerts() async -> Completion<RaisedAlerts>
+    func allAlerts() async -> RaisedAlerts
+    func configureAlerts(_ change: AlertConfiguration, origin: Origin) async throws -> Completion<AlertSettings>
+    func warningsInForce() async -> WarningsInForce
+    func followAlerts(_ raised: @Sendable (RaisedAlert, UnitChoice) -> Void) async
+}
+
+/// The log: its events, following it, verifying the state it rebuilds, and the service's facts.
+package protocol LogFacet: Sendable {
+    func queryEvents(_ filter: EventFilter) -> Completion<EventPage>
+    func feedEvents(
+        afterSeq: Int64, types: Set<String>?, room: @Sendable () async -> Void,
+        caughtUp: @Sendable (_ lastSeq: Int64) -> Void, send: @escaping @Sendable ([String: JSONValue]) -> Void
+    ) async -> EventFeedEnd
+    /// Every committed event, each once and in order, for whatever follows the log.
+    var follower: LogFollower { get }
+    /// The seq of the last committed event.
+    var lastSeq: Int64 { get }
+    func verify() async throws -> StateVerification
+    func status() async -> ServiceStatus
+}
+
+extension Engine: WeatherFacet, FavoritesFacet, SettingsFacet, LocationFacet, AlertsFacet, LogFacet {}

@@ -1,0 +1,27 @@
+import WeatherDomain
+import WeatherEngine
+
+extension RefreshOutcome {
+    /// How the answer names the place: `current`, or the favorite's id.
+    var label: String {
+        switch target {
+        case .current: "current"
+        case .favorite(let id): id
+        }
+    }
+
+    /// `{place, lat, lon, ok, name?, error?}`: `error` is the stable kind of what went wrong.
+    var json: JSONValue {
+        var result: [String: JSONValue] = [
+            "place": .string(label), "lat": .double(place.lat), "lon": .double(place.lon), "ok": .bool(failure == nil),
+        ]
+        if let name = place.name { result["name"] = .string(name) }
+        if let failure { result["error"] = .string(failure) }
+        return .object(result)
+    }
+}
+
+extension RefreshReport {
+    /// `refresh`'s answer: `{scope, results}`.
+    var json: JSONValue { .object(["scope": .string(scope.rawValue), "results": .array(results.map(\.json))]) }
+}
