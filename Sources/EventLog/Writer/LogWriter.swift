@@ -222,6 +222,32 @@ package final class LogWriter: Sendable {
         case stop
     }
 
+    /// Takes everything queued as the next batch; with nothing queued, says to stop (once `finish` was called),
+    /// to spin (when `spin`), or else to sleep, marking the thread as sleeping so that the next append wakes it.
+    private func takeWork(spin: Bool) -> Work {
+        state.withLock { state -> Work in
+            if state.queue.isEmpty {
+                if state.stopping { return .stop }
+                if spin { return .spin(arrivals: arrivals.load(ordering: .relaxed)) }
+                state.sleeping = true
+                return .idle
+            }
+            let queued = state.queue
+            state.queue.removeAll(keepingCapacity: true)
+            return .batch(queued, previousChain: state.lastChain, end: state.status.end)
+        }
+    }
+
+    /// Polls `arrivals` until it passes `seen` or the monotonic clock reaches `deadline` (in nanoseconds),
+    /// yielding the core between looks.
+    private func spin(past seen: UInt64, until deadline: UInt64) {
+        while arrivals.load(ordering: .acquiring) == seen, monotonicNanoseconds() < deadline {
+            sched_yield()
+        }
+    }
+
+    /// The writer thread's work: commits batches as they come, syncs them under `--fsync batch` (after 100 ms
+    /// idle or 100 ms since the last sync), and spins or sleeps between them, until `finish` and an empty queue.
     private func loop() {
         var unsynced = false
         var lastSync = monotonicNanoseconds()
@@ -233,27 +259,13 @@ package final class LogWriter: Sendable {
         var spinNext = false
         var spun = false
         while true {
-            let work = state.withLock { state -> Work in
-                if state.queue.isEmpty {
-                    if state.stopping { return .stop }
-                    if spinNext, !spun { return .spin(arrivals: arrivals.load(ordering: .relaxed)) }
-                    state.sleeping = true
-                    return .idle
-                }
-                let queued = state.queue
-                state.queue.removeAll(keepingCapacity: true)
-                return .batch(queued, previousChain: state.lastChain, end: state.status.end)
-            }
-            switch work {
+            switch takeWork(spin: spinNext && !spun) {
             case .stop:
                 if unsynced { syncQuietly() }
                 return
             case .spin(let seen):
                 spun = true
-                let deadline = idleSince + spinLimit
-                while arrivals.load(ordering: .acquiring) == seen, monotonicNanoseconds() < deadline {
-                    sched_yield()
-                }
+                spin(past: seen, until: idleSince + spinLimit)
             case .idle:
                 if unsynced, wake.wait(milliseconds: 100) == .timedOut {
                     syncQuietly()

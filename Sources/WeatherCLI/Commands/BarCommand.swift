@@ -121,56 +121,83 @@ private struct BarModule {
         // With --standalone the engine is this process's own: it ends only when the process is told to stop
         // (SIGTERM, SIGINT), and so does the bar, quietly.
         let standalone = context.invocation.switches.contains("--standalone")
-        loop: while true {
-            // Do what the machine said, feeding it the answers of the asks.
-            while !pending.isEmpty {
-                switch pending.removeFirst() {
-                case .print(let line):
-                    context.output.print(line)
-                    if context.output.isClosed {
-                        throw RPCError.application("output_closed", "standard output is closed; nothing reads the bar")
-                    }
-                case .wake(let time):
-                    timer?.cancel()
-                    let delay = Duration.milliseconds(max(0, time.milliseconds - context.now().milliseconds))
-                    timer = Task { [clock = context.clock] in
-                        guard (try? await clock.sleep(for: delay, tolerance: nil)) != nil else { return }
-                        feed.yield(.woke)
-                    }
-                case .ask:
-                    do {
-                        let answer = try await ask(params)
-                        pending += machine.answered(
-                            current: answer.current, forecast: answer.forecast, now: context.now())
-                    } catch let error as RPCError where error.kind == "daemon_gone" {
-                        if standalone { break loop }
-                        pending += machine.lost(now: context.now())
-                    } catch {
-                        pending += machine.askFailed(now: context.now())
-                    }
-                }
-            }
+        while true {
+            let goOn = try await carryOut(
+                pending, params: params, machine: &machine, timer: &timer, feed: feed, standalone: standalone)
+            guard goOn else { break }
             if machine.unreachable {
                 throw RPCError.application("daemon_unavailable", "weatherd's daemon went away")
             }
             guard let input = await inputIterator.next() else { break }
-            let now = context.now()
-            switch input {
-            case .woke: pending = machine.woke(now: now)
-            case .lost:
-                if standalone { break loop }
-                pending = machine.lost(now: now)
-            case .readerGone:
-                throw RPCError.application("output_closed", "standard output is closed; nothing reads the bar")
-            case .notification(let notification):
-                switch notification.method {
-                case "events/event": pending = machine.event(notification.params)
-                case "alerts/raised": pending = machine.alertRaised(notification.params, now: now)
-                default: pending = []
+            guard let next = try react(to: input, machine: &machine, standalone: standalone) else { break }
+            pending = next
+        }
+        return CLI.Exit.ok
+    }
+
+    /// Does what the machine said, in order, feeding it the answers of the asks (and whatever it says then);
+    /// false when the bar is to stop at once: under `--standalone`, the engine has ended.
+    private func carryOut(
+        _ actions: [BarMachine.Action], params: [String: JSONValue], machine: inout BarMachine,
+        timer: inout Task<Void, Never>?, feed: AsyncStream<Input>.Continuation, standalone: Bool
+    ) async throws -> Bool {
+        var pending = actions
+        while !pending.isEmpty {
+            switch pending.removeFirst() {
+            case .print(let line):
+                context.output.print(line)
+                if context.output.isClosed {
+                    throw RPCError.application("output_closed", "standard output is closed; nothing reads the bar")
+                }
+            case .wake(let time):
+                timer?.cancel()
+                timer = wakeUpTask(at: time, feed: feed)
+            case .ask:
+                do {
+                    let answer = try await ask(params)
+                    pending += machine.answered(current: answer.current, forecast: answer.forecast, now: context.now())
+                } catch let error as RPCError where error.kind == "daemon_gone" {
+                    if standalone { return false }
+                    pending += machine.lost(now: context.now())
+                } catch {
+                    pending += machine.askFailed(now: context.now())
                 }
             }
         }
-        return CLI.Exit.ok
+        return true
+    }
+
+    /// A task that feeds `.woke` at `time` on the context's clock (nothing when cancelled first).
+    private func wakeUpTask(at time: Timestamp, feed: AsyncStream<Input>.Continuation) -> Task<Void, Never> {
+        let delay = Duration.milliseconds(max(0, time.milliseconds - context.now().milliseconds))
+        return Task { [clock = context.clock] in
+            guard (try? await clock.sleep(for: delay, tolerance: nil)) != nil else { return }
+            feed.yield(.woke)
+        }
+    }
+
+    /// What the machine says to do about `input`; nil when the bar is to stop: under `--standalone`, the
+    /// engine has ended.
+    ///
+    /// - Throws: `RPCError` `output_closed` when whoever read standard output is gone.
+    private func react(
+        to input: Input, machine: inout BarMachine, standalone: Bool
+    ) throws -> [BarMachine.Action]? {
+        let now = context.now()
+        switch input {
+        case .woke: return machine.woke(now: now)
+        case .lost:
+            if standalone { return nil }
+            return machine.lost(now: now)
+        case .readerGone:
+            throw RPCError.application("output_closed", "standard output is closed; nothing reads the bar")
+        case .notification(let notification):
+            switch notification.method {
+            case "events/event": return machine.event(notification.params)
+            case "alerts/raised": return machine.alertRaised(notification.params, now: now)
+            default: return []
+            }
+        }
     }
 
     /// The place's current weather and forecast (the forecast may fail alone: it only adds to the line).

@@ -127,63 +127,47 @@ package final class Relay: Sendable {
     private func forwardInput() {
         var splitter = LineSplitter(maxLineBytes: maxLineBytes)
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        var outgoing: [UInt8] = []
-        var expected: [RelayLines.Expected] = []
-        var silenced: [JSONValue] = []
-        var local: [UInt8] = []
-        let tooLong: [UInt8] = {
-            var line: [UInt8] = []
-            RPCLine.error(id: .null, .lineTooLong(limit: maxLineBytes), into: &line)
-            line.append(UInt8(ascii: "\n"))
-            return line
-        }()
-        let take: (LineSplitter.Item) -> Void = { item in
-            switch item {
-            case .tooLong:
-                local.append(contentsOf: tooLong)
-            case .line(let bytes):
-                let judgement = RelayLines.judge(bytes)
-                expected.append(contentsOf: judgement.expected)
-                silenced.append(contentsOf: judgement.silenced)
-                outgoing.append(contentsOf: bytes)
-                outgoing.append(UInt8(ascii: "\n"))
-            }
-        }
-        /// Sends what the last read completed; false once the relay is over.
-        let flush: () -> Bool = { [self] in
-            if !local.isEmpty {
-                _ = local.withUnsafeBytes { output.writeAll($0) }
-                local.removeAll(keepingCapacity: true)
-            }
-            guard !outgoing.isEmpty else { return !state.withLock { $0.finished || $0.stopped } }
-            let open = state.withLock { state -> Bool in
-                guard !state.finished, !state.stopped else { return false }
-                for answer in expected { state.pending.add(answer) }
-                for id in silenced { state.pending.remove(id) }
-                return true
-            }
-            expected.removeAll(keepingCapacity: true)
-            silenced.removeAll()
-            // A failed send means the daemon is gone; the other thread sees it too and answers what is pending.
-            let sent = open && outgoing.withUnsafeBytes { UnixSocket.sendAll(socket, $0) }
-            outgoing.removeAll(keepingCapacity: outgoing.count <= 1 << 20)
-            return sent
-        }
+        var lines = RelayInput(maxLineBytes: maxLineBytes)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress!, $0.count) }
             if count < 0, errno == EINTR { continue }
             if count <= 0 { break }
-            buffer.withUnsafeBytes { splitter.feed(UnsafeRawBufferPointer(rebasing: $0[..<count]), take) }
-            guard flush() else { return }
+            buffer.withUnsafeBytes { raw in
+                splitter.feed(UnsafeRawBufferPointer(rebasing: raw[..<count])) { lines.take($0) }
+            }
+            guard flush(&lines) else { return }
         }
-        splitter.finish(take)
-        guard flush() else { return }
+        splitter.finish { lines.take($0) }
+        guard flush(&lines) else { return }
         state.withLock { state in
             guard !state.finished, !state.stopped else { return }
             state.inputEnded = .now
             _ = shutdown(socket, Int32(SHUT_WR))
             signalWake()
         }
+    }
+
+    /// Sends what the last read completed: writes the local answers to the output, then records the answers
+    /// the lines will get and sends the lines to the daemon in one `send`; empties `lines`. False once the
+    /// relay is over.
+    private func flush(_ lines: inout RelayInput) -> Bool {
+        if !lines.local.isEmpty {
+            _ = lines.local.withUnsafeBytes { output.writeAll($0) }
+            lines.local.removeAll(keepingCapacity: true)
+        }
+        guard !lines.outgoing.isEmpty else { return !state.withLock { $0.finished || $0.stopped } }
+        let open = state.withLock { state -> Bool in
+            guard !state.finished, !state.stopped else { return false }
+            for answer in lines.expected { state.pending.add(answer) }
+            for id in lines.silenced { state.pending.remove(id) }
+            return true
+        }
+        lines.expected.removeAll(keepingCapacity: true)
+        lines.silenced.removeAll()
+        // A failed send means the daemon is gone; the other thread sees it too and answers what is pending.
+        let sent = open && lines.outgoing.withUnsafeBytes { UnixSocket.sendAll(socket, $0) }
+        lines.outgoing.removeAll(keepingCapacity: lines.outgoing.count <= 1 << 20)
+        return sent
     }
 
     // MARK: Daemon to output
