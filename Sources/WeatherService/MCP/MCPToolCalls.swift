@@ -33,18 +33,16 @@ extension MCPController {
         -> MCPToolRun
     {
         let origin = Origin(cause: call.cause)
-        if let run = try await startWeatherTool(name, a, request, call) { return run }
+        if let run = try startWeatherTool(name, a, origin) { return run }
+        if let run = try await startFavoritesTool(name, a, request, call) { return run }
         if let run = try await startLocationTool(name, a, origin) { return run }
         if let run = try await startSettingsTool(name, a, origin) { return run }
         if let run = try startOfficialTool(name, a, origin) { return run }
         throw MCPErrors.unknownTool(name)
     }
 
-    /// Begins one of the weather and favorites tools (`MCPTool.all`); nil for another tool.
-    private func startWeatherTool(_ name: String, _ a: FieldReader, _ request: MCPRequest, _ call: MethodCall)
-        async throws -> MCPToolRun?
-    {
-        let origin = Origin(cause: call.cause)
+    /// Begins one of the weather tools (current, forecast, city search); nil for another tool.
+    private func startWeatherTool(_ name: String, _ a: FieldReader, _ origin: Origin) throws -> MCPToolRun? {
         let clock = engine.clock
         switch name {
         case "get_current_weather":
@@ -76,6 +74,17 @@ extension MCPController {
                 let value = candidatesJSON(try await answer())
                 return MCPAnswer(MCPSummary.candidates(value, query: query.trimmingWhitespace), value)
             }
+        default:
+            return nil
+        }
+    }
+
+    /// Begins one of the favorites tools or `refresh_weather`; nil for another tool.
+    private func startFavoritesTool(_ name: String, _ a: FieldReader, _ request: MCPRequest, _ call: MethodCall)
+        async throws -> MCPToolRun?
+    {
+        let origin = Origin(cause: call.cause)
+        switch name {
         case "list_favorites":
             let page = try PageParams.read(a, defaultLimit: 100)
             let answer = await engine.listFavorites()
