@@ -17,6 +17,8 @@ final class Child {
     private var socket: Int32?
     /// Lines already read beyond what earlier calls asked for.
     var surplus = 0
+    /// The one buffer reads go into (allocating one per read cost the round trip microseconds of its own).
+    private var buffer = [UInt8](repeating: 0, count: 1 << 16)
 
     /// Starts weatherd alone (`--standalone`), or, with `relay`, as a relay to the data dir's shared daemon
     /// (which it starts, with its socket in the data dir and `--idle-exit 1`, so it goes away after the run).
@@ -74,17 +76,52 @@ final class Child {
         }
     }
 
-    /// Reads until `count` newline-terminated lines have arrived.
-    func readLines(_ count: Int) {
+    /// Reads until `count` newline-terminated lines have arrived; false when the output ended first.
+    @discardableResult
+    func readLines(_ count: Int) -> Bool {
         var seen = surplus
         let fd = receiveFD
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while seen < count {
             let read = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if read <= 0 { return }
-            for byte in buffer[..<read] where byte == 10 { seen += 1 }
+            if read <= 0 { return false }
+            seen += buffer.withUnsafeBytes { bytes in
+                var lines = 0
+                for index in 0..<read where bytes[index] == 10 { lines += 1 }
+                return lines
+            }
         }
         surplus = seen - count
+        return true
+    }
+
+    /// Sends `lines` with at most `window` unanswered at any time, reading answers while it writes (a client
+    /// that wrote everything before reading would stall a server that stops reading while its answers go
+    /// unread); returns once every line is answered (or the child's output ends).
+    func pipeline(_ lines: [[UInt8]], window: Int) {
+        var sent = 0
+        var answered = 0
+        while answered < lines.count {
+            var chunk: [UInt8] = []
+            while sent < lines.count, sent - answered < window {
+                chunk += lines[sent]
+                sent += 1
+            }
+            if !chunk.isEmpty { send(chunk) }
+            let arrived = readAvailable()
+            if arrived == 0 { return }
+            answered += arrived
+        }
+    }
+
+    /// Waits for at least one line and returns how many whole lines have arrived (0: the output ended).
+    private func readAvailable() -> Int {
+        if surplus > 0 {
+            defer { surplus = 0 }
+            return surplus
+        }
+        guard readLines(1) else { return 0 }
+        defer { surplus = 0 }
+        return 1 + surplus
     }
 
     /// Reads one whole line (the first answer of a fresh child) and returns it without its newline.

@@ -110,20 +110,7 @@ private func changes(
     _ = roundTrips(child, (0..<50).map { _ in change() })
     let serial = roundTrips(child, (0..<serialCount).map { _ in change() })
     let pipelinedLines = (0..<pipelinedCount).map { _ in change() }
-    let pipelined = seconds {
-        var sent = 0
-        var answered = 0
-        while answered < pipelinedCount {
-            var chunk: [UInt8] = []
-            while sent < pipelinedCount, sent - answered < window {
-                chunk += pipelinedLines[sent]
-                sent += 1
-            }
-            if !chunk.isEmpty { child.send(chunk) }
-            child.readLines(1)
-            answered += 1
-        }
-    }
+    let pipelined = seconds { child.pipeline(pipelinedLines, window: window) }
     let reads = roundTrips(child, (0..<serialCount).map { request(id + 1 + $0, "settings/get", "{}") })
     child.stop()
     let logBytes = (try? FileManager.default.attributesOfItem(atPath: dataDir + "/events.jsonl")[.size] as? Int) ?? 0

@@ -17,7 +17,8 @@ import WeatherTesting
 /// picks one); `--only weatherd` skips the baselines (for profiling); `--keep` leaves the generated data
 /// dirs in `--dir` for a look afterwards; `replay --log DATA_DIR` replays a data dir already on disk (one
 /// another build kept), so two builds compare on the same bytes. `durable` sends min(`--count`, 5,000) serial changes and `--count`
-/// pipelined ones, `--window` (256) in flight.
+/// pipelined ones, `--window` (256) in flight; `rpc` sends 5 × `--count` pipelined reads with the same window,
+/// reading the answers while it writes.
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 let command = arguments.isEmpty ? "all" : arguments.removeFirst()
@@ -89,7 +90,9 @@ if command == "durable" || command == "all" {
         try durable(
             binary: binary, dir: workDir, serialCount: min(count, 5000), pipelinedCount: count, window: max(window, 1)))
 }
-if command == "rpc" || command == "all" { emit(try rpc(binary: binary, dir: workDir, count: count * 5)) }
+if command == "rpc" || command == "all" {
+    emit(try rpc(binary: binary, dir: workDir, count: count * 5, window: max(window, 1)))
+}
 if command == "sockets" || command == "all" {
     emit(try sockets(binary: binary, dir: workDir, clients: 8, perClient: count * 2))
 }

@@ -39,8 +39,8 @@ package final class Relay: Sendable {
 
     private struct State {
         var pending = PendingAnswers()
-        /// When the input ended; nil while it lasts.
-        var inputEnded: ContinuousClock.Instant?
+        /// When the input ended, on the runtime's monotonic clock (nanoseconds); nil while it lasts.
+        var inputEnded: UInt64?
         /// Set once the relay has decided its outcome: nothing more is sent to the daemon.
         var finished = false
         var stopped = false
@@ -141,7 +141,7 @@ package final class Relay: Sendable {
         guard flush(&lines) else { return }
         state.withLock { state in
             guard !state.finished, !state.stopped else { return }
-            state.inputEnded = .now
+            state.inputEnded = monotonicNanoseconds()
             _ = shutdown(socket, Int32(SHUT_WR))
             signalWake()
         }
@@ -185,10 +185,11 @@ package final class Relay: Sendable {
             if stopped { return .stopped }
             var timeout: Int32 = -1
             if let ended {
-                let left = ended + deadline - .now
-                if left <= .zero { return .deadlinePassed }
-                let (seconds, attoseconds) = left.components
-                timeout = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+                let (seconds, attoseconds) = deadline.components
+                let end = ended &+ UInt64(clamping: seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+                let now = monotonicNanoseconds()
+                if now >= end { return .deadlinePassed }
+                timeout = Int32(clamping: (end - now) / 1_000_000 + 1)
             }
             fds[0].revents = 0
             fds[1].revents = 0
