@@ -148,6 +148,26 @@ struct BarEndToEndTests {
         #expect(server.requests.count >= 1)
     }
 
+    @Test(
+        "bar --standalone told to stop while its first answer is on the way exits 0 quietly, service.stopped written",
+        arguments: [SIGTERM, SIGINT])
+    func signalledWhileAsking(_ number: Int32) async throws {
+        let directory = TemporaryDataDirectory()
+        let server = try LocalHTTPServer()
+        server.route(
+            "/v1/forecast", query: "current=", .init(body: OpenMeteoBodies.current(temperature: 2), held: true))
+        let bar = try RunningWeatherd(
+            arguments: [
+                "bar", "1,1", "--standalone", "--data-dir", directory.path, "--open-meteo-base-url", server.baseURL,
+            ])
+        #expect(await server.requests(atLeast: 1), "the bar asked for its first line")
+        bar.signal(number)
+        #expect(await bar.waitForExit() == 0, "\(bar.standardError)")
+        #expect(!bar.standardError.contains("weatherd bar:"), "\(bar.standardError)")
+        #expect(bar.output.lines.isEmpty, "no line: nothing was known yet")
+        #expect(try logEvents(directory).last?["type"] == "service.stopped")
+    }
+
     @Test("a bar whose reader goes away ends at once, not at its next line: exit 1, saying why")
     func readerGone() async throws {
         let directory = TemporaryDataDirectory()

@@ -62,6 +62,17 @@ private struct BarModule {
     let context: Context
 
     func run() async throws -> Int32 {
+        do {
+            return try await serve()
+        } catch let error as RPCError where context.invocation.switches.contains("--standalone") && error.endsEngine {
+            // With --standalone the engine is this process's own and ends only when the process is told to stop
+            // (SIGTERM, SIGINT): a request it cut on the way (the first ask, say) means stop, quietly.
+            return CLI.Exit.ok
+        }
+    }
+
+    /// Subscribes, then follows the place until told to stop.
+    private func serve() async throws -> Int32 {
         let client = context.client
         let params = try await NowCommand.weatherParams(context)
         let status = try await client.call("service/status")
@@ -209,4 +220,9 @@ private struct BarModule {
         let forecast = try? await context.client.call("weather/forecast", days)
         return (current, forecast)
     }
+}
+
+extension RPCError {
+    /// Whether the error says the engine is ending: a request cut by its shutdown, or the engine gone.
+    fileprivate var endsEngine: Bool { kind == "cancelled" || kind == "daemon_gone" }
 }
