@@ -168,6 +168,26 @@ struct BarEndToEndTests {
         #expect(try logEvents(directory).last?["type"] == "service.stopped")
     }
 
+    @Test(
+        "a bar whose reader goes away while its first answer is on the way ends at once: exit 1, saying why",
+        arguments: [true, false])
+    func readerGoneWhileAsking(standalone: Bool) async throws {
+        let server = try LocalHTTPServer()
+        server.route(
+            "/v1/forecast", query: "current=", .init(body: OpenMeteoBodies.current(temperature: 2), held: true))
+        let shared = try SharedDataDir()
+        let options = ["--data-dir", shared.directory.path, "--open-meteo-base-url", server.baseURL]
+        let bar = try RunningWeatherd(
+            arguments: ["bar", "1,1"] + options + (standalone ? ["--standalone"] : ["--idle-exit", "120"]),
+            environment: shared.environment, readOutput: false)
+        #expect(await server.requests(atLeast: 1), "the bar asked for its first line")
+        try bar.closeOutput()
+        // The upstream never answers: only noticing the reader can end the bar (the wait is a hang guard).
+        #expect(await bar.waitForExit() == 1)
+        #expect(bar.standardError.contains("standard output is closed"), "\(bar.standardError)")
+        if !standalone { try await shared.stopDaemon() }
+    }
+
     @Test("a bar whose reader goes away ends at once, not at its next line: exit 1, saying why")
     func readerGone() async throws {
         let directory = TemporaryDataDirectory()

@@ -55,8 +55,6 @@ private struct BarModule {
         case notification(Notification)
         case woke
         case lost
-        /// Whoever read standard output (a bar that restarts us) is gone.
-        case readerGone
     }
 
     let context: Context
@@ -94,24 +92,32 @@ private struct BarModule {
                     .map { .string($0) })
             ])
         _ = try await client.call("alerts/subscribe")
-        // The inputs the bar reacts to, each fed by a child task that ends with the run.
-        return try await withThrowingTaskGroup(of: Void.self) { group in
+        // The inputs the bar reacts to, each fed by a child task that ends with the run; the bar itself runs in a
+        // child too, so that its reader going away ends it even while it waits for an answer.
+        return try await withThrowingTaskGroup(of: Int32?.self) { group in
             group.addTask { [notifications = context.notifications] in
                 for await notification in notifications { feed.yield(.notification(notification)) }
+                return nil
             }
             group.addTask {
                 await client.waitForEnd()
                 feed.yield(.lost)
+                return nil
             }
             // A status bar that restarts its module closes the pipe: notice at once, not at the next line.
             if let fd = context.output.readerDescriptor {
                 group.addTask {
                     await waitForHangup(of: fd, named: "weatherd-bar-reader")
-                    if !Task.isCancelled { feed.yield(.readerGone) }
+                    try Task.checkCancellation()
+                    throw RPCError.application("output_closed", "standard output is closed; nothing reads the bar")
                 }
             }
+            group.addTask { try await follow(params, machine: machine, inputs: inputs, feed: feed) }
             defer { group.cancelAll() }
-            return try await follow(params, machine: machine, inputs: inputs, feed: feed)
+            while let finished = try await group.next() {
+                if let status = finished { return status }
+            }
+            return CLI.Exit.ok
         }
     }
 
@@ -140,7 +146,7 @@ private struct BarModule {
                 throw RPCError.application("daemon_unavailable", "weatherd's daemon went away")
             }
             guard let input = await inputIterator.next() else { break }
-            guard let next = try react(to: input, machine: &machine, standalone: standalone) else { break }
+            guard let next = react(to: input, machine: &machine, standalone: standalone) else { break }
             pending = next
         }
         return CLI.Exit.ok
@@ -189,19 +195,13 @@ private struct BarModule {
 
     /// What the machine says to do about `input`; nil when the bar is to stop: under `--standalone`, the
     /// engine has ended.
-    ///
-    /// - Throws: `RPCError` `output_closed` when whoever read standard output is gone.
-    private func react(
-        to input: Input, machine: inout BarMachine, standalone: Bool
-    ) throws -> [BarMachine.Action]? {
+    private func react(to input: Input, machine: inout BarMachine, standalone: Bool) -> [BarMachine.Action]? {
         let now = context.now()
         switch input {
         case .woke: return machine.woke(now: now)
         case .lost:
             if standalone { return nil }
             return machine.lost(now: now)
-        case .readerGone:
-            throw RPCError.application("output_closed", "standard output is closed; nothing reads the bar")
         case .notification(let notification):
             switch notification.method {
             case "events/event": return machine.event(notification.params)

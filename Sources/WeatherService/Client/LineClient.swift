@@ -27,6 +27,8 @@ package final class LineClient: Sendable {
 
     private let fd: Int32
     private let state = Mutex(State())
+    /// Held while a line is sent, so lines sent from two tasks never interleave.
+    private let sending = Mutex(())
     private let onNotification: @Sendable (_ method: String, _ params: JSONValue) -> Void
     /// Opens once the reading thread has stopped.
     private let readerDone = Latch()
@@ -49,27 +51,49 @@ package final class LineClient: Sendable {
     package static let closed = RPCError.application(
         "daemon_gone", "weatherd's daemon closed the connection before answering; run the command again")
 
-    /// Sends `method` with `params` and returns its result.
+    /// Sends `method` with `params` and returns its result. Cancelling the calling task gives up on the
+    /// answer at once and asks the server to cancel the request (`$/cancelRequest`).
     ///
-    /// - Throws: the server's `RPCError`, or `closed` when the connection ended first.
+    /// - Throws: the server's `RPCError`, `closed` when the connection ended first, or `CancellationError`.
     package func call(_ method: String, _ params: [String: JSONValue] = [:]) async throws -> JSONValue {
-        try await withCheckedThrowingContinuation { continuation in
-            let id = state.withLock { state -> Int64? in
-                guard state.ended == nil else { return nil }
-                defer { state.nextID += 1 }
-                state.waiting[state.nextID] = continuation
-                return state.nextID
-            }
-            guard let id else {
-                return continuation.resume(throwing: state.withLock { $0.ended } ?? Self.closed)
-            }
-            let request: JSONValue = [
-                "jsonrpc": "2.0", "id": .int(id), "method": .string(method), "params": .object(params),
-            ]
-            let line = Array(request.jsonString.utf8) + [UInt8(ascii: "\n")]
-            let sent = line.withUnsafeBytes { UnixSocket.sendAll(fd, $0) }
-            if !sent { end(Self.closed) }
+        let id = state.withLock { state -> Int64 in
+            defer { state.nextID += 1 }
+            return state.nextID
         }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                // Checked under the lock that `giveUp` takes: a cancel either finds the call waiting, or came
+                // first and is seen here (the task is marked cancelled before its handler runs).
+                let refusal = state.withLock { state -> (any Error)? in
+                    if let ended = state.ended { return ended }
+                    if Task.isCancelled { return CancellationError() }
+                    state.waiting[id] = continuation
+                    return nil
+                }
+                if let refusal { return continuation.resume(throwing: refusal) }
+                let request: JSONValue = [
+                    "jsonrpc": "2.0", "id": .int(id), "method": .string(method), "params": .object(params),
+                ]
+                send(request)
+            }
+        } onCancel: {
+            giveUp(id)
+        }
+    }
+
+    /// Gives up on call `id`, if it is still waiting: its caller gets `CancellationError`, and the server is asked
+    /// to cancel the request.
+    private func giveUp(_ id: Int64) {
+        guard let waiting = state.withLock({ $0.waiting.removeValue(forKey: id) }) else { return }
+        waiting.resume(throwing: CancellationError())
+        send(["jsonrpc": "2.0", "method": "$/cancelRequest", "params": ["id": .int(id)]])
+    }
+
+    /// Sends one message as a line; a failed send ends the connection.
+    private func send(_ message: JSONValue) {
+        let line = Array(message.jsonString.utf8) + [UInt8(ascii: "\n")]
+        let sent = sending.withLock { _ in line.withUnsafeBytes { UnixSocket.sendAll(fd, $0) } }
+        if !sent { end(Self.closed) }
     }
 
     /// Ends what this client sends (a half-close): the server answers what it has and closes.
