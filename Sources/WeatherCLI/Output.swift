@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WeatherRuntime
 
 #if canImport(Glibc)
     import Glibc
@@ -36,17 +37,7 @@ package final class Output: Sendable {
         let isTerminal = isatty(1) == 1
         return Output(isTerminal: isTerminal, environment: environment, readerDescriptor: isTerminal ? nil : 1) {
             text, toError in
-            let bytes = Array(text.utf8)
-            var written = 0
-            while written < bytes.count {
-                let count = bytes[written...].withUnsafeBytes {
-                    systemWrite(toError ? 2 : 1, $0.baseAddress, $0.count)
-                }
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { return false }
-                written += count
-            }
-            return true
+            Descriptor.writeAll(toError ? 2 : 1, Array(text.utf8)) == nil
         }
     }
 
@@ -66,13 +57,4 @@ package final class Output: Sendable {
     package func styled(_ text: String, _ style: String) -> String {
         colour ? "\u{1B}[\(style)m\(text)\u{1B}[0m" : text
     }
-}
-
-/// `write(2)`, named apart from `Output`'s own `write`.
-private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
-    #if canImport(Glibc)
-        Glibc.write(fd, bytes, count)
-    #else
-        Darwin.write(fd, bytes, count)
-    #endif
 }

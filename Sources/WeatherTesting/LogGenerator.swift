@@ -2,9 +2,12 @@ import EventLog
 import Foundation
 import Providers
 import WeatherDomain
+import WeatherRuntime
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Writes synthetic but valid logs: real envelopes (seq, chain, crc) around real domain events.
@@ -59,8 +62,7 @@ package struct LogGenerator {
         var fileLength: Int64 = 0
         var fileFirstSeq: Int64 = 1
         func flush() throws {
-            let written = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            guard written == buffer.count else { throw POSIXError(.EIO) }
+            if let code = Descriptor.writeAll(fd, buffer) { throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO) }
             buffer.removeAll(keepingCapacity: true)
         }
         for seq in 1...Int64(count) {

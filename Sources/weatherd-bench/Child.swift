@@ -1,9 +1,12 @@
 import Foundation
 import WeatherDomain
+import WeatherRuntime
 import WeatherService
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// A running weatherd with raw pipes, or a client of `weatherd serve` on its socket: lines in, lines counted out.
@@ -65,16 +68,7 @@ final class Child {
         receiveFD = output.fileHandleForReading.fileDescriptor
     }
 
-    func send(_ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let sent = Glibc.write(sendFD, raw.baseAddress! + offset, raw.count - offset)
-                if sent <= 0 { return }
-                offset += sent
-            }
-        }
-    }
+    func send(_ bytes: [UInt8]) { Descriptor.writeAll(sendFD, bytes) }
 
     /// Reads until `count` newline-terminated lines have arrived; false when the output ended first.
     @discardableResult
@@ -82,7 +76,7 @@ final class Child {
         var seen = surplus
         let fd = receiveFD
         while seen < count {
-            let read = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let read = buffer.withUnsafeMutableBytes { Descriptor.read(fd, into: $0) }
             if read <= 0 { return false }
             seen += buffer.withUnsafeBytes { bytes in
                 var lines = 0
@@ -128,10 +122,10 @@ final class Child {
     func readLine() -> [UInt8] {
         var line: [UInt8] = []
         let fd = receiveFD
-        var byte: UInt8 = 0
-        while Glibc.read(fd, &byte, 1) == 1 {
-            if byte == 10 { return line }
-            line.append(byte)
+        var byte: [UInt8] = [0]
+        while byte.withUnsafeMutableBytes({ Descriptor.read(fd, into: $0) }) == 1 {
+            if byte[0] == 10 { return line }
+            line.append(byte[0])
         }
         return line
     }

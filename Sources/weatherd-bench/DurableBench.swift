@@ -3,6 +3,8 @@ import WeatherDomain
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Durable changes under `--fsync always` against their floor, all in one run on one directory:

@@ -1,9 +1,12 @@
 import EventLog
 import Foundation
 import WeatherDomain
+import WeatherRuntime
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// The cost of each favorites operation with `count` favorites already there (written as a log, replayed at
@@ -116,8 +119,7 @@ func writeFavorites(_ count: Int, to directory: String) throws {
             EnvelopeCodec.encode(seq: Int64(index + 1), ts: ts, event: event, previousChain: chain, into: &buffer)
             .chain
         if buffer.count >= 1 << 22 || index == count - 1 {
-            let written = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            guard written == buffer.count else { throw POSIXError(.EIO) }
+            if let code = Descriptor.writeAll(fd, buffer) { throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO) }
             buffer.removeAll(keepingCapacity: true)
         }
     }

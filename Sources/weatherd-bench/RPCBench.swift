@@ -3,6 +3,8 @@ import WeatherDomain
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Pipelined read-only requests (at most `window` unanswered, the client reading while it writes), and the

@@ -2,11 +2,14 @@ import EventLog
 import Foundation
 import WeatherDomain
 import WeatherEngine
+import WeatherRuntime
 import WeatherService
 import WeatherTesting
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Full start-up replay (verify crc and chain, decode, apply) of a generated log, against two baselines
@@ -74,7 +77,7 @@ func forEachLine(_ path: String, _ body: (UnsafeRawBufferPointer) throws -> Void
     var pending: [UInt8] = []
     var lines = 0
     while true {
-        let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        let count = chunk.withUnsafeMutableBytes { Descriptor.read(fd, into: $0) }
         if count <= 0 { break }
         try chunk.withUnsafeBytes { raw in
             var start = 0

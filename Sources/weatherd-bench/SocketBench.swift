@@ -5,6 +5,8 @@ import WeatherService
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Reads pipelined by socket clients of one `weatherd serve`: one client alone, then `clients` together

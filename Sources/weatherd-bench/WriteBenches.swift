@@ -3,6 +3,8 @@ import WeatherDomain
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// `count` changes one at a time (each answered before the next), against a raw write+fdatasync loop.

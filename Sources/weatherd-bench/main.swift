@@ -4,6 +4,8 @@ import WeatherTesting
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// weatherd-bench: measures a release `weatherd` against baselines taken in the same run on the

@@ -5,6 +5,8 @@ import WeatherTesting
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 @Suite("weatherd bar, end to end")
@@ -159,6 +161,8 @@ struct BarEndToEndTests {
         let bar = try RunningWeatherd(
             arguments: [
                 "bar", "1,1", "--standalone", "--data-dir", directory.path, "--open-meteo-base-url", server.baseURL,
+                // The longest deadline: however long a loaded machine pauses, the ask is still waiting.
+                "--upstream-timeout", "600",
             ])
         #expect(await server.requests(atLeast: 1), "the bar asked for its first line")
         bar.signal(number)
@@ -176,7 +180,10 @@ struct BarEndToEndTests {
         server.route(
             "/v1/forecast", query: "current=", .init(body: OpenMeteoBodies.current(temperature: 2), held: true))
         let shared = try SharedDataDir()
-        let options = ["--data-dir", shared.directory.path, "--open-meteo-base-url", server.baseURL]
+        // The longest deadline: however long a loaded machine pauses, the ask is still waiting.
+        let options = [
+            "--data-dir", shared.directory.path, "--open-meteo-base-url", server.baseURL, "--upstream-timeout", "600",
+        ]
         let bar = try RunningWeatherd(
             arguments: ["bar", "1,1"] + options + (standalone ? ["--standalone"] : ["--idle-exit", "120"]),
             environment: shared.environment, readOutput: false)

@@ -1,8 +1,13 @@
 import Foundation
-import Glibc
 import Testing
 import WeatherDomain
 import WeatherTesting
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// What a command printed and its exit status.
 struct CommandRun: Sendable {

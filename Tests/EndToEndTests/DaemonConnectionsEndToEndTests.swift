@@ -6,6 +6,8 @@ import WeatherTesting
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// A raw client of the daemon's socket, for what the relay never does (stop reading, overstay).

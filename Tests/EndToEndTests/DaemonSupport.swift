@@ -6,6 +6,8 @@ import WeatherTesting
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// A data dir with a runtime dir of its own (`XDG_RUNTIME_DIR`), whose clients reach the shared daemon

@@ -7,6 +7,8 @@ import WeatherTesting
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// `AppendTicket.onCommitted`: the callback that lets an answer leave from the writer's thread.

@@ -5,6 +5,8 @@ import WeatherTesting
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 @Suite("Data dir permissions")

@@ -10,6 +10,8 @@ import WeatherTesting
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 @Suite("Segments and payload retention")

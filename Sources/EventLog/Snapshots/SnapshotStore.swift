@@ -1,3 +1,5 @@
+import WeatherRuntime
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -73,7 +75,9 @@ package struct SnapshotStore: Sendable {
         let temporary = final + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw StorageError(operation: "open", path: temporary, errno: errno) }
-        var failure = writeAll(fd, bytes).map { StorageError(operation: "write", path: temporary, errno: $0) }
+        var failure = Descriptor.writeAll(fd, bytes).map {
+            StorageError(operation: "write", path: temporary, errno: $0)
+        }
         if failure == nil, fsync(fd) != 0 { failure = StorageError(operation: "fsync", path: temporary, errno: errno) }
         close(fd)
         if failure == nil, rename(temporary, final) != 0 {
@@ -135,22 +139,6 @@ package struct SnapshotStore: Sendable {
                 throw StorageError(operation: "unlink", path: leftover, errno: errno)
             }
         }
-    }
-}
-
-/// Writes all of `bytes` to `fd`; returns the errno of a failure.
-private func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Int32? {
-    bytes.withUnsafeBytes { raw -> Int32? in
-        var offset = 0
-        while offset < raw.count {
-            let count = write(fd, raw.baseAddress! + offset, raw.count - offset)
-            if count < 0 {
-                if errno == EINTR { continue }
-                return errno
-            }
-            offset += count
-        }
-        return nil
     }
 }
 

@@ -1,4 +1,5 @@
 import Synchronization
+import WeatherRuntime
 
 #if canImport(Glibc)
     import Glibc
@@ -84,15 +85,7 @@ package final class PosixLogFile: LogFile {
 
     /// Writes all of `bytes` to `fd`, retrying partial and interrupted writes.
     static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(StorageError) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw StorageError(operation: "write", path: path, errno: errno)
-            }
-            offset += written
-        }
+        if let code = Descriptor.writeAll(fd, bytes) { throw StorageError(operation: "write", path: path, errno: code) }
     }
 
     package func sync() throws(StorageError) {

@@ -1,4 +1,5 @@
 import WeatherDomain
+import WeatherRuntime
 
 #if canImport(Glibc)
     import Glibc
@@ -127,11 +128,8 @@ package struct LogFiles: Sendable, Equatable {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw StorageError(operation: "read", path: path, errno: errno)
-            }
+            let count = chunk.withUnsafeMutableBytes { Descriptor.read(fd, into: $0) }
+            if count < 0 { throw StorageError(operation: "read", path: path, errno: errno) }
             if count == 0 { return bytes }
             bytes.append(contentsOf: chunk[..<count])
         }

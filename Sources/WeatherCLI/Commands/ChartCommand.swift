@@ -1,6 +1,7 @@
 import Foundation
 import WeatherDomain
 import WeatherEngine
+import WeatherRuntime
 import WeatherService
 
 #if canImport(Glibc)
@@ -67,13 +68,7 @@ enum ChartCommand {
         ).path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw WriteError(path: path, code: errno) }
-        var failure: Int32?
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count, failure == nil {
-            let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno != EINTR { failure = errno } else if count > 0 { written += count }
-        }
+        var failure = Descriptor.writeAll(descriptor, Array(text.utf8))
         if failure == nil, fsync(descriptor) != 0 { failure = errno }
         if close(descriptor) != 0, failure == nil { failure = errno }
         if failure == nil, rename(temporary, path) != 0 { failure = errno }

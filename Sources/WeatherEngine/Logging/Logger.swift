@@ -1,4 +1,5 @@
 import Foundation
+import WeatherRuntime
 
 #if canImport(Glibc)
     import Glibc
@@ -43,14 +44,6 @@ package struct Logger: Sendable {
     package static let standardError: @Sendable (String) -> Void = { message in
         var bytes = Array(message.utf8)
         bytes.append(UInt8(ascii: "\n"))
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = write(2, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0, errno == EINTR { continue }
-                if written <= 0 { return }
-                offset += written
-            }
-        }
+        Descriptor.writeAll(2, bytes)
     }
 }

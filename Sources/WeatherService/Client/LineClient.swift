@@ -117,8 +117,7 @@ package final class LineClient: Sendable {
             receive(message)
         }
         while true {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress!, $0.count, 0) }
-            if count < 0, errno == EINTR { continue }
+            let count = buffer.withUnsafeMutableBytes { Descriptor.read(fd, into: $0) }
             if count <= 0 { break }
             buffer.withUnsafeBytes { splitter.feed(UnsafeRawBufferPointer(rebasing: $0[..<count]), handle) }
         }

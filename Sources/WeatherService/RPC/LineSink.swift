@@ -200,21 +200,7 @@ package final class StandardOutput: LineSink {
     }
 
     private func writeAll(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written =
-                    isSocket
-                    ? UnixSocket.send(fd, raw.baseAddress! + offset, raw.count - offset)
-                    : write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR || errno == EAGAIN { continue }
-                    return false
-                }
-                offset += written
-            }
-            return true
-        }
+        Descriptor.writeAll(fd, bytes, using: isSocket ? .send(flags: UnixSocket.sendFlags) : .write) == nil
     }
 
     private func close() {

@@ -50,8 +50,7 @@ package struct StandardInput: Sendable {
                 }
             }
             while !ended {
-                let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-                if count < 0, errno == EINTR { continue }
+                let count = buffer.withUnsafeMutableBytes { Descriptor.read(fd, into: $0) }
                 if count <= 0 { break }
                 buffer.withUnsafeBytes { splitter.feed(UnsafeRawBufferPointer(rebasing: $0[..<count]), emit) }
             }

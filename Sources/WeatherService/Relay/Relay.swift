@@ -129,8 +129,7 @@ package final class Relay: Sendable {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var lines = RelayInput(maxLineBytes: maxLineBytes)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress!, $0.count) }
-            if count < 0, errno == EINTR { continue }
+            let count = buffer.withUnsafeMutableBytes { Descriptor.read(input, into: $0) }
             if count <= 0 { break }
             buffer.withUnsafeBytes { raw in
                 splitter.feed(UnsafeRawBufferPointer(rebasing: raw[..<count])) { lines.take($0) }
@@ -195,12 +194,12 @@ package final class Relay: Sendable {
             fds[1].revents = 0
             if poll(&fds, 2, timeout) < 0, errno != EINTR { return .daemonClosed }
             if fds[1].revents != 0 {
+                // Drained to empty: the wake pipe is non-blocking, so this read never waits.
                 while buffer.withUnsafeMutableBytes({ read(wake.wait, $0.baseAddress!, $0.count) }) > 0 {}
             }
             guard fds[0].revents != 0 else { continue }
             if state.withLock({ $0.stopped }) { return .stopped }
-            let count = buffer.withUnsafeMutableBytes { read(socket, $0.baseAddress!, $0.count) }
-            if count < 0, errno == EINTR || errno == EAGAIN { continue }
+            let count = buffer.withUnsafeMutableBytes { Descriptor.read(socket, into: $0) }
             if count <= 0 {
                 if !carry.isEmpty { logger.warning("the daemon's last line was cut off; it was dropped") }
                 return .daemonClosed
@@ -347,21 +346,10 @@ final class LockedWriter: Sendable {
     func writeAll(_ bytes: UnsafeRawBufferPointer) -> Bool {
         broken.withLock { broken in
             guard !broken else { return false }
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    if errno == EAGAIN {
-                        // A non-blocking descriptor inherited from the client: wait until it drains.
-                        var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                        _ = poll(&ready, 1, -1)
-                        continue
-                    }
-                    broken = true
-                    return false
-                }
-                offset += written
+            // A non-blocking descriptor inherited from the client is waited on until it drains.
+            guard Descriptor.writeAll(fd, bytes) == nil else {
+                broken = true
+                return false
             }
             return true
         }

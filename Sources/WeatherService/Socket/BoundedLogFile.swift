@@ -1,5 +1,6 @@
 import Synchronization
 import WeatherEngine
+import WeatherRuntime
 
 #if canImport(Glibc)
     import Glibc
@@ -49,7 +50,7 @@ package final class BoundedLogFile: Sendable {
                     state = (fresh, 0)
                 }
             }
-            bytes.withUnsafeBytes { appendAll(state.fd, $0) }
+            Descriptor.writeAll(state.fd, bytes)
             state.size += bytes.count
         }
     }
@@ -62,16 +63,5 @@ package final class BoundedLogFile: Sendable {
         let fd = open(path, flags, 0o600)
         guard fd >= 0 else { throw .system("open", path, errno: errno) }
         return fd
-    }
-}
-
-/// Writes all of `bytes` to `fd`, giving up silently on an error.
-private func appendAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) {
-    var offset = 0
-    while offset < bytes.count {
-        let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-        if written < 0, errno == EINTR { continue }
-        if written <= 0 { return }
-        offset += written
     }
 }

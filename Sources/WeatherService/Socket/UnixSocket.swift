@@ -1,3 +1,5 @@
+import WeatherRuntime
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -131,16 +133,7 @@ enum UnixSocket {
 
     /// Writes all of `bytes` with blocking `send`s; false once the peer is gone or the socket is shut down.
     static func sendAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = send(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if sent < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            offset += sent
-        }
-        return true
+        Descriptor.writeAll(fd, bytes, using: .send(flags: sendFlags)) == nil
     }
 
     /// Closes `fd`, for types that have a `close` method of their own.
