@@ -95,7 +95,7 @@ struct MCPLifecycleTests {
         try mcp.weatherd.send(
             line: #"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":0,"reason":"test"}}"#)
         try mcp.weatherd.send(line: #"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":"slow"}}"#)
-        let cancelled = try await mcp.weatherd.output.response(id: "slow", timeout: .seconds(180))
+        let cancelled = try await mcp.weatherd.output.response(id: "slow")
         #expect(cancelled?["error"]?["code"] == -32800)
         #expect(try await mcp.weatherd.call("ping")["result"] == [:])
         #expect(try await mcp.stop() == 0)

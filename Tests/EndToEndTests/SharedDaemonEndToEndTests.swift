@@ -152,7 +152,7 @@ struct SharedDaemonEndToEndTests {
         #expect(await eventually { server.requests.count == 1 })
         let pid = try #require(try shared.daemonPID())
         kill(pid, SIGKILL)
-        let gone = try await client.output.response(id: "slow", timeout: .seconds(120))
+        let gone = try await client.output.response(id: "slow")
         #expect(gone?["error"]?["code"] == 1013)
         #expect(gone?["error"]?["data"]?["kind"] == "daemon_gone")
         #expect(await client.waitForExit() == 1)

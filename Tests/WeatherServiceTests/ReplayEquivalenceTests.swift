@@ -54,7 +54,7 @@ struct ReplayEquivalenceTests {
                 ]).jsonBytes)
         }
         for line in lines { await service.receive(line) }
-        #expect(await service.output.wait(for: 1000, timeout: .seconds(240)))
+        #expect(await service.output.wait(for: 1000))
         let verify = try await service.result("state/verify")
         #expect(verify["ok"] == true)
         #expect(verify["live"] == verify["replayed"])
