@@ -79,6 +79,22 @@ struct DaemonConnectionsEndToEndTests {
         try Repository.checkLog(shared.directory.path)
     }
 
+    @Test("a data dir held by weatherd --standalone: a client gets daemon_unavailable naming it, and exits 1")
+    func heldByStandalone() async throws {
+        let shared = try SharedDataDir()
+        let standalone = try RunningWeatherd(
+            arguments: ["--standalone", "--data-dir", shared.directory.path, "--log-level", "warning"])
+        _ = try await standalone.call("service/status")
+        let client = try shared.client()
+        #expect(await client.waitForExit() == 1)
+        let answer = try #require(try client.output.messages().first)
+        #expect(answer["error"]?["code"] == 1016)
+        let message = answer["error"]?["message"]?.stringValue ?? ""
+        #expect(message.contains("in use by weatherd (pid \(standalone.pid)), which serves no socket"), "\(message)")
+        try standalone.closeInput()
+        #expect(await standalone.waitForExit() == 0)
+    }
+
     @Test("past --max-connections a new connection gets too_many_connections and is closed")
     func maxConnections() async throws {
         let shared = try SharedDataDir()

@@ -329,20 +329,17 @@ struct DaemonLauncherTests {
         defer { folder.remove() }
         let path = folder.path + "/d.sock"
         let starts = Mutex(0)
-        let listener = Mutex<UnixListener?>(nil)
-        let fd = try await DaemonLauncher.connectOrStart(path: path, deadline: .seconds(5)) {
+        let listener = ListenerSlot()
+        // No process to follow: the grace is only a hang guard here.
+        let fd = try await DaemonLauncher.connectOrStart(path: path, grace: .seconds(300)) {
             starts.withLock { $0 += 1 }
-            Thread {
-                Thread.sleep(forTimeInterval: 0.2)
-                let started = try? UnixListener(path: path)
-                started?.start { close($0) }
-                listener.withLock { $0 = started }
-            }.start()
+            Self.listen(on: path, after: 0.2, into: listener)
+            return nil
         }
         close(fd)
         #expect(starts.withLock { $0 } == 1)
-        #expect(listener.withLock { $0 } != nil)
-        listener.withLock { $0?.close() }
+        #expect(listener.value.withLock { $0 } != nil)
+        listener.value.withLock { $0?.close() }
     }
 
     @Test("a daemon already listening is connected to without starting another")
@@ -353,23 +350,125 @@ struct DaemonLauncherTests {
         let listener = try UnixListener(path: path)
         defer { listener.close() }
         let starts = Mutex(0)
-        let fd = try await DaemonLauncher.connectOrStart(path: path) { starts.withLock { $0 += 1 } }
+        let fd = try await DaemonLauncher.connectOrStart(path: path) {
+            starts.withLock { $0 += 1 }
+            return nil
+        }
         close(fd)
         #expect(starts.withLock { $0 } == 0)
     }
 
-    @Test("when no daemon comes up, it fails after the deadline with a clear error")
+    @Test("when no daemon comes up and there is no process to follow, it fails after the grace with a clear error")
     func timesOut() async {
         let folder = ShortTempFolder()
         defer { folder.remove() }
         let path = folder.path + "/d.sock"
         let start = ContinuousClock.now
         let error = await #expect(throws: DaemonLauncher.ConnectError.self) {
-            try await DaemonLauncher.connectOrStart(path: path, deadline: .milliseconds(300)) {}
+            try await DaemonLauncher.connectOrStart(path: path, grace: .milliseconds(300)) { nil }
         }
-        #expect(error == .timedOut(path: path, waited: .milliseconds(300)))
-        #expect(error?.description.contains("none was listening on \(path)") == true)
+        guard case .timedOut(path, _) = error else {
+            Issue.record("expected a time-out on \(path), got \(String(describing: error))")
+            return
+        }
+        #expect(error?.description.contains("no weatherd daemon was listening on \(path)") == true)
         #expect(ContinuousClock.now - start >= .milliseconds(300))
+    }
+
+    @Test("a started daemon that is still starting is waited for, however long it takes, with no grace at all")
+    func followsTheChild() async throws {
+        let folder = ShortTempFolder()
+        defer { folder.remove() }
+        let path = folder.path + "/d.sock"
+        let listener = ListenerSlot()
+        let child = Mutex<Int32?>(nil)
+        let fd = try await DaemonLauncher.connectOrStart(path: path, grace: .zero) {
+            // A stand-in daemon: a process that runs, and a listener that comes up later.
+            let pid = try DaemonLauncher.spawnDetached(
+                executable: "/bin/sh", arguments: ["-c", "sleep 600"], environment: [:])
+            child.withLock { $0 = pid }
+            Self.listen(on: path, after: 0.5, into: listener)
+            return pid
+        }
+        close(fd)
+        #expect(listener.value.withLock { $0 } != nil)
+        listener.value.withLock { $0?.close() }
+        let pid = try #require(child.withLock { $0 })
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        #expect(waitpid(pid, &status, 0) == pid)
+    }
+
+    @Test("a started daemon that exits with nobody listening is started again, then reported with how it ended")
+    func childExited() async {
+        let folder = ShortTempFolder()
+        defer { folder.remove() }
+        let path = folder.path + "/d.sock"
+        let starts = Mutex(0)
+        let error = await #expect(throws: DaemonLauncher.ConnectError.self) {
+            try await DaemonLauncher.connectOrStart(path: path, grace: .zero) {
+                starts.withLock { $0 += 1 }
+                return try DaemonLauncher.spawnDetached(
+                    executable: "/bin/sh", arguments: ["-c", "exit 3"], environment: [:])
+            }
+        }
+        guard case .startFailed(let message) = error else {
+            Issue.record("expected a failed start, got \(String(describing: error))")
+            return
+        }
+        #expect(message.contains("exited (exit status 3)"))
+        #expect(starts.withLock { $0 } == 3)
+    }
+
+    @Test("a data dir held by a weatherd on another socket is reported at once, naming that socket")
+    func heldElsewhere() async throws {
+        let folder = ShortTempFolder()
+        defer { folder.remove() }
+        let path = folder.path + "/d.sock"
+        let lockPath = folder.path + "/LOCK"
+        try Data("\(getpid())\n/run/other.sock\n".utf8).write(to: URL(fileURLWithPath: lockPath))
+        let error = await #expect(throws: DaemonLauncher.ConnectError.self) {
+            try await DaemonLauncher.connectOrStart(path: path, lockPath: lockPath) {
+                try DaemonLauncher.spawnDetached(executable: "/bin/sh", arguments: ["-c", "exit 1"], environment: [:])
+            }
+        }
+        #expect(error == .heldElsewhere(path: path, pid: getpid(), socket: "/run/other.sock"))
+        #expect(error?.description.contains("listens on /run/other.sock, not \(path)") == true)
+    }
+
+    @Test("a started daemon that lost the race for the data dir: the lock's holder is waited for")
+    func followsTheLockHolder() async throws {
+        let folder = ShortTempFolder()
+        defer { folder.remove() }
+        let path = folder.path + "/d.sock"
+        let lockPath = folder.path + "/LOCK"
+        // The winner: this test process, named in LOCK as a daemon names itself, listening later.
+        try Data("\(getpid())\n\(path)\n".utf8).write(to: URL(fileURLWithPath: lockPath))
+        let listener = ListenerSlot()
+        let fd = try await DaemonLauncher.connectOrStart(path: path, lockPath: lockPath, grace: .zero) {
+            let loser = try DaemonLauncher.spawnDetached(
+                executable: "/bin/sh", arguments: ["-c", "exit 1"], environment: [:])
+            Self.listen(on: path, after: 0.5, into: listener)
+            return loser
+        }
+        close(fd)
+        #expect(listener.value.withLock { $0 } != nil)
+        listener.value.withLock { $0?.close() }
+    }
+
+    /// Listens on `path` from a thread of its own after `delay` seconds, keeping the listener in `listener`.
+    static func listen(on path: String, after delay: Double, into listener: ListenerSlot) {
+        Thread {
+            Thread.sleep(forTimeInterval: delay)
+            let started = try? UnixListener(path: path)
+            started?.start { close($0) }
+            listener.value.withLock { $0 = started }
+        }.start()
+    }
+
+    /// A listener started on another thread, kept for the test to check and close.
+    final class ListenerSlot: Sendable {
+        let value = Mutex<UnixListener?>(nil)
     }
 
     @Test("a detached child leads its own session, reads /dev/null and inherits no stray descriptor")

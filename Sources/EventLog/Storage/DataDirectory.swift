@@ -99,10 +99,12 @@ package struct DataDirectory: Sendable {
         return changes
     }
 
-    /// Takes the exclusive lock on the data dir, without waiting.
+    /// Takes the exclusive lock on the data dir, without waiting, and writes into `LOCK` who holds it: this
+    /// process's pid on the first line and, for a daemon, the socket it is about to listen on on the second
+    /// (so a client whose daemon lost the race for the lock knows whom to wait for).
     ///
     /// - Throws: `LockError.held` naming the process that holds it, or `.failed`.
-    package func lock() throws(LockError) -> DirectoryLock {
+    package func lock(socket: String? = nil) throws(LockError) -> DirectoryLock {
         let existed = access(lockPath, F_OK) == 0
         let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw .failed(StorageError(operation: "open", path: lockPath, errno: errno)) }
@@ -122,13 +124,14 @@ package struct DataDirectory: Sendable {
             guard code == EWOULDBLOCK else {
                 throw .failed(StorageError(operation: "flock", path: lockPath, errno: code))
             }
-            let holder = count > 0 ? String(decoding: buffer[..<count], as: UTF8.self).trimmingWhitespace : ""
-            throw .held(dataDir: path, holderPid: Int(holder))
+            let holder = count > 0 ? buffer[..<count].prefix { $0 != UInt8(ascii: "\n") } : []
+            throw .held(dataDir: path, holderPid: Int(String(decoding: holder, as: UTF8.self).trimmingWhitespace))
         }
-        // The pid is informational (it names the holder for a second instance); failing to write it is harmless.
-        let pid = Array("\(getpid())\n".utf8)
+        // The holder is informational (it names the holder for a second instance and tells a client whom to
+        // wait for); failing to write it is harmless.
+        let holder = Array("\(getpid())\n\(socket.map { $0 + "\n" } ?? "")".utf8)
         _ = ftruncate(fd, 0)
-        _ = pwrite(fd, pid, pid.count, 0)
+        _ = pwrite(fd, holder, holder.count, 0)
         return DirectoryLock(fd: fd)
     }
 }

@@ -20,17 +20,19 @@ package struct OpenedDataDir: Sendable {
 
     /// Opens the data dir: lock, create, verify and replay the log, repair a torn tail, open for appending.
     ///
-    /// - Parameter openLog: opens the log for appending; tests pass a fault-injecting file here.
+    /// - Parameters:
+    ///   - socket: the socket a daemon is about to listen on, named in `LOCK` beside its pid.
+    ///   - openLog: opens the log for appending; tests pass a fault-injecting file here.
     /// - Throws: `StartupError` with the message to print (the log is untouched unless a tail was repaired).
     package static func open(
-        configuration: Configuration, clock: any RuntimeClock, logger: Logger,
+        configuration: Configuration, clock: any RuntimeClock, logger: Logger, socket: String? = nil,
         openLog: (String) throws -> any LogFile = { try PosixLogFile(path: $0) }
     ) throws(StartupError) -> OpenedDataDir {
         let directory = DataDirectory(path: configuration.dataDirectory)
         let lock: DirectoryLock
         do {
             try directory.create()
-            lock = try directory.lock()
+            lock = try directory.lock(socket: socket)
             try directory.ensureLog()
             for change in try directory.tightenPermissions() { logger.warning(change) }
         } catch let error as LockError {

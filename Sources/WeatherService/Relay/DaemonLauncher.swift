@@ -18,8 +18,10 @@ package enum DaemonLauncher {
         case failed(SocketError)
         /// Starting a daemon failed.
         case startFailed(String)
-        /// A daemon was started but none answered before the deadline.
+        /// A daemon was started but none listened, with no process left that could, or within the guard.
         case timedOut(path: String, waited: Duration)
+        /// The daemon started lost the data dir to a live weatherd that serves another socket, or none.
+        case heldElsewhere(path: String, pid: Int32, socket: String?)
 
         package var description: String {
             switch self {
@@ -27,8 +29,14 @@ package enum DaemonLauncher {
             case .failed(let error): "cannot reach the weatherd daemon: \(error)"
             case .startFailed(let message): "cannot start a weatherd daemon: \(message)"
             case .timedOut(let path, let waited):
-                "started a weatherd daemon, but none was listening on \(path) after \(waited); "
+                "no weatherd daemon was listening on \(path) after \(waited); "
                     + "its log (weatherd.log in the data dir) may say why"
+            case .heldElsewhere(let path, let pid, let socket?):
+                "the data dir is in use by the weatherd daemon with pid \(pid), which listens on \(socket), not "
+                    + "\(path); give every client and the daemon the same --socket"
+            case .heldElsewhere(_, let pid, nil):
+                "the data dir is in use by weatherd (pid \(pid)), which serves no socket (weatherd --standalone "
+                    + "or a command); stop it, or let the shared daemon serve every client"
             }
         }
     }
@@ -47,28 +55,46 @@ package enum DaemonLauncher {
     }
 
     /// Connects to the daemon on `path`, calling `start` once when there is none, then retrying with short
-    /// sleeps (10 ms, growing to 100 ms) until `deadline` has passed.
+    /// sleeps (10 ms, growing to 100 ms) for as long as a daemon may still come up.
     ///
     /// Several clients may start a daemon at the same moment; only one takes the data dir's lock and the
-    /// others exit, and every client connects to the winner.
+    /// others exit, and every client connects to the winner. So the wait follows processes, not a stopwatch:
+    /// it goes on while the process `start` returned runs, and, once that one has exited (it lost the race),
+    /// while the process named in `lockPath` (the lock's holder) runs and names `path` as its socket. A slow
+    /// start on a busy machine is waited for; a daemon that died, or a data dir held by a weatherd that serves
+    /// another socket or none, is reported at once. When the started daemon exited and so did the lock's holder
+    /// (a daemon at its idle exit), `start` is called again, up to three starts in all.
     ///
-    /// - Throws: `.failed` for an error other than "no daemon", `.startFailed` when `start` throws,
-    ///   `.timedOut` when no daemon listens by the deadline.
+    /// - Parameters:
+    ///   - lockPath: the data dir's `LOCK`, whose holder is waited for once the started process has exited.
+    ///   - grace: how long to go on trying when no process is left to follow (or `start` returned none).
+    ///   - limit: a guard for a daemon that runs but never listens; not a verdict on a slow start.
+    /// - Throws: `.failed` for an error other than "no daemon", `.startFailed` when `start` throws or the
+    ///   started daemon exited with nobody listening, `.heldElsewhere` when a weatherd that will not listen on
+    ///   `path` holds the data dir, `.timedOut` when the guard or the grace ran out.
     package static func connectOrStart(
-        path: String, deadline: Duration = .seconds(10), start: @Sendable () throws -> Void
+        path: String, lockPath: String? = nil, grace: Duration = .seconds(1), limit: Duration = .seconds(300),
+        start: @Sendable () throws -> Int32?
     ) async throws(ConnectError) -> Int32 {
         do throws(ConnectError) {
             return try connect(path: path)
         } catch {
             guard case .noDaemon = error else { throw error }
         }
-        do {
-            try start()
-        } catch {
-            throw .startFailed("\(error)")
+        var watched = DaemonWatch(lockPath: lockPath, socket: path)
+        var starts = 0
+        func startOne() throws(ConnectError) {
+            starts += 1
+            do {
+                watched.follow(try start())
+            } catch {
+                throw .startFailed("\(error)")
+            }
         }
+        try startOne()
         let clock = SystemClock()
-        let end = clock.now.advanced(by: deadline)
+        let started = monotonicNanoseconds()
+        var nobodyLeftSince: Duration? = nil
         var pause = Duration.milliseconds(10)
         while true {
             do throws(ConnectError) {
@@ -76,9 +102,27 @@ package enum DaemonLauncher {
             } catch {
                 guard case .noDaemon = error else { throw error }
             }
-            let left = clock.now.duration(to: end)
-            guard left > .zero else { throw .timedOut(path: path, waited: deadline) }
-            try? await clock.sleep(for: min(pause, left))
+            let waited = Duration.nanoseconds(Int64(monotonicNanoseconds() - started))
+            guard waited < limit else { throw .timedOut(path: path, waited: limit) }
+            switch watched.outlook() {
+            case .starting: nobodyLeftSince = nil
+            case .heldElsewhere(let pid, let socket): throw .heldElsewhere(path: path, pid: pid, socket: socket)
+            case .gone where watched.childStatus != nil && starts < 3:
+                // The daemon it started lost the lock to one that has exited since (say, at its idle exit).
+                try startOne()
+            case .gone:
+                let since = nobodyLeftSince ?? waited
+                nobodyLeftSince = since
+                guard waited - since < grace else {
+                    if let status = watched.childStatus {
+                        throw .startFailed(
+                            "the daemon it started exited (\(status)) and none is listening on \(path); "
+                                + "its log (weatherd.log in the data dir) may say why")
+                    }
+                    throw .timedOut(path: path, waited: waited)
+                }
+            }
+            try? await clock.sleep(for: pause)
             pause = min(pause * 2, .milliseconds(100))
         }
     }
@@ -87,9 +131,9 @@ package enum DaemonLauncher {
     /// (`setsid`: no controlling terminal, untouched by the terminal's signals), with standard input, output
     /// and error on `/dev/null`, default signal handling, and no descriptor of this process but those three.
     ///
-    /// The child is not waited for: it outlives this process, which does not reap it; once this process exits
-    /// the child is reparented to init (or the nearest subreaper), which does. A child that exits first (a
-    /// daemon that lost the race for the data dir) stays a zombie only until this process exits.
+    /// The child outlives this process, which reaps it only if it exits while `connectOrStart` waits for it
+    /// (a daemon that lost the race for the data dir); once this process exits the child is reparented to
+    /// init (or the nearest subreaper), which reaps it.
     ///
     /// - Returns: the child's pid.
     /// - Throws: `SocketError` when `posix_spawn` fails.

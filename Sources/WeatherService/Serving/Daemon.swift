@@ -18,7 +18,9 @@ package enum Daemon {
     ) async -> Int32 {
         let opened: OpenedDataDir
         do {
-            opened = try OpenedDataDir.open(configuration: configuration, clock: clock, logger: logger)
+            // Named in LOCK, so a client whose daemon lost the race knows this one will listen there.
+            let socket = environment["LISTEN_FDS"] == nil ? try? socketPath(configuration, environment: environment) : nil
+            opened = try OpenedDataDir.open(configuration: configuration, clock: clock, logger: logger, socket: socket)
         } catch {
             logger.error("\(error)")
             return 1
@@ -89,10 +91,10 @@ package enum RelayClient {
             [
                 "serve", "--idle-exit", "300", "--log-file", dataDirectory + "/weatherd.log",
             ] + arguments + ["--data-dir", dataDirectory, "--socket", path]
-        return try await DaemonLauncher.connectOrStart(path: path) {
+        return try await DaemonLauncher.connectOrStart(path: path, lockPath: dataDirectory + "/LOCK") {
             try FileManager.default.createDirectory(
                 atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            _ = try DaemonLauncher.spawnDetached(
+            return try DaemonLauncher.spawnDetached(
                 executable: executable, arguments: daemonArguments, environment: environment)
         }
     }

@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The processes a client that started a daemon may wait for: the one it started, then the data dir
+/// lock's holder (the daemon that won, when several clients started one at the same moment).
+struct DaemonWatch {
+    /// What the watched processes say about a daemon coming to listen on the client's socket.
+    enum Outlook: Equatable {
+        /// The started process, or a daemon holding the lock for this socket, still runs: wait.
+        case starting
+        /// Nothing that could listen runs.
+        case gone
+        /// The lock is held by a live process that will not listen on this socket: a daemon on another
+        /// socket (`socket`), or a weatherd serving none (nil: `--standalone` or a command).
+        case heldElsewhere(pid: Int32, socket: String?)
+    }
+
+    /// The data dir's `LOCK`, which names its holder's pid and the socket it listens on.
+    let lockPath: String?
+    /// The socket the client waits on.
+    let socket: String
+    /// The process the client started; nil once it has exited (and been reaped) or when none was.
+    private var child: Int32?
+    /// How the started process ended, once it has.
+    private(set) var childStatus: String?
+
+    init(lockPath: String?, socket: String) {
+        self.lockPath = lockPath
+        self.socket = socket
+    }
+
+    /// Follows `pid`, a process just started (nil: none to follow).
+    mutating func follow(_ pid: Int32?) {
+        child = pid
+        childStatus = nil
+    }
+
+    /// Whether a process that could still come to listen runs: the started one, else the lock's holder.
+    mutating func outlook() -> Outlook {
+        if let pid = child {
+            var status: Int32 = 0
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == 0 { return .starting }
+            child = nil
+            childStatus = reaped == pid ? Self.describe(status) : "not waitable"
+        }
+        guard let (holder, holderSocket) = lockHolder(), kill(holder, 0) == 0 || errno == EPERM else { return .gone }
+        return holderSocket == socket ? .starting : .heldElsewhere(pid: holder, socket: holderSocket)
+    }
+
+    /// The pid (first line) and socket (second line, for a daemon) that the lock's holder wrote into `LOCK`.
+    private func lockHolder() -> (pid_t, String?)? {
+        guard let lockPath else { return nil }
+        let fd = open(lockPath, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 4200)
+        let count = read(fd, &buffer, buffer.count)
+        guard count > 0 else { return nil }
+        let lines = buffer[..<count].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        guard let pid = pid_t(String(decoding: lines[0], as: UTF8.self)), pid > 0 else { return nil }
+        let socket = lines.count > 2 ? String(decoding: lines[1], as: UTF8.self) : nil
+        return (pid, socket)
+    }
+
+    /// "exit status N" or "signal N", from a `waitpid` status.
+    private static func describe(_ status: Int32) -> String {
+        let signal = status & 0x7f
+        return signal == 0 ? "exit status \((status >> 8) & 0xff)" : "signal \(signal)"
+    }
+}
