@@ -34,6 +34,24 @@ package final class RunningWeatherd: Sendable {
         return (candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]).path
     }
 
+    /// Every provider's base URL, pointed at a closed port on 127.0.0.1: the binary under test never reaches
+    /// the network, whatever it is asked; a test gives the providers it uses their stand-in's URL (by flag,
+    /// which wins over these, or by environment).
+    package static let offline: [String: String] = Dictionary(
+        uniqueKeysWithValues: [
+            "OWM_BASE_URL", "OPEN_METEO_BASE_URL", "OPEN_METEO_GEOCODING_BASE_URL", "OPEN_METEO_AIR_QUALITY_BASE_URL",
+            "NWS_BASE_URL", "METEOALARM_BASE_URL",
+        ].map { ($0, "http://127.0.0.1:1") })
+
+    /// This process's environment without `WEATHERD_DATA_DIR`, the providers `offline`, then `extra`.
+    package static func environment(_ extra: [String: String]) -> [String: String] {
+        var variables = ProcessInfo.processInfo.environment
+        variables["WEATHERD_DATA_DIR"] = nil
+        variables.merge(offline) { _, closed in closed }
+        variables.merge(extra) { _, given in given }
+        return variables
+    }
+
     /// Starts `weatherd` with `arguments` (for example `--data-dir`).
     ///
     /// - Parameter readOutput: false leaves stdout unread (a client that stops reading) until `readOutput()`.
@@ -41,10 +59,7 @@ package final class RunningWeatherd: Sendable {
         process = Process()
         process.executableURL = URL(fileURLWithPath: Self.binaryPath)
         process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["WEATHERD_DATA_DIR"] = nil
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
+        process.environment = Self.environment(environment)
         let input = Pipe()
         let out = Pipe()
         let err = Pipe()

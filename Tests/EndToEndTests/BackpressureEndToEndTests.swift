@@ -61,7 +61,8 @@ struct BackpressureEndToEndTests {
     func slowReader() async throws {
         let directory = TemporaryDataDirectory()
         let weatherd = try RunningWeatherd(
-            arguments: ["--standalone", "--data-dir", directory.path, "--log-level", "warning"], readOutput: false)
+            arguments: ["--standalone", "--data-dir", directory.path, "--log-level", "warning"] + quietTimers,
+            readOutput: false)
         let name = String(repeating: "n", count: 200)
         let adds = (0..<300).map { index in
             #"{"jsonrpc":"2.0","id":"add-\#(index)","method":"favorites/add","params":{"name":"\#(name)","lat":\#(Double(index) / 10),"lon":1}}"#

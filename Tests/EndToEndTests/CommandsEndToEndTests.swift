@@ -26,10 +26,8 @@ func runCommand(_ arguments: [String], environment: [String: String] = [:], term
     let process = Process()
     process.executableURL = URL(fileURLWithPath: RunningWeatherd.binaryPath)
     process.arguments = arguments
-    var variables = ProcessInfo.processInfo.environment
-    variables["WEATHERD_DATA_DIR"] = nil
-    variables["NO_COLOR"] = nil
-    for (key, value) in environment { variables[key] = value }
+    var variables = RunningWeatherd.environment(environment)
+    if environment["NO_COLOR"] == nil { variables["NO_COLOR"] = nil }
     process.environment = variables
     let output = Pipe()
     let errors = Pipe()
@@ -141,7 +139,7 @@ struct CommandsEndToEndTests {
         }
         // The line prints the units the settings choose: km/h and mmHg once they are set.
         let weatherd = try RunningWeatherd(
-            arguments: ["--standalone", "--data-dir", directory.path, "--owm-base-url", server.baseURL],
+            arguments: ["--standalone", "--data-dir", directory.path, "--owm-base-url", server.baseURL] + quietTimers,
             environment: Self.owmKey)
         let set = try await weatherd.call("settings/set", ["windSpeed": "km/h", "pressure": "mmHg"])
         #expect(set["result"]?["resolved"]?["windSpeed"] == "km/h", "\(set)")

@@ -83,7 +83,7 @@ struct DaemonConnectionsEndToEndTests {
     func heldByStandalone() async throws {
         let shared = try SharedDataDir()
         let standalone = try RunningWeatherd(
-            arguments: ["--standalone", "--data-dir", shared.directory.path, "--log-level", "warning"])
+            arguments: ["--standalone", "--data-dir", shared.directory.path, "--log-level", "warning"] + quietTimers)
         _ = try await standalone.call("service/status")
         let client = try shared.client()
         #expect(await client.waitForExit() == 1)

@@ -38,7 +38,8 @@ final class SharedDataDir: Sendable {
     /// A client (`weatherd` with no subcommand), started with `extra` options.
     func client(_ extra: [String] = [], readOutput: Bool = true) throws -> RunningWeatherd {
         try RunningWeatherd(
-            arguments: ["--data-dir", directory.path, "--log-level", "warning", "--idle-exit", "120"] + extra,
+            arguments: ["--data-dir", directory.path, "--log-level", "warning", "--idle-exit", "120"] + quietTimers
+                + extra,
             environment: environment, readOutput: readOutput)
     }
 

@@ -20,7 +20,7 @@ struct ForecastTypesEndToEndTests {
             arguments: [
                 "--standalone", "--data-dir", directory.path, "--log-level", "warning", "--owm-base-url",
                 server.baseURL,
-            ],
+            ] + quietTimers,
             environment: ["OWM_API_KEY": "k"])
         let place: [String: JSONValue] = ["lat": 51.51, "lon": -0.13]
 

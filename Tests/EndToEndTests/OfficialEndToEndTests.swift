@@ -42,7 +42,7 @@ struct OfficialEndToEndTests {
                 "--standalone", "--data-dir", directory.path, "--log-level", "warning", "--open-meteo-base-url",
                 server.baseURL, "--open-meteo-geocoding-base-url", server.baseURL, "--open-meteo-air-quality-base-url",
                 server.baseURL, "--meteoalarm-base-url", server.baseURL + "/", "--nws-contact", "e2e@weatherd.test",
-            ], environment: ["NWS_BASE_URL": server.baseURL])
+            ] + quietTimers, environment: ["NWS_BASE_URL": server.baseURL])
 
         _ = try await weatherd.call(
             "favorites/add", ["name": "Phoenix", "lat": 33.45, "lon": -112.07, "country": "US"])
@@ -111,7 +111,7 @@ struct OfficialEndToEndTests {
             arguments: [
                 "--standalone", "--data-dir", directory.path, "--log-level", "warning", "--owm-base-url",
                 server.baseURL,
-            ],
+            ] + quietTimers,
             environment: ["OWM_API_KEY": key])
         let air = try #require(try await weatherd.call("weather/airQuality", ["lat": 28.61, "lon": 77.21])["result"])
         #expect(air["provider"] == "openweathermap")

@@ -33,7 +33,7 @@ struct OneCallEndToEndTests {
             arguments: [
                 "--standalone", "--data-dir", directory.path, "--log-level", "debug", "--owm-base-url",
                 server.baseURL, "--owm-api", "onecall3",
-            ],
+            ] + quietTimers,
             environment: ["OWM_API_KEY": key])
         let place: [String: JSONValue] = ["lat": 40.78, "lon": -73.97]
 

@@ -112,7 +112,7 @@ struct ProviderEndToEndTests {
         let weatherd = try RunningWeatherd(
             arguments: [
                 "--standalone", "--data-dir", directory.path, "--log-level", "debug", "--owm-base-url", server.baseURL,
-            ],
+            ] + quietTimers,
             environment: ["OWM_API_KEY": key])
         let current = try await weatherd.call("weather/current", ["city": "London"])
         #expect(current["result"]?["provider"] == "openweathermap")
