@@ -19,7 +19,8 @@ package enum Daemon {
         let opened: OpenedDataDir
         do {
             // Named in LOCK, so a client whose daemon lost the race knows this one will listen there.
-            let socket = environment["LISTEN_FDS"] == nil ? try? socketPath(configuration, environment: environment) : nil
+            let socket =
+                environment["LISTEN_FDS"] == nil ? try? socketPath(configuration, environment: environment) : nil
             opened = try OpenedDataDir.open(configuration: configuration, clock: clock, logger: logger, socket: socket)
         } catch {
             logger.error("\(error)")
