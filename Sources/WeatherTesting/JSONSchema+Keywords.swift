@@ -251,8 +251,11 @@ extension JSONSchema.Validator {
     }
 
     private func regex(_ pattern: String, _ schemaPath: String) -> NSRegularExpression? {
+        if let compiled = JSONSchema.compiledPatterns.withLock({ $0[pattern] }) { return compiled }
         do {
-            return try NSRegularExpression(pattern: pattern)
+            let compiled = try NSRegularExpression(pattern: pattern)
+            JSONSchema.compiledPatterns.withLock { $0[pattern] = compiled }
+            return compiled
         } catch {
             reportSchemaProblem("pattern \(pattern) at schema path \(schemaPath) is not a regular expression: \(error)")
             return nil

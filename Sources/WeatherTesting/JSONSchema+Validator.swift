@@ -43,7 +43,8 @@ extension JSONSchema {
                     return ["\(path): not validated, the schema at \(schemaPath) recurses too deeply"]
                 }
                 // `type` first: when it fails, the problems of the other keywords follow from it.
-                let order = keywords.keys.sorted { ($0 == "type" ? 0 : 1, $0) < ($1 == "type" ? 0 : 1, $1) }
+                var order = keywords.keys.filter { $0 != "type" }.sorted()
+                if keywords["type"] != nil { order.insert("type", at: 0) }
                 var problems: [String] = []
                 for keyword in order {
                     guard let argument = keywords[keyword] else { continue }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import WeatherDomain
 
 /// A JSON Schema document (draft-07 and 2020-12 subsets) that validates `JSONValue`s; for tests.
@@ -56,8 +57,14 @@ package struct JSONSchema: Sendable {
 
     /// `token` escaped for a JSON pointer (RFC 6901): `~` as `~0`, `/` as `~1`.
     static func escapePointerToken(_ token: String) -> String {
-        token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+        // Most tokens need nothing: skip Foundation's replacing (this runs for every keyword validated).
+        guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return token }
+        return token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
+
+    /// Compiled patterns, shared by every validation in the process: a log check validates thousands of events
+    /// against the same few patterns, and compiling one costs far more than matching it.
+    static let compiledPatterns = Mutex<[String: NSRegularExpression]>([:])
 
     /// The JSON path of member `name` of the value at `path`: `.name` for plain names, `["name"]` otherwise.
     static func memberPath(_ path: String, _ name: String) -> String {

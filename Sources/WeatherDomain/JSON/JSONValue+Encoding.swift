@@ -30,7 +30,7 @@ extension JSONValue {
                 }
                 for (index, (key, value)) in sorted.enumerated() {
                     if index > 0 { buffer.append(UInt8(ascii: ",")) }
-                    appendJSONStringBytes(key, to: &buffer)
+                    key.withUnsafeBufferPointer { appendJSONStringBytes($0, to: &buffer) }
                     buffer.append(UInt8(ascii: ":"))
                     value.encode(into: &buffer)
                 }
@@ -63,31 +63,55 @@ package func appendJSONString(_ string: String, to buffer: inout [UInt8]) {
     string.withUTF8 { appendJSONStringBytes($0, to: &buffer) }
 }
 
-private func appendJSONStringBytes(_ utf8: some Collection<UInt8>, to buffer: inout [UInt8]) {
+private func appendJSONStringBytes(_ utf8: UnsafeBufferPointer<UInt8>, to buffer: inout [UInt8]) {
     buffer.append(UInt8(ascii: "\""))
-    // The last two bytes seen, to recognise E2 80 A8 (U+2028) and E2 80 A9 (U+2029) as their third arrives.
-    var previous: (UInt8, UInt8) = (0, 0)
-    for byte in utf8 {
-        switch byte {
-        case UInt8(ascii: "\""): buffer.append(contentsOf: [0x5C, 0x22])
-        case UInt8(ascii: "\\"): buffer.append(contentsOf: [0x5C, 0x5C])
-        case 0x0A: buffer.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-        case 0x0D: buffer.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-        case 0x09: buffer.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-        case 0x08: buffer.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-        case 0x0C: buffer.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-        case 0..<0x20:
-            buffer.append(contentsOf: [
-                0x5C, UInt8(ascii: "u"), 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)],
-            ])
-        case 0xA8...0xA9 where previous == (0xE2, 0x80):
-            buffer.removeLast(2)
-            buffer.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x32, 0x30, 0x32, byte == 0xA8 ? 0x38 : 0x39])
-        default: buffer.append(byte)
+    // Runs of bytes that need no escape are copied whole; only the bytes between them are looked at twice.
+    var run = 0
+    var index = 0
+    while index < utf8.count {
+        let byte = utf8[index]
+        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0xE2 else {
+            index += 1
+            continue
         }
-        previous = (previous.1, byte)
+        // E2 80 A8 is U+2028 and E2 80 A9 U+2029; any other E2 sequence stays raw.
+        let separator =
+            byte == 0xE2 && index + 2 < utf8.count && utf8[index + 1] == 0x80
+            && (utf8[index + 2] == 0xA8 || utf8[index + 2] == 0xA9)
+        if byte == 0xE2 && !separator {
+            index += 1
+            continue
+        }
+        buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<index]))
+        if separator {
+            let last = utf8[index + 2] == 0xA8 ? UInt8(ascii: "8") : UInt8(ascii: "9")
+            buffer.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x32, 0x30, 0x32, last])
+            index += 3
+        } else {
+            appendEscape(byte, to: &buffer)
+            index += 1
+        }
+        run = index
     }
+    buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<utf8.count]))
     buffer.append(UInt8(ascii: "\""))
+}
+
+/// Appends the escape of `"`, `\\` or a control character.
+private func appendEscape(_ byte: UInt8, to buffer: inout [UInt8]) {
+    switch byte {
+    case UInt8(ascii: "\""): buffer.append(contentsOf: [0x5C, 0x22])
+    case UInt8(ascii: "\\"): buffer.append(contentsOf: [0x5C, 0x5C])
+    case 0x0A: buffer.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+    case 0x0D: buffer.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+    case 0x09: buffer.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+    case 0x08: buffer.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+    case 0x0C: buffer.append(contentsOf: [0x5C, UInt8(ascii: "f")])
+    default:
+        buffer.append(contentsOf: [
+            0x5C, UInt8(ascii: "u"), 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)],
+        ])
+    }
 }
 
 /// Appends a finite Double in its shortest round-trip form (`5.0`, `0.1`, `1e-05`); non-finite as `null`.
