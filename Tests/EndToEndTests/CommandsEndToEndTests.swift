@@ -18,14 +18,17 @@ struct CommandRun: Sendable {
     var lines: [String] { output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLast() }
 }
 
-/// Runs `weatherd ARGUMENTS` to its end on a thread of its own (never blocking the tests' shared threads);
-/// with `terminal`, its standard output is a pseudo-terminal (whose line ends are read back as `\n`).
-func runCommand(_ arguments: [String], environment: [String: String] = [:], terminal: Bool = false) async throws
-    -> CommandRun
-{
+/// Runs `weatherd ARGUMENTS` (or `executable`) to its end on a thread of its own (never blocking the tests'
+/// shared threads); with `terminal`, its standard output is a pseudo-terminal (whose line ends are read back as
+/// `\n`). `input` is its standard input (else /dev/null), `directory` its working directory.
+func runCommand(
+    _ arguments: [String], environment: [String: String] = [:], terminal: Bool = false,
+    executable: String = RunningWeatherd.binaryPath, input: [UInt8]? = nil, directory: String? = nil
+) async throws -> CommandRun {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: RunningWeatherd.binaryPath)
+    process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     var variables = RunningWeatherd.environment(environment)
     if environment["NO_COLOR"] == nil { variables["NO_COLOR"] = nil }
     process.environment = variables
@@ -35,8 +38,16 @@ func runCommand(_ arguments: [String], environment: [String: String] = [:], term
     let reading = pseudoTerminal?.controller ?? output.fileHandleForReading
     process.standardOutput = pseudoTerminal?.device ?? output
     process.standardError = errors
-    process.standardInput = FileHandle.nullDevice
+    let inputPipe = input.map { _ in Pipe() }
+    process.standardInput = inputPipe ?? FileHandle.nullDevice
     try process.run()
+    if let inputPipe, let input {
+        let writing = inputPipe.fileHandleForWriting
+        Thread {
+            try? writing.write(contentsOf: Data(input))
+            try? writing.close()
+        }.start()
+    }
     // Only the child holds the terminal's device now, so reading ends when the child exits.
     try pseudoTerminal?.device.close()
     return await withCheckedContinuation { continuation in
