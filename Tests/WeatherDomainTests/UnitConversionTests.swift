@@ -58,6 +58,19 @@ struct UnitConversionTests {
         #expect(Self.rounded(converted) == value)
     }
 
+    @Test("mmHg: 1050.0 hPa is 787.56, and every pressure 870–1085 hPa rounds as with the exact 760/1013.25")
+    func millimetresOfMercury() {
+        #expect(Self.rounded(PressureUnit.millimetresOfMercury.value(hectopascals: 1050.0)) == 787.56)
+        var wrong: [Int] = []
+        for tenths in 8700...10_850 {
+            // Hundredths of mmHg, exactly: tenths / 10 × 760 / 1013.25 × 100, rounded half up in integers.
+            let exact = (2 * tenths * 760_000 + 101_325) / (2 * 101_325)
+            let value = PressureUnit.millimetresOfMercury.value(hectopascals: Double(tenths) / 10)
+            if Self.rounded(value) != Double(exact) / 100 { wrong.append(tenths) }
+        }
+        #expect(wrong.isEmpty, "pressures (in tenths of hPa) rounded off the exact value: \(wrong)")
+    }
+
     @Test("each system names its units; overrides replace only their quantity")
     func systems() {
         #expect(Units.metric.choice.json["temperature"] == "°C")

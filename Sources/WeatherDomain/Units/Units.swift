@@ -79,12 +79,17 @@ package enum PressureUnit: String, Sendable, Equatable, CaseIterable {
     case inchesOfMercury = "inHg"
     case millimetresOfMercury = "mmHg"
 
+    /// mmHg per hPa: 760 over 1013.25 (a millimetre of mercury as 1/760 of the standard atmosphere), to
+    /// nine places; every pressure from 870 to 1085 hPa in 0.1 steps rounds to 2 decimals as with the
+    /// exact ratio (0.750062 rounded 75 of them 0.01 high).
+    package static let millimetresOfMercuryPerHectopascal = 0.750_061_683
+
     /// A pressure in hPa, in this unit.
     package func value(hectopascals: Double) -> Double {
         switch self {
         case .hectopascals: hectopascals
         case .inchesOfMercury: hectopascals * 0.029_53
-        case .millimetresOfMercury: hectopascals * 0.750_062
+        case .millimetresOfMercury: hectopascals * Self.millimetresOfMercuryPerHectopascal
         }
     }
 }
