@@ -22,7 +22,7 @@ struct HAConditionTests {
         (520, "rainy"), (521, "rainy"), (522, "pouring"), (531, "rainy"), (600, "snowy"), (601, "snowy"),
         (602, "snowy"), (611, "snowy-rainy"), (612, "snowy-rainy"), (613, "snowy-rainy"), (615, "snowy-rainy"),
         (616, "snowy-rainy"), (620, "snowy"), (621, "snowy"), (622, "snowy"), (701, "fog"), (711, "exceptional"),
-        (721, "exceptional"), (731, "exceptional"), (741, "fog"), (751, "exceptional"), (761, "exceptional"),
+        (721, "fog"), (731, "exceptional"), (741, "fog"), (751, "exceptional"), (761, "exceptional"),
         (762, "exceptional"), (771, "windy"), (781, "exceptional"), (800, "sunny"), (801, "partlycloudy"),
         (802, "partlycloudy"), (803, "cloudy"), (804, "cloudy"),
     ]

@@ -60,8 +60,11 @@ package enum HACondition: String, Sendable, Equatable, CaseIterable {
 
     /// OpenWeatherMap condition ids, by day.
     ///
-    /// As Home Assistant's OpenWeatherMap integration maps them, except sleet (611–613), which is HA's
-    /// `snowy-rainy` by its own definition, and squalls (771), which are wind.
+    /// As Home Assistant's OpenWeatherMap integration maps them (haze, 721, is `fog` there too), except
+    /// sleet (611–613), which is HA's `snowy-rainy` by its own definition, squalls (771), which are wind,
+    /// and three ids HA leaves unnamed: shower drizzle (321) and ragged shower rain (531) are `rainy`, a
+    /// tornado (781) is `exceptional`. HA's retired ids (900–962), which OpenWeatherMap no longer sends,
+    /// have no name here. The differences are listed in the Units and weather fields article.
     static func owm(_ code: Int64) -> HACondition? {
         switch code {
         case 200...202, 230...232: .lightningRainy
@@ -70,8 +73,8 @@ package enum HACondition: String, Sendable, Equatable, CaseIterable {
         case 314, 502...504, 522: .pouring
         case 511, 611...616: .snowyRainy
         case 600...602, 620...622: .snowy
-        case 701, 741: .fog
-        case 711, 721, 731, 751, 761, 762, 781: .exceptional
+        case 701, 721, 741: .fog
+        case 711, 731, 751, 761, 762, 781: .exceptional
         case 771: .windy
         case 800: .sunny
         case 801, 802: .partlycloudy
