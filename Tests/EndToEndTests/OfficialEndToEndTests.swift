@@ -132,4 +132,34 @@ struct OfficialEndToEndTests {
         #expect(!String(decoding: directory.logBytes(), as: UTF8.self).contains("appid="))
         try Repository.checkLog(directory.path)
     }
+
+    @Test("with OpenWeatherMap: when the hours' call fails, the values now are answered and the hours marked missing")
+    func openWeatherMapAirQualityWithoutHours() async throws {
+        let server = try LocalHTTPServer()
+        let body = try ProviderEndToEndTests.fixture("owm-airpollution-delhi.json")
+        server.route("/data/2.5/air_pollution", .init(body: body))
+        server.route(
+            "/data/2.5/air_pollution/forecast", .init(status: 404, body: Array(#"{"cod":"404","message":"x"}"#.utf8)))
+        let directory = TemporaryDataDirectory()
+        let weatherd = try RunningWeatherd(
+            arguments: [
+                "--standalone", "--data-dir", directory.path, "--log-level", "warning", "--owm-base-url",
+                server.baseURL,
+            ] + quietTimers,
+            environment: ["OWM_API_KEY": "k"])
+        let response = try await weatherd.call("weather/airQuality", ["lat": 28.61, "lon": 77.21])
+        let air = try #require(response["result"], "\(response)")
+        #expect(air["current"]?["owmAqi"] != nil, "the values now are answered")
+        #expect(air["hourly"] == [])
+        #expect(air["hourlyMissing"]?["kind"] == "not_found")
+        let message = try #require(air["hourlyMissing"]?["message"]?.stringValue)
+        #expect(!message.contains("no such place"), "the place was found: \(message)")
+        #expect(message.contains("no forecast hours"), "\(message)")
+        try weatherd.closeInput()
+        #expect(await weatherd.waitForExit() == 0)
+        let types = try logEvents(directory).compactMap { $0["type"]?.stringValue }
+        #expect(types.filter { $0 == "air_quality.fetched" }.count == 1)
+        #expect(types.filter { $0 == "weather.fetch_failed" }.count == 1, "the hours' call is audited as failed")
+        try Repository.checkLog(directory.path)
+    }
 }

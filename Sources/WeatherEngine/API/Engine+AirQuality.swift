@@ -1,3 +1,4 @@
+import Providers
 import WeatherDomain
 import WeatherRuntime
 
@@ -11,6 +12,9 @@ package struct AirQualityAnswer: Sendable, Equatable {
     /// `network` for a fresh call, `cache` otherwise.
     package var source: String
     package var stale: Bool
+    /// Why the hours are missing, when the source's call for them failed (the values now came): `hourly`
+    /// is then empty. Nil when the hours came, or when the source gives them in the same call.
+    package var hoursFailure: ProviderError? = nil
 }
 
 extension Engine {
@@ -28,13 +32,14 @@ extension Engine {
     func airQualityAnswer(at place: Place, maxAgeMs: Int64? = nil, refresh: Bool = false, cause: String)
         async throws -> AirQualityAnswer
     {
-        let answer = try await fetcher.airQuality(at: place, maxAgeMs: maxAgeMs, refresh: refresh, cause: cause)
+        let (answer, hoursFailure) = try await fetcher.airQuality(
+            at: place, maxAgeMs: maxAgeMs, refresh: refresh, cause: cause)
         let now = clock.timestamp().milliseconds
         var report = answer.value
         report.place = place
         report.hourly = Array(report.hourly.drop { $0.time.milliseconds + 3_600_000 <= now }.prefix(24))
         return AirQualityAnswer(
             place: place, report: report, fetchedAt: answer.fetchedAt, provider: answer.provider, source: answer.source,
-            stale: answer.stale)
+            stale: answer.stale, hoursFailure: hoursFailure)
     }
 }

@@ -65,9 +65,12 @@ extension FetchActor {
 
     /// Air quality at `place`: the values now and the next 24 hours. With OpenWeatherMap, whose hours need a
     /// call of their own, the two calls are cached and audited apart and the answer is as old as the older.
+    ///
+    /// - Returns: the answer and, when the hours' own call failed with nothing cached, its error: the
+    ///   answer then has the values now and no hours. A failure of the call for the values now is thrown.
     package func airQuality(
         at place: Place, maxAgeMs: Int64? = nil, refresh: Bool = false, cause: String
-    ) async throws -> FetchAnswer<AirQualityReport> {
+    ) async throws -> (answer: FetchAnswer<AirQualityReport>, hoursFailure: ProviderError?) {
         let provider = sources.airQuality
         let now = try await airQuality(
             .airQuality, request: provider.airQualityRequest(lat: place.lat, lon: place.lon), at: place,
@@ -76,23 +79,32 @@ extension FetchActor {
             try provider.decodeAirQuality(body, forecast: nil, place: place, now: call.at)
         }
         guard let forecastRequest = provider.airQualityForecastRequest(lat: place.lat, lon: place.lon) else {
-            return now
+            return (now, nil)
         }
-        let hours = try await airQuality(
-            .forecast, request: forecastRequest, at: place, maxAgeMs: maxAgeMs, refresh: refresh, cause: cause
-        ) { body, call throws(ProviderError) in
-            // The forecast body read as both bodies: only its hours are kept.
-            var report = try provider.decodeAirQuality(body, forecast: body, place: place, now: call.at)
-            report.current = nil
-            return report
+        let hours: FetchAnswer<AirQualityReport>
+        do {
+            hours = try await airQuality(
+                .forecast, request: forecastRequest, at: place, maxAgeMs: maxAgeMs, refresh: refresh, cause: cause
+            ) { body, call throws(ProviderError) in
+                // The forecast body read as both bodies: only its hours are kept.
+                var report = try provider.decodeAirQuality(body, forecast: body, place: place, now: call.at)
+                report.current = nil
+                return report
+            }
+        } catch let failure as ProviderError {
+            // The place was found (the values now came): answer them, the hours marked missing.
+            var partial = now
+            partial.value.hourly = []
+            return (partial, failure)
         }
         var report = now.value
         report.hourly = hours.value.hourly
         let older = now.fetchedAt <= hours.fetchedAt ? now : hours.map(report)
-        return FetchAnswer(
+        let answer = FetchAnswer(
             Cached(value: report, fetchedAt: older.fetchedAt, provider: now.provider),
             source: now.source == "network" || hours.source == "network" ? "network" : "cache",
             stale: now.stale || hours.stale)
+        return (answer, nil)
     }
 
     private func airQuality(

@@ -32,8 +32,9 @@ extension WarningsAnswer {
 }
 
 extension AirQualityAnswer {
-    /// `{location, current, hourly, units, fetchedAt, source, stale, provider}`; a value the source lacks is
-    /// absent, never 0, and `current` has `europeanAqiLevel` beside `europeanAqi`.
+    /// `{location, current, hourly, units, fetchedAt, source, stale, provider}`, and `hourlyMissing`
+    /// `{kind, message}` when the hours' own call failed; a value the source lacks is absent, never 0, and
+    /// `current` has `europeanAqiLevel` beside `europeanAqi`.
     var json: JSONValue {
         func entry(_ entry: AirQualityEntry) -> JSONValue {
             guard case .object(var object) = entry.json else { return entry.json }
@@ -50,7 +51,19 @@ extension AirQualityAnswer {
             "provider": .string(provider),
         ]
         if let current = report.current { object["current"] = entry(current) }
+        if let failure = hoursFailure {
+            object["hourlyMissing"] = [
+                "kind": .string(failure.kind.rawValue), "message": .string(Self.hoursMissing(failure, provider)),
+            ]
+        }
         return .object(object)
+    }
+
+    /// Why the hours are missing. Never "no such place": the values now came, so the source knows it.
+    static func hoursMissing(_ failure: ProviderError, _ provider: String) -> String {
+        failure.kind == .notFound
+            ? "\(provider) gave the values now but no forecast hours for this place (HTTP 404)."
+            : "The forecast hours could not be fetched: \(failure.situation)"
     }
 
     /// One line for people: the European index and its level now, else the US index, and the worst hour ahead.
@@ -73,6 +86,7 @@ extension AirQualityAnswer {
         }), let aqi = worst.europeanAqi, let level = worst.europeanLevel {
             parts.append("worst in 24 h: \(Int(aqi.rounded())) (\(level.rawValue)) at \(worst.time)")
         }
+        if let failure = hoursFailure { parts.append("no hours ahead (their call failed: \(failure.kind.rawValue))") }
         if parts.isEmpty { parts.append("no values") }
         return "\(name): air quality \(parts.joined(separator: ", "))\(staleness)."
     }
