@@ -51,4 +51,21 @@ struct MCPErrorTextTests {
         #expect(tools.contains { MCPToolResult.advice(remedy).contains($0) }, "\(remedy)")
         #expect(!MCPToolResult.advice(remedy).contains("/"))
     }
+
+    @Test("a forecast type the provider does not give is a tool error from 2025-11-25 on, -32602 before")
+    func unsupportedType() throws {
+        let error = EngineError.unsupportedForecastType(
+            provider: "openweathermap", requested: .hourly, supported: [.threeHourly, .daily, .twiceDaily])
+        let result = try MCPToolResult.failure(error, version: .v20251125)
+        #expect(result["isError"] == true)
+        let text = try #require(result["content"]?.arrayValue?.first?["text"]?.stringValue)
+        #expect(text.hasPrefix("Invalid arguments: openweathermap gives no hourly forecast"), "\(text)")
+        #expect(text.contains("threeHourly, daily, twiceDaily"), "\(text)")
+        do {
+            _ = try MCPToolResult.failure(error, version: .v20250618)
+            Issue.record("before 2025-11-25 an invalid argument is a protocol error")
+        } catch let wire as RPCError {
+            #expect(wire.rpcCode == -32602 && wire.kind == "unsupported_forecast_type")
+        }
+    }
 }

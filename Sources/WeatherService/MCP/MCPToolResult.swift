@@ -21,14 +21,17 @@ enum MCPToolResult {
     /// The result for a failed tool call, or the protocol error to answer instead.
     ///
     /// weatherd's application errors (1000–1099) and provider failures are tool errors; invalid
-    /// arguments are a tool error from 2025-11-25 on (SEP-1303) and `-32602` before; cancellation
-    /// and internal errors stay protocol errors.
+    /// arguments (a `type` the provider does not give among them) are a tool error from 2025-11-25 on
+    /// (SEP-1303) and `-32602` before; cancellation and internal errors stay protocol errors.
     static func failure(_ error: any Error, version: MCPVersion) throws -> [String: JSONValue] {
         let text: String
         switch error {
         case let problem as FieldError:
             guard version.invalidArgumentsAreToolErrors else { throw RPCError.invalidParams(problem) }
             text = "Invalid arguments: \(problem). Check the tool's inputSchema and call it again."
+        case let engine as EngineError where engine.kind == "unsupported_forecast_type":
+            guard version.invalidArgumentsAreToolErrors else { throw RPCError(engine) }
+            text = "Invalid arguments: \(engine.message)"
         case let domain as DomainError:
             text = said(domain.situation, domain.remedy.map(advice) ?? hints[domain.kind])
         case let provider as ProviderError:
