@@ -188,6 +188,7 @@ struct OpenWeatherMapProviderTests {
         #expect(error.kind == .badUpstreamResponse)
         #expect(error.message.hasPrefix("openweathermap sent a response weatherd cannot read ("))
         #expect(error.message.contains(detail), "\(error.message)")
+        #expect(!error.message.contains("at byte 0 at byte"), "the offset is named once: \(error.message)")
     }
 
     @Test(

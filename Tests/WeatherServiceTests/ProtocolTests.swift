@@ -61,6 +61,8 @@ struct ProtocolTests {
             await service.receive(Array(#"{"jsonrpc":"2.0","method":"no/such"}"#.utf8))
             let response = try await service.call("no/such")
             #expect(errorCode(response) == -32601)
+            let message = try #require(response["error"]?["message"]?.stringValue)
+            #expect(message.contains("\"JSON-RPC reference\"") && !message.contains("README"), "\(message)")
             #expect(service.output.lines.count == 1)
         }
     }

@@ -10,7 +10,7 @@ enum ResponseBody {
         do throws(JSONParseError) {
             return try JSONValue.parse(body)
         } catch {
-            throw .badBody(provider, "not JSON: \(error.message) at byte \(error.offset)")
+            throw .badBody(provider, "not JSON: \(error.message)")
         }
     }
 

@@ -38,7 +38,8 @@ package struct RPCError: Error, Sendable, Equatable, CustomStringConvertible {
     package static func methodNotFound(_ method: String) -> RPCError {
         RPCError(
             code: -32601, kind: "method_not_found",
-            message: "Method not found: \(method). See the README for the list of methods.")
+            message: "Method not found: \(method). The methods are listed in weatherd's documentation, "
+                + "in the article \"JSON-RPC reference\".")
     }
 
     package static func invalidParams(_ problem: FieldError) -> RPCError {
