@@ -176,7 +176,7 @@ struct OpenMeteoFieldsTests {
         #expect(hoursOnly.daily.map(\.precipitation) == [nil, nil], "no precipitation in the body: unknown, not 0")
     }
 
-    @Test("daily figures in inches and hourly visibility in feet are converted; unknown labels are refused")
+    @Test("daily figures in inches and hourly visibility in feet are converted; unknown labels are not guessed")
     func units() throws {
         let body = """
             {"utc_offset_seconds":0,"hourly_units":{"precipitation":"inch","visibility":"ft","dew_point_2m":"°F"},\
@@ -190,9 +190,47 @@ struct OpenMeteoFieldsTests {
         #expect(close(hour.visibility, 304.8))
         #expect(close(hour.dewPoint, 0))
         #expect(close(report.daily.first?.precipitation, 50.8))
-        let bad = body.replacingOccurrences(of: "\"ft\"", with: "\"furlong\"")
+        #expect(report.warnings.isEmpty)
+        let odd = body.replacingOccurrences(of: "\"ft\"", with: "\"furlong\"")
+        let dropped = try provider.decodeForecast(Array(odd.utf8), place: forli)
+        #expect(dropped.hourly.first?.visibility == nil, "a secondary variable in an unknown unit is left out")
+        #expect(close(dropped.hourly.first?.precipitation, 12.7), "and the rest is read")
+        #expect(
+            dropped.warnings == [
+                "$.hourly_units.visibility is an unknown distance unit \"furlong\": visibility left out"
+            ])
+        let core = body.replacingOccurrences(
+            of: "\"hourly_units\":{", with: "\"hourly_units\":{\"temperature_2m\":\"R\",")
         let error = try #require(
-            failure { () throws(ProviderError) in _ = try provider.decodeForecast(Array(bad.utf8), place: forli) })
-        #expect(error.message.contains("$.hourly_units.visibility is an unknown distance unit"), "\(error.message)")
+            failure { () throws(ProviderError) in _ = try provider.decodeForecast(Array(core.utf8), place: forli) })
+        #expect(
+            error.message.contains("$.hourly_units.temperature_2m is an unknown temperature unit"), "\(error.message)")
+    }
+
+    /// The recorded Forlì body with `dew_point_2m`'s unit label emptied in `current_units` and `hourly_units`.
+    static func oddDewPoint() throws -> [UInt8] {
+        let body = String(decoding: try Fixture.bytes("openmeteo-forecast-forli-hourly-current-daily"), as: UTF8.self)
+        #expect(body.components(separatedBy: #""dew_point_2m":"°C""#).count == 3)
+        return Array(body.replacingOccurrences(of: #""dew_point_2m":"°C""#, with: #""dew_point_2m":"""#).utf8)
+    }
+
+    @Test("one odd unit on a secondary variable (dew point, unit \"\") drops that field with a warning, not the answer")
+    func oddSecondaryUnit() throws {
+        let current = try provider.decodeCurrent(try Self.oddDewPoint(), place: forli)
+        #expect(current.current.dewPoint == nil)
+        #expect(current.current.temperature == 14.9 && current.current.feelsLike == 15.1)
+        #expect(current.current.humidity == 88 && current.current.windGust == 2.7)
+        #expect(
+            current.warnings == [
+                #"$.current_units.dew_point_2m is an unknown temperature unit "": dew_point_2m left out"#
+            ])
+        let forecast = try provider.decodeForecast(try Self.oddDewPoint(), place: forli)
+        #expect(forecast.hourly.count == 72 && forecast.entries.count == 40 && forecast.daily.count == 7)
+        #expect(forecast.hourly.allSatisfy { $0.dewPoint == nil })
+        #expect(forecast.hourly.first?.feelsLike == 15.3 && forecast.hourly.first?.humidity == 88)
+        #expect(
+            forecast.warnings == [
+                #"$.hourly_units.dew_point_2m is an unknown temperature unit "": dew_point_2m left out"#
+            ])
     }
 }

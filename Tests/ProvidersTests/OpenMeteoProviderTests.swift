@@ -254,8 +254,8 @@ struct OpenMeteoProviderTests {
                 "$.current.weather_code must be an integer"
             ),
             (
-                #"{"current_units":{"wind_speed_10m":"furlong/fortnight"},"current":{"time":1,"temperature_2m":1}}"#,
-                "$.current_units.wind_speed_10m is an unknown speed unit"
+                #"{"current_units":{"temperature_2m":"°R"},"current":{"time":1,"temperature_2m":1}}"#,
+                "$.current_units.temperature_2m is an unknown temperature unit"
             ),
             (#"{"error":true,"reason":"Latitude must be in range of -90 to 90°."}"#, "error: Latitude must be"),
         ])

@@ -6,27 +6,31 @@ extension OpenMeteoProvider {
         let offset = try top.optionalInt("utc_offset_seconds") ?? 0
         let timezone = try top.optionalString("timezone")
         guard top.has("hourly") || top.has("daily") else { throw FieldError(path: "$.hourly", problem: "is required") }
-        let hours = top.has("hourly") ? try hourlySteps(top, utcOffsetSeconds: offset) : []
+        var warnings: [String] = []
+        let hours = top.has("hourly") ? try hourlySteps(top, utcOffsetSeconds: offset, warnings: &warnings) : []
         // The provider's own daily figures; a body without them (a proxy's, an older request's) is summarized
         // from every hour it has, never from a sample of them.
         let daily =
             top.has("daily")
-            ? try dailySummaries(top, utcOffsetSeconds: offset)
+            ? try dailySummaries(top, utcOffsetSeconds: offset, warnings: &warnings)
             : DailySummary.days(of: hours, utcOffsetSeconds: offset, limit: maxDays)
-        return ForecastReport(
+        var report = ForecastReport(
             place: place, timezone: timezone, utcOffsetSeconds: offset,
             entries: ThreeHourlySteps.make(from: hours, utcOffsetSeconds: offset),
             hourly: Array(hours.prefix(ForecastReport.maxHours)),
             daily: daily)
+        report.warnings = warnings
+        return report
     }
 
     /// Every hour of `hourly` that has a temperature (a step without one is no forecast: the model has
     /// nothing for that hour), in canonical units.
-    private static func hourlySteps(_ top: FieldReader, utcOffsetSeconds offset: Int64) throws(FieldError)
-        -> [ForecastEntry]
-    {
+    private static func hourlySteps(
+        _ top: FieldReader, utcOffsetSeconds offset: Int64, warnings: inout [String]
+    ) throws(FieldError) -> [ForecastEntry] {
         let hourly = try FieldReader(top.members["hourly"], path: "$.hourly")
         let units = try StepUnits(SectionUnits(top.members["hourly_units"], path: "$.hourly_units"))
+        warnings += units.warnings
         var times: [Timestamp] = []
         for (index, value) in try ResponseBody.array(hourly, "time").enumerated() {
             times.append(try ResponseBody.time(value, path: "$.hourly.time[\(index)]", utcOffsetSeconds: offset))
@@ -50,9 +54,9 @@ extension OpenMeteoProvider {
 
     /// The days of `daily`, at most `maxDays`: the provider's own low, high, precipitation total, highest
     /// chance of precipitation and UV index, condition, sunrise and sunset of each local date.
-    private static func dailySummaries(_ top: FieldReader, utcOffsetSeconds offset: Int64) throws(FieldError)
-        -> [DailySummary]
-    {
+    private static func dailySummaries(
+        _ top: FieldReader, utcOffsetSeconds offset: Int64, warnings: inout [String]
+    ) throws(FieldError) -> [DailySummary] {
         let daily = try FieldReader(top.members["daily"], path: "$.daily")
         let units = try SectionUnits(top.members["daily_units"], path: "$.daily_units")
         let dates = try ResponseBody.array(daily, "time")
@@ -70,7 +74,7 @@ extension OpenMeteoProvider {
         let sunsets = try ResponseBody.optionalArray(daily, "sunset")
         let highUnit = try units.temperature("temperature_2m_max")
         let lowUnit = try units.temperature("temperature_2m_min")
-        let sumUnit = try units.precipitation("precipitation_sum")
+        let sumUnit = units.secondary("precipitation_sum", &warnings, units.precipitation)
 
         func time(_ column: [JSONValue]?, _ key: String, _ index: Int) throws(FieldError) -> Timestamp? {
             guard let column else { return nil }
@@ -91,7 +95,8 @@ extension OpenMeteoProvider {
                     date: try ResponseBody.localDate(
                         dates[index], path: "$.daily.time[\(index)]", utcOffsetSeconds: offset),
                     min: lowUnit.celsius(low), max: highUnit.celsius(high),
-                    precipitation: sums?[index].map(sumUnit.millimetres), pop: chances?[index].map { $0 / 100 },
+                    precipitation: sumUnit.flatMap { unit in sums?[index].map(unit.millimetres) },
+                    pop: chances?[index].map { $0 / 100 },
                     uvIndex: uv?[index],
                     condition: try condition(codes?[index], path: "$.daily.weather_code[\(index)]"),
                     sunrise: try time(sunrises, "sunrise", index), sunset: try time(sunsets, "sunset", index)))

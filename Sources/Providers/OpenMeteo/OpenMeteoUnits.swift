@@ -2,8 +2,9 @@ import WeatherDomain
 
 /// The unit labels of one Open-Meteo section (`current_units`, `hourly_units`, `daily_units`).
 ///
-/// A missing section or label means the unit weatherd asked for; an unknown label is an error
-/// rather than a guess, since a wrong unit would silently mislead every client.
+/// A missing section or label means the unit weatherd asked for; an unknown label is never a guess,
+/// since a wrong unit would silently mislead every client: on a core variable (the temperature) it
+/// fails the answer, on any other it leaves that variable out, with a warning (`secondary`).
 struct SectionUnits {
     let labels: FieldReader
 
@@ -25,6 +26,19 @@ struct SectionUnits {
 
     func distance(_ key: String) throws(FieldError) -> DistanceUnit {
         try DistanceUnit(label: labels.optionalString(key), path: "\(labels.path).\(key)")
+    }
+
+    /// The unit of a secondary variable read by `read`, or nil, with a warning naming the label and the
+    /// variable left out, when its label is unknown.
+    func secondary<Unit>(
+        _ key: String, _ warnings: inout [String], _ read: (String) throws(FieldError) -> Unit
+    ) -> Unit? {
+        do throws(FieldError) {
+            return try read(key)
+        } catch {
+            warnings.append("\(error.description): \(key) left out")
+            return nil
+        }
     }
 }
 

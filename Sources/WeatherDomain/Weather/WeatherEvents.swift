@@ -6,6 +6,9 @@ package struct CurrentReport: Sendable, Equatable {
     /// The place's offset from UTC at fetch time, in seconds east.
     package var utcOffsetSeconds: Int64
     package var current: CurrentConditions
+    /// The fields left out of the provider's answer, each with why (a unit label weatherd does not know):
+    /// recorded in the fetch event, never kept in the cache.
+    package var warnings: [String] = []
 
     package init(place: Place, timezone: String?, utcOffsetSeconds: Int64, current: CurrentConditions) {
         self.place = place
@@ -27,6 +30,9 @@ package struct ForecastReport: Sendable, Equatable {
     /// (OpenWeatherMap's 5-day / 3-hour forecast) and in fetches logged before they were kept.
     package var hourly: [ForecastEntry]
     package var daily: [DailySummary]
+    /// The fields left out of the provider's answer, each with why: recorded in the fetch event, never
+    /// kept in the cache.
+    package var warnings: [String] = []
 
     /// The most hourly steps a report keeps: three local days, so that the next 48 hours are in it at
     /// any time of the day it was fetched.
@@ -107,11 +113,14 @@ package struct WeatherFetched: Sendable, Equatable {
     package var key: String
     package var call: UpstreamCall
     package var report: Report
+    /// The fields the decoder left out of the answer, each with why (absent from the payload when none).
+    package var warnings: [String]
 
-    package init(key: String, call: UpstreamCall, report: Report) {
+    package init(key: String, call: UpstreamCall, report: Report, warnings: [String] = []) {
         self.key = key
         self.call = call
         self.report = report
+        self.warnings = warnings
     }
 
     package var kind: WeatherKind {
@@ -137,6 +146,7 @@ package struct WeatherFetched: Sendable, Equatable {
             if !report.hourly.isEmpty { object["hourly"] = .array(report.hourly.map(\.json)) }
             object["daily"] = .array(report.daily.map(\.json))
         }
+        if !warnings.isEmpty { object["warnings"] = .array(warnings.map { .string($0) }) }
         return .object(object)
     }
 
@@ -171,7 +181,9 @@ package struct WeatherFetched: Sendable, Equatable {
         case nil:
             throw FieldError(path: "data.kind", problem: "is required")
         }
-        self.init(key: try r.string("key"), call: try UpstreamCall(r), report: report)
+        self.init(
+            key: try r.string("key"), call: try UpstreamCall(r), report: report,
+            warnings: try r.optionalStrings("warnings") ?? [])
     }
 }
 

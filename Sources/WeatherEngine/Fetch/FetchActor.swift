@@ -117,17 +117,22 @@ package actor FetchActor {
                 }
             }
         ) { [provider] (body: [UInt8], call: UpstreamCall) throws(ProviderError) -> (FetchedValue, DomainEvent) in
+            // The decoder's warnings go to the fetch event only: the cache and replay keep the report alone.
             let report: WeatherFetched.Report
+            let warnings: [String]
             if kind == .current {
-                let current = try provider.decodeCurrent(body, place: asked)
+                var current = try provider.decodeCurrent(body, place: asked)
                 try ReportCheck.check(current, provider: provider.name)
+                (warnings, current.warnings) = (current.warnings, [])
                 report = .current(current)
             } else {
-                let forecast = try provider.decodeForecast(body, place: asked)
+                var forecast = try provider.decodeForecast(body, place: asked)
                 try ReportCheck.check(forecast, provider: provider.name)
+                (warnings, forecast.warnings) = (forecast.warnings, [])
                 report = .forecast(forecast)
             }
-            return (.weather(report), .weatherFetched(WeatherFetched(key: key, call: call, report: report)))
+            let event = WeatherFetched(key: key, call: call, report: report, warnings: warnings)
+            return (.weather(report), .weatherFetched(event))
         }
     }
 
