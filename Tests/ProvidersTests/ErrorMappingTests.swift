@@ -62,25 +62,35 @@ struct ReportCheckTests {
                 observedAt: Timestamp(milliseconds: 0), temperature: 10, humidity: humidity, condition: .wmo(0)))
     }
 
-    @Test("impossible values make the answer a bad_upstream_response; real ones pass")
+    static func temperature(_ value: Double) -> CurrentReport {
+        var report = current()
+        report.current.temperature = value
+        return report
+    }
+
+    @Test("an impossible core value makes the answer a bad_upstream_response; real values pass as they are")
     func ranges() throws {
-        try ReportCheck.check(Self.current(), provider: "x")
-        try ReportCheck.check(Self.current(humidity: nil), provider: "x")
-        for bad in [
-            Self.current(humidity: 101), Self.current(offset: 90_000), Self.current(lat: 91),
-            Self.current(humidity: .nan),
-        ] {
-            #expect(throws: ProviderError.self) { try ReportCheck.check(bad, provider: "x") }
+        #expect(try ReportCheck.screened(Self.current(), provider: "x") == Self.current())
+        #expect(try ReportCheck.screened(Self.current(humidity: nil), provider: "x") == Self.current(humidity: nil))
+        for bad in [Self.current(offset: 90_000), Self.current(lat: 91), Self.temperature(120), Self.temperature(.nan)]
+        {
+            #expect(throws: ProviderError.self) { try ReportCheck.screened(bad, provider: "x") }
         }
+    }
+
+    @Test("an impossible secondary value is left out with a warning, once per field, and the rest answered")
+    func secondary() throws {
+        for humidity in [101, Double.nan] {
+            let screened = try ReportCheck.screened(Self.current(humidity: humidity), provider: "x")
+            #expect(screened.current.humidity == nil && screened.current.temperature == 10)
+            #expect(screened.warnings == ["humidity \(humidity) is out of range: left out"])
+        }
+        let step = ForecastEntry(
+            time: Timestamp(milliseconds: 0), temperature: 5, humidity: 80, pop: 1.5, condition: .wmo(0))
         let forecast = ForecastReport(
-            place: Self.place, timezone: nil, utcOffsetSeconds: 0,
-            entries: [ForecastEntry(time: Timestamp(milliseconds: 0), temperature: 5, pop: 1.5, condition: .wmo(0))],
-            daily: [])
-        do {
-            try ReportCheck.check(forecast, provider: "x")
-            Issue.record("pop 1.5 was accepted")
-        } catch {
-            #expect(error.kind == .badUpstreamResponse)
-        }
+            place: Self.place, timezone: nil, utcOffsetSeconds: 0, entries: [step, step], daily: [])
+        let screened = try ReportCheck.screened(forecast, provider: "x")
+        #expect(screened.entries.allSatisfy { $0.pop == nil && $0.humidity == 80 && $0.temperature == 5 })
+        #expect(screened.warnings == ["pop 1.5 is out of range: left out (2 values in all)"])
     }
 }

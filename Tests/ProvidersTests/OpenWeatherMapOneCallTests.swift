@@ -405,8 +405,8 @@ struct OpenWeatherMapOneCallTests {
                 .path)
         let forecast = try metric.decodeForecast(try Fixture.bytes(Self.fixture), place: newYork)
         let current = try metric.decodeCurrent(try Fixture.bytes(Self.fixture), place: newYork)
-        try ReportCheck.check(forecast, provider: metric.name)
-        try ReportCheck.check(current, provider: metric.name)
+        #expect(try ReportCheck.screened(forecast, provider: metric.name) == forecast)
+        #expect(try ReportCheck.screened(current, provider: metric.name) == current)
         let call = UpstreamCall(
             provider: metric.name, url: metric.forecastRequest(lat: newYork.lat, lon: newYork.lon).auditURL,
             status: 200, latencyMs: 120, bytes: 23_646, attempt: 1, at: Timestamp(milliseconds: 1_770_414_300_000))

@@ -6,7 +6,7 @@ package struct CurrentReport: Sendable, Equatable {
     /// The place's offset from UTC at fetch time, in seconds east.
     package var utcOffsetSeconds: Int64
     package var current: CurrentConditions
-    /// The fields left out of the provider's answer, each with why (a unit label weatherd does not know):
+    /// The fields left out of the provider's answer, each with why (an unknown unit label, a value out of range):
     /// recorded in the fetch event, never kept in the cache.
     package var warnings: [String] = []
 
@@ -113,7 +113,7 @@ package struct WeatherFetched: Sendable, Equatable {
     package var key: String
     package var call: UpstreamCall
     package var report: Report
-    /// The fields the decoder left out of the answer, each with why (absent from the payload when none).
+    /// The fields left out of the answer, each with why (absent from the payload when none).
     package var warnings: [String]
 
     package init(key: String, call: UpstreamCall, report: Report, warnings: [String] = []) {

@@ -121,13 +121,13 @@ package actor FetchActor {
             let report: WeatherFetched.Report
             let warnings: [String]
             if kind == .current {
-                var current = try provider.decodeCurrent(body, place: asked)
-                try ReportCheck.check(current, provider: provider.name)
+                var current = try ReportCheck.screened(
+                    provider.decodeCurrent(body, place: asked), provider: provider.name)
                 (warnings, current.warnings) = (current.warnings, [])
                 report = .current(current)
             } else {
-                var forecast = try provider.decodeForecast(body, place: asked)
-                try ReportCheck.check(forecast, provider: provider.name)
+                var forecast = try ReportCheck.screened(
+                    provider.decodeForecast(body, place: asked), provider: provider.name)
                 (warnings, forecast.warnings) = (forecast.warnings, [])
                 report = .forecast(forecast)
             }
