@@ -26,7 +26,9 @@ package enum CLI {
     /// Every command, in the order `weatherd --help` lists them.
     package static let commands: [Command] = [
         NowCommand.command, ForecastCommand.command, ChartCommand.command, BarCommand.command,
-        StatusCommand.command, FavoritesCommand.command, AlertsCommand.command, EventsCommand.command,
+        WarningsCommand.command, AirCommand.command, SearchCommand.command, LocationCommand.command,
+        UnitsCommand.command, RefreshCommand.command, FavoritesCommand.command, AlertsCommand.command,
+        EventsCommand.command, StatusCommand.command, StopCommand.command,
     ]
 
     /// The command named `name`, if there is one.
@@ -76,6 +78,10 @@ package enum CLI {
             output.error("weatherd \(command.name): \(error)\n\(command.usage)")
             return Exit.usage
         }
+        if let local = command.local {
+            return await local(
+                LocalContext(invocation: invocation, configuration: configuration, environment: environment))
+        }
         let notifications = AsyncStream<Notification>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
         let forward: @Sendable (String, JSONValue) -> Void = { method, params in
             notifications.continuation.yield(Notification(method: method, params: params))
@@ -115,9 +121,10 @@ package enum CLI {
         return status
     }
 
-    /// An error as a person reads it: an RPC error's message, without its code.
+    /// An error as a person reads it: an RPC error's message, without its code, its advice in the commands'
+    /// terms.
     static func message(_ error: any Error) -> String {
-        if let error = error as? RPCError { return error.message }
+        if let error = error as? RPCError { return Advice.inCommandTerms(error.message) }
         return "\(error)"
     }
 
@@ -205,6 +212,8 @@ package struct Command: Sendable {
     package var switchFlags: Set<String> = []
     /// Further checks of the arguments (choices, numbers), throwing a `UsageError`.
     var check: @Sendable (Invocation) throws -> Void = { _ in }
+    /// Runs the command without a connection to weatherd (`stop`, `completions`); nil: `run` runs, connected.
+    var local: (@Sendable (LocalContext) async -> Int32)? = nil
     /// Runs the command; returns the exit status.
     var run: @Sendable (Context) async throws -> Int32
 
