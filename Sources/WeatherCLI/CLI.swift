@@ -28,7 +28,7 @@ package enum CLI {
         NowCommand.command, ForecastCommand.command, ChartCommand.command, BarCommand.command,
         WarningsCommand.command, AirCommand.command, SearchCommand.command, LocationCommand.command,
         UnitsCommand.command, RefreshCommand.command, FavoritesCommand.command, AlertsCommand.command,
-        EventsCommand.command, StatusCommand.command, StopCommand.command,
+        EventsCommand.command, StatusCommand.command, StopCommand.command, CompletionsCommand.command,
     ]
 
     /// The command named `name`, if there is one.
@@ -135,6 +135,7 @@ package enum CLI {
                    weatherd --standalone [options]  JSON-RPC on stdin/stdout in this process alone
                    weatherd serve [options]         the shared daemon itself
                    weatherd COMMAND [--help] …      a command for people and scripts (below)
+                   weatherd help [COMMAND]           this overview, or a command's usage
                    weatherd log verify|dump|stats|compact  read or compact the log offline
                    weatherd --version
 

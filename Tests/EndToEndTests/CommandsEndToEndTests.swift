@@ -18,13 +18,15 @@ struct CommandRun: Sendable {
     var lines: [String] { output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).dropLast() }
 }
 
-/// Runs `weatherd ARGUMENTS` to its end on a thread of its own (never blocking the tests' shared threads);
-/// with `terminal`, its standard output is a pseudo-terminal (whose line ends are read back as `\n`).
-func runCommand(_ arguments: [String], environment: [String: String] = [:], terminal: Bool = false) async throws
-    -> CommandRun
-{
+/// Runs `weatherd ARGUMENTS` (or another `program`) to its end on a thread of its own (never blocking the
+/// tests' shared threads); with `terminal`, its standard output is a pseudo-terminal (whose line ends are read
+/// back as `\n`).
+func runCommand(
+    _ arguments: [String], environment: [String: String] = [:], terminal: Bool = false,
+    program: String = RunningWeatherd.binaryPath
+) async throws -> CommandRun {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: RunningWeatherd.binaryPath)
+    process.executableURL = URL(fileURLWithPath: program)
     process.arguments = arguments
     var variables = RunningWeatherd.environment(environment)
     if environment["NO_COLOR"] == nil { variables["NO_COLOR"] = nil }
