@@ -88,20 +88,7 @@ package enum CLI {
         }
         let connection: ClientConnection
         do {
-            if invocation.switches.contains("--standalone") {
-                // A command's own engine says only what goes wrong, unless asked for more.
-                let level =
-                    invocation.serverOptions.contains { $0.hasPrefix("--log-level") }
-                    ? configuration.logLevel : .warning
-                connection = try ClientConnection.standalone(
-                    configuration: configuration, clock: environment.clock,
-                    logger: Logger(level: level), provider: configuration.makeProvider(),
-                    transport: environment.transport(configuration), onNotification: forward)
-            } else {
-                connection = try await ClientConnection.daemon(
-                    configuration: configuration, arguments: invocation.serverOptions,
-                    environment: environment.variables, executable: environment.executable, onNotification: forward)
-            }
+            connection = try await connect(invocation, configuration, environment, onNotification: forward)
         } catch {
             output.error("weatherd \(command.name): \(Self.message(error))")
             return Exit.unavailable
@@ -119,6 +106,32 @@ package enum CLI {
         notifications.continuation.finish()
         await connection.close()
         return status
+    }
+
+    /// Connects to the data dir's daemon (telling on stderr when it runs with other upstream settings than
+    /// the command's), or with `--standalone` to an engine of the command's own.
+    static func connect(
+        _ invocation: Invocation, _ configuration: Configuration, _ environment: Environment,
+        onNotification forward: @escaping @Sendable (String, JSONValue) -> Void
+    ) async throws -> ClientConnection {
+        guard !invocation.switches.contains("--standalone") else {
+            // A command's own engine says only what goes wrong, unless asked for more.
+            let level =
+                invocation.serverOptions.contains { $0.hasPrefix("--log-level") } ? configuration.logLevel : .warning
+            return try ClientConnection.standalone(
+                configuration: configuration, clock: environment.clock, logger: Logger(level: level),
+                provider: configuration.makeProvider(), transport: environment.transport(configuration),
+                onNotification: forward)
+        }
+        let connection = try await ClientConnection.daemon(
+            configuration: configuration, arguments: invocation.serverOptions, environment: environment.variables,
+            executable: environment.executable, onNotification: forward)
+        if let status = try? await connection.client.call("service/status"),
+            let line = DaemonSettings.mismatch(status: status, configuration: configuration)
+        {
+            environment.output.error(line)
+        }
+        return connection
     }
 
     /// An error as a person reads it: an RPC error's message, without its code, its advice in the commands'

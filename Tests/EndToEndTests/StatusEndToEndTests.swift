@@ -47,4 +47,36 @@ struct StatusEndToEndTests {
         #expect(!text.output.contains("secret-key-4711") && !json.output.contains("secret-key-4711"))
         #expect(try JSONValue.parse(Array(json.output.utf8))["owmKeyDigest"]?.stringValue?.count == 16)
     }
+
+    @Test("a command or relay whose upstream settings differ from the running daemon's says so in one line")
+    func settingsDiffer() async throws {
+        let shared = try SharedDataDir()
+        let options = ["--data-dir", shared.directory.path, "--idle-exit", "120"] + quietTimers
+        let started = try await runCommand(["favorites"] + options, environment: shared.environment)
+        #expect(started.status == 0 && started.errors.isEmpty, "\(started.errors)")
+        let same = try await runCommand(["favorites"] + options, environment: shared.environment)
+        #expect(same.errors.isEmpty, "the same settings: nothing said")
+
+        let other = try await runCommand(
+            ["favorites", "--cache-ttl", "60", "--provider", "open-meteo"] + options,
+            environment: shared.environment.merging(["OWM_API_KEY": "secret-key-4711"]) { $1 })
+        #expect(other.status == 0)
+        #expect(other.output == same.output, "stdout is the same")
+        let lines = other.errors.split(separator: "\n")
+        #expect(lines.count == 1, "one line: \(other.errors)")
+        let line = String(lines.first ?? "")
+        #expect(line.contains("--cache-ttl (daemon: 600 s, here: 60 s)"), "\(line)")
+        #expect(line.contains("OWM_API_KEY (the daemon has none)"), "\(line)")
+        #expect(line.contains("`weatherd stop`"), "\(line)")
+        #expect(!line.contains("secret-key-4711"))
+
+        let relay = try shared.client(["--upstream-timeout", "5"])
+        let answer = try await relay.call("favorites/list")
+        #expect(answer["result"]?["favorites"] == [], "the relay's answers are the daemon's, as ever")
+        try relay.closeInput()
+        #expect(await relay.waitForExit() == 0)
+        #expect(relay.standardError.contains("--upstream-timeout (daemon: 30 s, here: 5 s)"), "\(relay.standardError)")
+        #expect(relay.standardError.split(separator: "\n").count == 1, "\(relay.standardError)")
+        try await shared.stopDaemon()
+    }
 }
