@@ -23,7 +23,7 @@ enum Advice {
     }
 
     /// The word of `candidates` closest to `word` by edit distance, when it is close enough to be a typo
-    /// (at most a third of the longer word, and at least one edit allowed).
+    /// (at most a third of the longer word's letters, and at least one edit, apart) or `word` begins it.
     static func closest(to word: String, in candidates: [String]) -> String? {
         let scored = candidates.map { ($0, distance(word, $0)) }
         guard let (best, score) = scored.min(by: { $0.1 < $1.1 }) else { return nil }
@@ -69,5 +69,6 @@ package struct LocalContext: Sendable {
     package var configuration: Configuration
     package var environment: CLI.Environment
 
+    /// Where the command prints.
     var output: Output { invocation.output }
 }
