@@ -26,7 +26,9 @@ package enum CLI {
     /// Every command, in the order `weatherd --help` lists them.
     package static let commands: [Command] = [
         NowCommand.command, ForecastCommand.command, ChartCommand.command, BarCommand.command,
-        StatusCommand.command, FavoritesCommand.command, AlertsCommand.command, EventsCommand.command,
+        WarningsCommand.command, AirCommand.command, SearchCommand.command, LocationCommand.command,
+        UnitsCommand.command, RefreshCommand.command, FavoritesCommand.command, AlertsCommand.command,
+        EventsCommand.command, StatusCommand.command, StopCommand.command, CompletionsCommand.command,
     ]
 
     /// The command named `name`, if there is one.
@@ -76,26 +78,17 @@ package enum CLI {
             output.error("weatherd \(command.name): \(error)\n\(command.usage)")
             return Exit.usage
         }
+        if let local = command.local {
+            return await local(
+                LocalContext(invocation: invocation, configuration: configuration, environment: environment))
+        }
         let notifications = AsyncStream<Notification>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
         let forward: @Sendable (String, JSONValue) -> Void = { method, params in
             notifications.continuation.yield(Notification(method: method, params: params))
         }
         let connection: ClientConnection
         do {
-            if invocation.switches.contains("--standalone") {
-                // A command's own engine says only what goes wrong, unless asked for more.
-                let level =
-                    invocation.serverOptions.contains { $0.hasPrefix("--log-level") }
-                    ? configuration.logLevel : .warning
-                connection = try ClientConnection.standalone(
-                    configuration: configuration, clock: environment.clock,
-                    logger: Logger(level: level), provider: configuration.makeProvider(),
-                    transport: environment.transport(configuration), onNotification: forward)
-            } else {
-                connection = try await ClientConnection.daemon(
-                    configuration: configuration, arguments: invocation.serverOptions,
-                    environment: environment.variables, executable: environment.executable, onNotification: forward)
-            }
+            connection = try await connect(invocation, configuration, environment, onNotification: forward)
         } catch {
             output.error("weatherd \(command.name): \(Self.message(error))")
             return Exit.unavailable
@@ -115,9 +108,36 @@ package enum CLI {
         return status
     }
 
-    /// An error as a person reads it: an RPC error's message, without its code.
+    /// Connects to the data dir's daemon (telling on stderr when it runs with other upstream settings than
+    /// the command's), or with `--standalone` to an engine of the command's own.
+    static func connect(
+        _ invocation: Invocation, _ configuration: Configuration, _ environment: Environment,
+        onNotification forward: @escaping @Sendable (String, JSONValue) -> Void
+    ) async throws -> ClientConnection {
+        guard !invocation.switches.contains("--standalone") else {
+            // A command's own engine says only what goes wrong, unless asked for more.
+            let level =
+                invocation.serverOptions.contains { $0.hasPrefix("--log-level") } ? configuration.logLevel : .warning
+            return try ClientConnection.standalone(
+                configuration: configuration, clock: environment.clock, logger: Logger(level: level),
+                provider: configuration.makeProvider(), transport: environment.transport(configuration),
+                onNotification: forward)
+        }
+        let connection = try await ClientConnection.daemon(
+            configuration: configuration, arguments: invocation.serverOptions, environment: environment.variables,
+            executable: environment.executable, onNotification: forward)
+        if let status = try? await connection.client.call("service/status"),
+            let line = DaemonSettings.mismatch(status: status, configuration: configuration)
+        {
+            environment.output.error(line)
+        }
+        return connection
+    }
+
+    /// An error as a person reads it: an RPC error's message, without its code, its advice in the commands'
+    /// terms.
     static func message(_ error: any Error) -> String {
-        if let error = error as? RPCError { return error.message }
+        if let error = error as? RPCError { return Advice.inCommandTerms(error.message) }
         return "\(error)"
     }
 
@@ -128,6 +148,7 @@ package enum CLI {
                    weatherd --standalone [options]  JSON-RPC on stdin/stdout in this process alone
                    weatherd serve [options]         the shared daemon itself
                    weatherd COMMAND [--help] …      a command for people and scripts (below)
+                   weatherd help [COMMAND]           this overview, or a command's usage
                    weatherd log verify|dump|stats|compact  read or compact the log offline
                    weatherd --version
 
@@ -205,6 +226,8 @@ package struct Command: Sendable {
     package var switchFlags: Set<String> = []
     /// Further checks of the arguments (choices, numbers), throwing a `UsageError`.
     var check: @Sendable (Invocation) throws -> Void = { _ in }
+    /// Runs the command without a connection to weatherd (`stop`, `completions`); nil: `run` runs, connected.
+    var local: (@Sendable (LocalContext) async -> Int32)? = nil
     /// Runs the command; returns the exit status.
     var run: @Sendable (Context) async throws -> Int32
 

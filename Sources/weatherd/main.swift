@@ -17,6 +17,10 @@ signal(SIGPIPE, SIG_IGN)
 let environment = ProcessInfo.processInfo.environment
 var arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "log" {
+    if arguments.dropFirst().contains(where: { ["--help", "-h", "help"].contains($0) }) {
+        print(LogTools.usage)
+        exit(0)
+    }
     let code = LogTools.run(Array(arguments.dropFirst()), environment: environment) { line in
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
@@ -35,6 +39,16 @@ if let name = arguments.first, let command = CLI.command(named: name) {
                 variables: environment, executable: executable, clock: clock,
                 transport: { .live(maxBodyBytes: $0.maxBodyBytes, idleTimeout: $0.fetch.deadline) }, output: output)))
 }
+if arguments.first == "help", arguments.count > 1 {
+    if let command = CLI.command(named: arguments[1]) {
+        print(command.help)
+        exit(0)
+    }
+    if arguments[1] == "log" {
+        print(LogTools.usage)
+        exit(0)
+    }
+}
 if arguments.first == "help" || arguments.contains("--help") || arguments.contains("-h") {
     print(CLI.overview)
     exit(0)
@@ -44,7 +58,7 @@ if arguments.contains("--version") {
     exit(0)
 }
 if let first = arguments.first, !first.hasPrefix("-"), first != "serve" {
-    Logger.standardError("weatherd: unknown command \(first)\n\n\(CLI.overview)")
+    Logger.standardError(CLI.unknownCommand(first))
     exit(CLI.Exit.usage)
 }
 

@@ -7,14 +7,15 @@ enum FavoritesCommand {
     static let command = Command(
         name: "favorites", summary: "list, add, remove or rename favorite places",
         usage: """
-            usage: weatherd favorites [list] [--json] [options]
+            usage: weatherd favorites [list] [--names | --json] [options]
                    weatherd favorites add CITY | LAT,LON --name NAME [--json] [options]
                    weatherd favorites remove ID|NAME [--json] [options]
                    weatherd favorites rename ID|NAME NEW-NAME [--json] [options]
             """,
         details: """
             The favorites every client of the data dir shares. `add` geocodes a city (and takes the geocoder's
-            name), or takes coordinates with a name; a favorite is named by its id or its name.
+            name), or takes coordinates with a name; a favorite is named by its id or its name. `--names` prints
+            only their names, one a line (what the shell completions read).
 
             example:
               weatherd favorites add Berlin
@@ -23,7 +24,7 @@ enum FavoritesCommand {
               weatherd favorites
             """,
         positionals: 0...3, positionalText: "list, add PLACE, remove FAVORITE or rename FAVORITE NEW-NAME",
-        valueFlags: ["--name"],
+        valueFlags: ["--name"], switchFlags: ["--names"],
         check: { invocation in
             let words = invocation.positional
             let expected: [String: Int] = ["list": 1, "add": 2, "remove": 2, "rename": 3]
@@ -64,7 +65,11 @@ enum FavoritesCommand {
             if !context.json { context.output.print("renamed: \(describe(result))") }
         default:
             result = try await list(client)
-            if !context.json {
+            if context.invocation.switches.contains("--names"), !context.json {
+                for favorite in result["favorites"]?.arrayValue ?? [] {
+                    context.output.print(favorite["name"]?.stringValue ?? "")
+                }
+            } else if !context.json {
                 let favorites = result["favorites"]?.arrayValue ?? []
                 if favorites.isEmpty {
                     context.output.print("no favorites yet: weatherd favorites add CITY")

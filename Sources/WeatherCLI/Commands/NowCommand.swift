@@ -63,7 +63,7 @@ enum NowCommand {
     }
 
     /// The weather methods' place params for the command's PLACE.
-    private static func placeParams(_ context: Context) async throws -> [String: JSONValue] {
+    static func placeParams(_ context: Context) async throws -> [String: JSONValue] {
         guard let place = context.invocation.positional.first else { return [:] }
         if PlaceArgument.coordinates(place) != nil { return PlaceArgument.params(place, favorites: []) }
         let favorites = try await FavoritesCommand.list(context.client)["favorites"]?.arrayValue ?? []

@@ -1,13 +1,15 @@
+import Foundation
 import WeatherDomain
 
 /// `weatherd status`: what the service is doing.
 enum StatusCommand {
     static let command = Command(
-        name: "status", summary: "the service: version, data dir, log, provider, connections",
+        name: "status", summary: "the service: version, data dir, log, provider and its URLs, cache, socket",
         usage: "usage: weatherd status [--json] [options]",
         details: """
-            Prints the running service's status (`service/status`): its version and pid, the data dir and the
-            log's size, the provider and how many upstream calls it made, and the daemon's socket.
+            Prints the running service's status: its version and pid, the data dir and the log's size, the
+            provider, how many upstream calls it made and how many answers the cache saved, how long answers
+            are cached, the base URL of each upstream (never a key), and the daemon's socket.
 
             example:
               weatherd status
@@ -29,16 +31,51 @@ enum StatusCommand {
                     + (status["readOnly"]?.boolValue == true
                         ? ", read-only: \(status["readOnlyReason"]?.stringValue ?? "")" : "")
             ),
+            ("provider", provider(status)),
+            ("upstream", upstreamCalls(status["upstreamCalls"])),
             (
-                "provider",
-                "\(status["provider"]?.stringValue ?? "?"), \(status["upstreamCalls"]?.intValue ?? 0) upstream calls"
+                "cache",
+                "current weather \(Text.duration(seconds: status["cacheTtlSeconds"]?.doubleValue ?? 0)), forecasts "
+                    + Text.duration(seconds: status["forecastTtlSeconds"]?.doubleValue ?? 0)
+                    + ", upstream timeout \(Text.duration(seconds: status["upstreamTimeoutSeconds"]?.doubleValue ?? 0))"
             ),
-            ("up", Text.duration(seconds: status["uptimeSeconds"]?.doubleValue ?? 0)),
         ]
+        let urls = roles.compactMap { role, label in
+            status["baseURLs"]?[role]?.stringValue.map { label.padding(toLength: 12, withPad: " ", startingAt: 0) + $0 }
+        }
+        for (index, url) in urls.enumerated() { rows.append((index == 0 ? "URLs" : "", url)) }
+        rows.append(("up", Text.duration(seconds: status["uptimeSeconds"]?.doubleValue ?? 0)))
         if let socket = status["socket"]?.stringValue {
             rows.append(("socket", "\(socket), connections: \(status["connections"]?.intValue ?? 0)"))
         }
         context.output.print(Text.table(rows.map { [$0.0, $0.1] }))
         return CLI.Exit.ok
+    }
+
+    /// The base URLs shown, by their role in `service/status`'s `baseURLs`.
+    static let roles = [
+        ("weather", "weather"), ("geocoding", "geocoding"), ("airQuality", "air"), ("nws", "NWS"),
+        ("meteoAlarm", "MeteoAlarm"),
+    ]
+
+    /// `openweathermap (One Call 3.0, with a key)`, `open-meteo`.
+    static func provider(_ status: JSONValue) -> String {
+        let name = status["provider"]?.stringValue ?? "?"
+        var notes: [String] = []
+        if let api = status["owmApi"]?.stringValue { notes.append(api == "onecall3" ? "One Call 3.0" : "API \(api)") }
+        if status["owmKeyDigest"]?.stringValue != nil { notes.append("with a key") }
+        return notes.isEmpty ? name : "\(name) (\(notes.joined(separator: ", ")))"
+    }
+
+    /// `12 calls (1 failed), 30 answers from the cache, 2 joined a call, 1 stale`: what `upstreamCalls` counts.
+    static func upstreamCalls(_ counts: JSONValue?) -> String {
+        let count = { (key: String) in counts?[key]?.intValue ?? 0 }
+        var text = "\(count("calls")) call\(count("calls") == 1 ? "" : "s")"
+        if count("failures") > 0 { text += " (\(count("failures")) failed)" }
+        text += ", \(count("cacheHits")) answered from the cache"
+        if count("sharedCalls") > 0 { text += ", \(count("sharedCalls")) joined a call in flight" }
+        if count("notFoundHits") > 0 { text += ", \(count("notFoundHits")) known not found" }
+        if count("staleAnswers") > 0 { text += ", \(count("staleAnswers")) served stale" }
+        return text
     }
 }

@@ -27,6 +27,8 @@ package struct ServiceStatus: Sendable {
     package var uptimeSeconds: Int64
     package var cacheTtlSeconds: Int64
     package var forecastTtlSeconds: Int64
+    /// The provider, its base URLs, the fetch deadline and the cache ages this daemon was started with.
+    package var upstream: UpstreamSettings
     package var upstreamCalls: UpstreamCounts
     /// Why the log turned read-only; nil while it is writable.
     package var readOnlyReason: String?
@@ -50,7 +52,8 @@ extension Engine {
             uptimeSeconds: max(0, clock.timestamp().milliseconds - info.startedAt.milliseconds) / 1000,
             cacheTtlSeconds: configuration.fetch.ttl.components.seconds,
             forecastTtlSeconds: configuration.fetch.forecastTTL.components.seconds,
-            upstreamCalls: await fetcher.upstreamCounts, readOnlyReason: writerStatus.failure?.message,
+            upstream: UpstreamSettings(configuration), upstreamCalls: await fetcher.upstreamCounts,
+            readOnlyReason: writerStatus.failure?.message,
             batches: writerStatus.batches, syncs: writerStatus.syncs,
             pid: ProcessInfo.processInfo.processIdentifier, logDamage: logHealth.known, front: frontStatus)
     }

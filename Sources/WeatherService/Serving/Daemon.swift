@@ -128,6 +128,12 @@ package enum RelayClient {
             FileHandle.standardOutput.write(Data(line + [UInt8(ascii: "\n")]))
             return 1
         }
+        let (status, otherLine) = await onOwnThread(named: "weatherd-settings") { DaemonSettings.ask(socket: socket) }
+        if let status, let line = DaemonSettings.mismatch(status: status, configuration: configuration) {
+            Logger.standardError(line)
+        }
+        // A line meant for the client (the daemon refusing the connection) is the client's.
+        if let otherLine { FileHandle.standardOutput.write(Data(otherLine + [UInt8(ascii: "\n")])) }
         let relay: Relay
         do {
             relay = try Relay(

@@ -50,6 +50,10 @@ extension ServiceStatus {
             "skippedEvents": .object(
                 info.skippedEvents.reduce(into: [:]) { $0[$1.key.description] = .int(Int64($1.value)) }),
         ]
+        result["baseURLs"] = .object(upstream.baseURLs.mapValues { .string($0) })
+        result["upstreamTimeoutSeconds"] = .int(upstream.upstreamTimeoutSeconds)
+        result["owmApi"] = upstream.owmAPI.map { .string($0) } ?? .null
+        result["owmKeyDigest"] = upstream.owmKeyDigest.map { .string($0) } ?? .null
         if let readOnlyReason { result["readOnlyReason"] = .string(readOnlyReason) }
         if let logDamage { result["logDamage"] = .object(logDamage.details) }
         if let front {

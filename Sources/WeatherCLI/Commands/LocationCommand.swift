@@ -1,0 +1,59 @@
+import WeatherDomain
+import WeatherService
+
+/// `weatherd location [set PLACE|LAT,LON]`: the current location, which a command without a PLACE uses.
+enum LocationCommand {
+    static let command = Command(
+        name: "location", summary: "show or set the current location (what a command without PLACE uses)",
+        usage: """
+            usage: weatherd location [--json] [options]
+                   weatherd location set PLACE | LAT,LON [--json] [options]
+            """,
+        details: """
+            The current location is where `weatherd now`, `forecast`, `bar` and the rest look when no PLACE is
+            given. `set` takes an address or a city (geocoded) or LAT,LON; the coordinates are kept to
+            --location-precision decimals (2 by default, about 1 km). A move of more than 5 km refreshes the
+            weather there. Without `set`, it prints the location, or says that none is set (exit status 1).
+
+            example:
+              weatherd location set Berlin
+              weatherd location set 48.8566,2.3522
+              weatherd location
+            """,
+        positionals: 0...2, positionalText: "nothing, or set PLACE",
+        check: { invocation in
+            let words = invocation.positional
+            guard let action = words.first else { return }
+            guard action == "set" else { throw UsageError("unknown action \(action): set PLACE, or nothing") }
+            guard words.count == 2, !words[1].isEmpty else { throw UsageError("location set takes one PLACE") }
+        }
+    ) { context in
+        let words = context.invocation.positional
+        guard words.first == "set" else {
+            let location = try await context.client.call("location/get")
+            context.output.print(context.json ? location.jsonString : describe(location))
+            return CLI.Exit.ok
+        }
+        let params: [String: JSONValue] =
+            if let (lat, lon) = PlaceArgument.coordinates(words[1]) {
+                ["lat": .double(lat), "lon": .double(lon)]
+            } else {
+                ["address": .string(words[1])]
+            }
+        let location = try await context.client.call("location/set", params)
+        if context.json {
+            context.output.print(location.jsonString)
+        } else {
+            let refreshed = location["refresh"]?.boolValue == true ? " (its weather is being refreshed)" : ""
+            context.output.print("location set: \(describe(location))\(refreshed)")
+        }
+        return CLI.Exit.ok
+    }
+
+    /// `Berlin  52.52,13.41  set 2026-05-26T09:50:00.000Z`.
+    static func describe(_ location: JSONValue) -> String {
+        let name = location["name"]?.stringValue.map { "\($0)  " } ?? ""
+        let since = location["setAt"]?.stringValue.map { "  set \($0)" } ?? ""
+        return name + PlaceText.coordinates(location) + since
+    }
+}
