@@ -3,7 +3,7 @@ import WeatherEngine
 import WeatherService
 
 /// `weatherd events [--follow]`: the audit trail, one readable line per event.
-enum EventsCommand {
+package enum EventsCommand {
     static let command = Command(
         name: "events", summary: "the audit trail: one line per event, --follow for new ones",
         usage: "usage: weatherd events [--after-seq N] [--type TYPE] [--limit N] [--follow] [--json] [options]",
@@ -71,10 +71,19 @@ enum EventsCommand {
         context.output.print(line(event))
     }
 
-    /// `seq  time  type  cause  summary`: the summary picks the data members a person looks for.
-    static func line(_ event: JSONValue) -> String {
-        let data = event["data"] ?? .null
+    /// `seq  time  type  cause  summary`: the summary picks the data members a person looks for (a favorite's
+    /// change shows the favorite after it, with what changed: a rename shows the new name).
+    package static func line(_ event: JSONValue) -> String {
+        var data = event["data"] ?? .null
         var summary: [String] = []
+        if let favorite = data["favorite"], case .object(var members) = data {
+            members["favorite"] = nil
+            for (key, value) in favorite.objectValue ?? [:] where members[key] == nil { members[key] = value }
+            data = .object(members)
+            if let changed = data["changed"]?.arrayValue?.compactMap(\.stringValue), !changed.isEmpty {
+                summary.append("changed=\(changed.joined(separator: ","))")
+            }
+        }
         for key in ["name", "key", "id", "url", "status", "error", "units", "reason", "message"] {
             guard let value = data[key] else { continue }
             switch value {
