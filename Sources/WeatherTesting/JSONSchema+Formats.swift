@@ -50,17 +50,13 @@ extension JSONSchema {
         return open ? "unclosed {" : nil
     }
 
-    /// RFC 3339's shape, compiled once.
-    private static let dateTime = Result {
-        try NSRegularExpression(
-            pattern: #"^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$"#)
-    }
-
     private static func dateTimeProblem(_ string: String) -> String? {
         let expression: NSRegularExpression
-        switch dateTime {
-        case .success(let compiled): expression = compiled
-        case .failure(let error): return "the date-time check's own pattern does not compile: \(error)"
+        do {
+            expression = try compiled(
+                #"^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$"#)
+        } catch {
+            return "the date-time check's own pattern does not compile: \(error)"
         }
         let range = NSRange(string.startIndex..., in: string)
         guard let match = expression.firstMatch(in: string, range: range) else {

@@ -251,11 +251,8 @@ extension JSONSchema.Validator {
     }
 
     private func regex(_ pattern: String, _ schemaPath: String) -> NSRegularExpression? {
-        if let compiled = JSONSchema.compiledPatterns.withLock({ $0[pattern] }) { return compiled }
         do {
-            let compiled = try NSRegularExpression(pattern: pattern)
-            JSONSchema.compiledPatterns.withLock { $0[pattern] = compiled }
-            return compiled
+            return try JSONSchema.compiled(pattern)
         } catch {
             reportSchemaProblem("pattern \(pattern) at schema path \(schemaPath) is not a regular expression: \(error)")
             return nil

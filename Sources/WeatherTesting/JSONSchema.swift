@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import WeatherDomain
 
 /// A JSON Schema document (draft-07 and 2020-12 subsets) that validates `JSONValue`s; for tests.
@@ -62,9 +61,16 @@ package struct JSONSchema: Sendable {
         return token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 
-    /// Compiled patterns, shared by every validation in the process: a log check validates thousands of events
-    /// against the same few patterns, and compiling one costs far more than matching it.
-    static let compiledPatterns = Mutex<[String: NSRegularExpression]>([:])
+    /// `pattern` compiled, once per thread: a log check validates thousands of events against the same few
+    /// patterns, and compiling one costs far more than matching it. Each thread keeps its own, so no compiled
+    /// expression is ever matched from two threads at once.
+    static func compiled(_ pattern: String) throws -> NSRegularExpression {
+        let key = "weatherd.JSONSchema.pattern." + pattern
+        if let cached = Thread.current.threadDictionary[key] as? NSRegularExpression { return cached }
+        let expression = try NSRegularExpression(pattern: pattern)
+        Thread.current.threadDictionary[key] = expression
+        return expression
+    }
 
     /// The JSON path of member `name` of the value at `path`: `.name` for plain names, `["name"]` otherwise.
     static func memberPath(_ path: String, _ name: String) -> String {
