@@ -82,7 +82,7 @@ struct BarMachine {
         let data = event["data"] ?? .null
         switch event["type"]?.stringValue {
         case "weather.fetched", "weather.fetch_failed": return data["key"]?.stringValue == key ? [.ask] : []
-        case "settings.changed", "favorite.updated", "location.changed": return [.ask]
+        case "settings.changed", "favorite.updated", "location.changed", "location.cleared": return [.ask]
         default: return []
         }
     }

@@ -59,6 +59,18 @@ struct PeopleCommandsEndToEndTests {
         let wrong = try await runCommand(["location", "move", "Berlin"] + options)
         #expect(wrong.status == 64)
         #expect(wrong.errors.contains("usage: weatherd location"))
+
+        let cleared = try await runCommand(["location", "clear"] + options)
+        #expect(cleared.status == 0, "\(cleared.errors)")
+        #expect(cleared.lines.first?.hasPrefix("location cleared: Berlin  52.52,13.41") == true, "\(cleared.output)")
+        let gone = try await runCommand(["location"] + options)
+        #expect(gone.status == 1)
+        #expect(gone.errors.contains("`weatherd location set PLACE`"), "\(gone.errors)")
+        let again = try await runCommand(["location", "clear", "--json"] + options)
+        #expect(try JSONValue.parse(Array(again.output.utf8)) == ["cleared": false], "\(again.output)")
+        let events = try await runCommand(["events", "--type", "location.cleared", "--json"] + options)
+        #expect(events.lines.count == 1, "one event, for the clear that forgot a location: \(events.output)")
+        #expect(try await runCommand(["location", "clear", "Berlin"] + options).status == 64)
     }
 
     @Test("units: shows the units, chooses a system and a unit per quantity, refuses a unit it has not")

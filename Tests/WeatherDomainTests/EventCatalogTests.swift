@@ -28,6 +28,7 @@ struct EventCatalogTests {
         .historyCleared(count: 3),
         .settingsChanged(SettingsChange(units: .imperial)),
         .locationChanged(Location(lat: 27.7, lon: 85.32, name: "Kathmandu", setAt: t0)),
+        .locationCleared(Location(lat: 27.7, lon: 85.32, name: "Kathmandu", setAt: t0, refresh: true)),
     ]
 
     @Test("every event decodes from its own data", arguments: samples)

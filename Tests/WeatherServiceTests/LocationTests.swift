@@ -40,6 +40,37 @@ struct LocationTests {
         }
     }
 
+    @Test("location/clear forgets the location once (a repeated commandId answers the same); the next set refreshes")
+    func clear() async throws {
+        let network = InMemoryTransport()
+        network.route("/v1/forecast", query: "current=", InMemoryTransport.ok(OpenMeteoBodies.current(temperature: 9)))
+        network.route("/v1/forecast", query: "hourly=", InMemoryTransport.ok(OpenMeteoBodies.forecast()))
+        try await InProcessWeatherd.with(network: network, fetch: Self.quick) { service in
+            #expect(try await service.result("location/clear") == ["cleared": false], "none set: nothing to clear")
+            _ = try await service.result("location/set", ["lat": 59.91, "lon": 10.75])
+            await service.engine.drainBackground()
+            let cleared = try await service.result("location/clear", ["commandId": "clear-1"])
+            #expect(cleared["cleared"] == true)
+            #expect(cleared["location"]?["lat"] == 59.91)
+            #expect(try await service.result("location/clear", ["commandId": "clear-1"]) == cleared)
+            #expect(try await service.result("location/clear") == ["cleared": false])
+            let none = try await service.call("location/get")
+            #expect(none["error"]?["data"]?["kind"] == "no_location")
+            let events = try await service.result("events/query", ["types": ["location.cleared"]])
+            #expect(events["events"]?.arrayValue?.count == 1)
+            #expect(events["events"]?.arrayValue?.first?["corr"] == "clear-1")
+            #expect(try await service.result("state/verify")["ok"] == true, "replay rebuilds the cleared state")
+
+            let requests = network.requests.count
+            let back = try await service.result("location/set", ["lat": 59.91, "lon": 10.75])
+            #expect(back["refresh"] == true, "after a clear, a location is a first one again")
+            await service.engine.drainBackground()
+            #expect(network.requests.count == requests + 2)
+            let wrong = try await service.call("location/clear", ["lat": 1])
+            #expect(wrong["error"]?["code"] == -32602)
+        }
+    }
+
     @Test("refresh answers per place, with the error kind of a place that failed")
     func refresh() async throws {
         let network = InMemoryTransport()

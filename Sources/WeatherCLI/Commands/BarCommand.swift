@@ -87,7 +87,7 @@ private struct BarModule {
                 "types": .array(
                     [
                         "weather.fetched", "weather.fetch_failed", "settings.changed", "favorite.updated",
-                        "location.changed",
+                        "location.changed", "location.cleared",
                     ]
                     .map { .string($0) })
             ])

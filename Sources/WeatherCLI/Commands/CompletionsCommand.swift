@@ -34,7 +34,7 @@ enum CompletionsCommand {
 
     /// The words a command takes first (`favorites add`, `units metric`).
     static let actions: [String: [String]] = [
-        "favorites": ["list", "add", "remove", "rename"], "location": ["set"],
+        "favorites": ["list", "add", "remove", "rename"], "location": ["set", "clear"],
         "units": ["metric", "imperial", "standard"], "completions": ["bash", "zsh", "fish"],
         "log": ["verify", "dump", "stats", "compact"],
     ]

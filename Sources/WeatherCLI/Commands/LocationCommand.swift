@@ -1,34 +1,52 @@
 import WeatherDomain
 import WeatherService
 
-/// `weatherd location [set PLACE|LAT,LON]`: the current location, which a command without a PLACE uses.
+/// `weatherd location [set PLACE|LAT,LON | clear]`: the current location, which a command without a PLACE uses.
 enum LocationCommand {
     static let command = Command(
-        name: "location", summary: "show or set the current location (what a command without PLACE uses)",
+        name: "location", summary: "show, set or clear the current location (what a command without PLACE uses)",
         usage: """
             usage: weatherd location [--json] [options]
                    weatherd location set PLACE | LAT,LON [--json] [options]
+                   weatherd location clear [--json] [options]
             """,
         details: """
             The current location is where `weatherd now`, `forecast`, `bar` and the rest look when no PLACE is
             given. `set` takes an address or a city (geocoded) or LAT,LON; the coordinates are kept to
             --location-precision decimals (2 by default, about 1 km). A move of more than 5 km refreshes the
-            weather there. Without `set`, it prints the location, or says that none is set (exit status 1).
+            weather there. `clear` forgets it (a command without PLACE then asks for one). Without an action, it
+            prints the location, or says that none is set (exit status 1).
 
             example:
               weatherd location set Berlin
               weatherd location set 48.8566,2.3522
               weatherd location
+              weatherd location clear
             """,
-        positionals: 0...2, positionalText: "nothing, or set PLACE",
+        positionals: 0...2, positionalText: "nothing, set PLACE, or clear",
         check: { invocation in
             let words = invocation.positional
             guard let action = words.first else { return }
-            guard action == "set" else { throw UsageError("unknown action \(action): set PLACE, or nothing") }
+            if action == "clear" {
+                guard words.count == 1 else { throw UsageError("location clear takes no PLACE") }
+                return
+            }
+            guard action == "set" else { throw UsageError("unknown action \(action): set PLACE, clear, or nothing") }
             guard words.count == 2, !words[1].isEmpty else { throw UsageError("location set takes one PLACE") }
         }
     ) { context in
         let words = context.invocation.positional
+        if words.first == "clear" {
+            let answer = try await context.client.call("location/clear")
+            if context.json {
+                context.output.print(answer.jsonString)
+            } else if let cleared = answer["location"] {
+                context.output.print("location cleared: \(describe(cleared))")
+            } else {
+                context.output.print("no location was set")
+            }
+            return CLI.Exit.ok
+        }
         guard words.first == "set" else {
             let location = try await context.client.call("location/get")
             context.output.print(context.json ? location.jsonString : describe(location))

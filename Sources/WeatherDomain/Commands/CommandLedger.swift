@@ -24,6 +24,7 @@ package struct CommandLedger: Sendable, Equatable {
         case favorite(Favorite)
         case settings(SettingsChange)
         case location(Location)
+        case locationCleared(Location)
         case alerts(AlertSettings)
         case cleared(Int64)
         case json(JSONValue)
@@ -35,6 +36,7 @@ package struct CommandLedger: Sendable, Equatable {
             case .settingsChanged(let change): self = .settings(change)
             case .historyCleared(let count): self = .cleared(count)
             case .locationChanged(let location): self = .location(location)
+            case .locationCleared(let location): self = .locationCleared(location)
             case .alertsConfigured(let settings): self = .alerts(settings)
             default: return nil
             }
@@ -45,6 +47,7 @@ package struct CommandLedger: Sendable, Equatable {
             case .favorite(let favorite): return favorite.json
             case .settings(let change): return change.answer
             case .location(let location): return location.json
+            case .locationCleared(let location): return CommandResult.locationCleared(location)
             case .alerts(let settings): return settings.json
             case .cleared(let count): return CommandResult.cleared(count)
             case .json(let json): return json
@@ -119,6 +122,7 @@ package enum CommandMethod: String, Sendable, Equatable {
     case historyClear = "history/clear"
     case settingsSet = "settings/set"
     case locationSet = "location/set"
+    case locationClear = "location/clear"
     case alertsConfigure = "alerts/configure"
 
     /// The method that writes `event` with the client's `commandId`; nil for events no command writes so.
@@ -130,6 +134,7 @@ package enum CommandMethod: String, Sendable, Equatable {
         case .historyCleared: self = .historyClear
         case .settingsChanged: self = .settingsSet
         case .locationChanged: self = .locationSet
+        case .locationCleared: self = .locationClear
         case .alertsConfigured: self = .alertsConfigure
         default: return nil
         }
@@ -140,6 +145,13 @@ package enum CommandMethod: String, Sendable, Equatable {
 package enum CommandResult {
     /// The result of the command whose (last) event is `event`, or nil for events no command causes.
     package static func of(_ event: DomainEvent) -> JSONValue? { CommandLedger.Answer(event)?.json }
+
+    /// What `location/clear` answers: `{"cleared": true, "location": …}` with the location it cleared,
+    /// or `{"cleared": false}` when none was set.
+    package static func locationCleared(_ location: Location?) -> JSONValue {
+        guard let location else { return .object(["cleared": .bool(false)]) }
+        return .object(["cleared": .bool(true), "location": location.json])
+    }
 
     /// What `history/clear` answers.
     package static func cleared(_ count: Int64) -> JSONValue {

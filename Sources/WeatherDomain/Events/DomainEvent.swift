@@ -14,6 +14,8 @@ package enum DomainEvent: Sendable, Equatable {
     case historyCleared(count: Int64)
     case settingsChanged(SettingsChange)
     case locationChanged(Location)
+    /// The current location was cleared (`location/clear`); the payload is the location that was cleared.
+    case locationCleared(Location)
     case weatherFetched(WeatherFetched)
     case weatherFetchFailed(FetchFailed)
     case geocodeFetched(GeocodeFetched)
@@ -40,6 +42,7 @@ package enum DomainEvent: Sendable, Equatable {
         case .historyCleared: EventKind("history.cleared", 1)
         case .settingsChanged: EventKind("settings.changed", 1)
         case .locationChanged: EventKind("location.changed", 1)
+        case .locationCleared: EventKind("location.cleared", 1)
         case .weatherFetched: EventKind("weather.fetched", 1)
         case .weatherFetchFailed: EventKind("weather.fetch_failed", 1)
         case .geocodeFetched: EventKind("geocode.fetched", 1)
@@ -63,7 +66,7 @@ package enum DomainEvent: Sendable, Equatable {
         case .historyRecorded(let entry): entry.json
         case .historyCleared(let count): .object(["count": .int(count)])
         case .settingsChanged(let change): change.json
-        case .locationChanged(let location): location.json
+        case .locationChanged(let location), .locationCleared(let location): location.json
         case .weatherFetched(let fetched): fetched.json
         case .weatherFetchFailed(let failed), .geocodeFailed(let failed): failed.json
         case .geocodeFetched(let fetched): fetched.json
@@ -88,6 +91,7 @@ package enum DomainEvent: Sendable, Equatable {
         case ("history.cleared", 1): return .historyCleared(count: try FieldReader(data, path: "data").int("count"))
         case ("settings.changed", 1): return .settingsChanged(try SettingsChange(json: data))
         case ("location.changed", 1): return .locationChanged(try Location(json: data))
+        case ("location.cleared", 1): return .locationCleared(try Location(json: data))
         case ("weather.fetched", 1):
             // A fetch whose report compaction stripped (a later fetch of its entry replaced it) keeps its audit facts.
             if case .object(let members) = data, members["compacted"] != nil {

@@ -47,9 +47,17 @@ package struct LocationState: StateSlice {
     package init() {}
 
     package mutating func apply(_ event: DomainEvent) {
-        guard case .locationChanged(let location) = event else { return }
-        current = location
-        if location.refresh { refreshedFrom = location }
+        switch event {
+        case .locationChanged(let location):
+            current = location
+            if location.refresh { refreshedFrom = location }
+        case .locationCleared:
+            // A location set after this one is a first one again: it refreshes wherever it is.
+            current = nil
+            refreshedFrom = nil
+        default:
+            break
+        }
     }
 
     package var json: JSONValue {
@@ -75,6 +83,11 @@ package enum LocationDecisions {
             lat: Rounding.round(lat, decimals: precision), lon: Rounding.round(lon, decimals: precision), name: name,
             setAt: now, refresh: refresh)
         return [.locationChanged(location)]
+    }
+
+    /// Clears the current location; no event when none is set.
+    package static func clear(_ state: LocationState) -> [DomainEvent] {
+        state.current.map { [.locationCleared($0)] } ?? []
     }
 
     /// The 5 km rule: true for the first location, or for a move of 5 km or more.

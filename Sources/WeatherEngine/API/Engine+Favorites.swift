@@ -98,6 +98,17 @@ extension Engine {
             return current
         }
     }
+
+    /// Clears the current location: the location it cleared, or nil when none was set (nothing is written).
+    package func clearLocation(origin: Origin) async throws -> Completion<Location?> {
+        try await location.change(origin) { state in
+            LocationDecisions.clear(state)
+        } answer: { event in
+            if case .locationCleared(let cleared) = event { .some(cleared) } else { nil }
+        } unchanged: { _ in
+            nil
+        }
+    }
 }
 
 extension Engine {

@@ -49,6 +49,7 @@ package protocol SettingsFacet: Sendable {
 package protocol LocationFacet: Sendable {
     func getLocation() async -> Completion<Location>
     func setLocation(_ target: NewLocation, origin: Origin) async throws -> Completion<Location>
+    func clearLocation(origin: Origin) async throws -> Completion<Location?>
     func refresh(
         _ scope: RefreshScope, only: Set<String>?, cause: String,
         onPlace: (@Sendable (_ result: RefreshOutcome, _ done: Int, _ total: Int) -> Void)?

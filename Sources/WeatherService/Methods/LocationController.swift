@@ -1,7 +1,7 @@
 import WeatherDomain
 import WeatherEngine
 
-/// `location/get`, `location/set` and `refresh`.
+/// `location/get`, `location/set`, `location/clear` and `refresh`.
 struct LocationController: Controller {
     let location: any LocationFacet
 
@@ -10,6 +10,9 @@ struct LocationController: Controller {
             "location/get": MethodHandler { [location] _ in await location.getLocation().map { $0.json } },
             "location/set": MethodHandler(changesState: true, params: ["lat", "lon", "address"]) { [location] call in
                 try await location.setLocation(try Self.newLocation(call.params), origin: call.origin).map { $0.json }
+            },
+            "location/clear": MethodHandler(changesState: true) { [location] call in
+                try await location.clearLocation(origin: call.origin).map { CommandResult.locationCleared($0) }
             },
             "refresh": MethodHandler(params: ["scope"]) { [location] call in
                 let scope = try call.params.choice("scope", as: RefreshScope.self) ?? .all
