@@ -10,7 +10,8 @@ let package = Package(
     name: "weatherd",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "weatherd", targets: ["weatherd"])
+        .executable(name: "weatherd", targets: ["weatherd"]),
+        .executable(name: "weatherd-check-log", targets: ["weatherd-check-log"]),
     ],
     targets: [
         .target(name: "WeatherRuntime", swiftSettings: swiftSettings),

@@ -124,17 +124,17 @@ extension DocExample {
         .contains { FileManager.default.isExecutableFile(atPath: "\($0)/jq") }
 
     /// `command` as the suite runs it: the release build the docs name is the build under test, and
-    /// `swift run weatherd-check-log` its built binary, given the repository's schemas (which it finds when
-    /// run from the repository's root, as the docs say).
+    /// `weatherd-check-log` its built binary, given the repository's schemas (which it finds when run from the
+    /// repository's root, as the docs say).
     static func runnable(_ command: String) -> String {
         var command = command
         for build in ["swift build -c release && ", "swift build && "] where command.hasPrefix(build) {
             command.removeFirst(build.count)
         }
-        return command.replacingOccurrences(of: ".build/release/weatherd", with: "weatherd")
-            .replacingOccurrences(
-                of: "swift run weatherd-check-log",
-                with: "weatherd-check-log --schemas \(path("Events/schemas"))")
+        return command.replacingOccurrences(
+            of: ".build/release/weatherd-check-log", with: "weatherd-check-log --schemas \(path("Events/schemas"))"
+        )
+        .replacingOccurrences(of: ".build/release/weatherd", with: "weatherd")
     }
 
     /// Whether `printed` is what `shown` shows: line for line, in any order (answers come as their requests

@@ -152,7 +152,7 @@ struct DocExamplesTests {
         #expect(
             DocExample.runnable("swift build -c release && .build/release/weatherd now Berlin") == "weatherd now Berlin"
         )
-        let check = DocExample.runnable("swift run weatherd-check-log wd-data")
+        let check = DocExample.runnable(".build/release/weatherd-check-log wd-data")
         #expect(check.hasPrefix("weatherd-check-log --schemas /") && check.hasSuffix("/Events/schemas wd-data"))
         #expect(DocExample.skipReason("docker compose up -d weatherd") != nil)
         #expect(DocExample.skipReason("weatherd now Berlin") == nil)

@@ -65,4 +65,39 @@ struct LogToolsEndToEndTests {
         #expect(report["file"]?.stringValue?.hasSuffix("events.jsonl") == true)
         #expect(directory.logBytes() == bytes)
     }
+
+    @Test(
+        "weatherd-check-log: --help exits 0; from the repository's root it validates data, elsewhere the format alone")
+    func checkLog() async throws {
+        let binary = URL(fileURLWithPath: RunningWeatherd.binaryPath).deletingLastPathComponent()
+            .appendingPathComponent("weatherd-check-log").path
+        let help = try await runCommand(["--help"], executable: binary)
+        #expect(help.status == 0)
+        #expect(help.output.hasPrefix("usage: weatherd-check-log"), "\(help.output)")
+        #expect(try await runCommand([], executable: binary).status == 2)
+
+        let directory = TemporaryDataDirectory()
+        let weatherd = try startWeatherd(directory)
+        try await addFavorites(weatherd, 0..<3)
+        try weatherd.closeInput()
+        #expect(await weatherd.waitForExit() == 0)
+        let root = Repository.root.path
+        let inRepository = try await runCommand([directory.path], executable: binary, directory: root)
+        #expect(inRepository.status == 0, "\(inRepository.output)")
+        let validated = try JSONValue.parse(Array(inRepository.output.utf8))
+        #expect(validated["ok"] == true)
+        #expect(validated["types"]?["favorite.added"] == 3)
+        #expect(validated["schemas"] == "Events/schemas")
+        let elsewhere = try await runCommand([directory.path], executable: binary, directory: directory.path)
+        let formatOnly = try JSONValue.parse(Array(elsewhere.output.utf8))
+        #expect(formatOnly["ok"] == true)
+        #expect(formatOnly["schemas"] == .null)
+
+        var bytes = directory.logBytes()
+        bytes[bytes.count / 2] ^= 0x02
+        try directory.writeLog(bytes)
+        let damaged = try await runCommand([directory.path], executable: binary, directory: directory.path)
+        #expect(damaged.status == 1)
+        #expect(try JSONValue.parse(Array(damaged.output.utf8))["ok"] == false)
+    }
 }
