@@ -231,6 +231,31 @@ struct OfficialSourcesTests {
         }
     }
 
+    @Test("weather/airQuality: a variable in a unit weatherd does not know is left out, with a warning in the event")
+    func airQualityOddUnit() async throws {
+        var body = try JSONValue.parse(try OfficialFixture.bytes("openmeteo-airquality-vienna-pollen"))
+        guard case .object(var top) = body, case .object(var units)? = top["current_units"] else {
+            Issue.record("the fixture has current_units")
+            return
+        }
+        units["pm2_5"] = "ppm"
+        top["current_units"] = .object(units)
+        body = .object(top)
+        let network = InMemoryTransport()
+        network.route("/v1/air-quality", InMemoryTransport.ok(body.jsonBytes))
+        let clock = ManualClock(start: try OfficialFixture.time("2025-05-10T12:30:00Z"))
+        try await InProcessWeatherd.with(clock: clock, network: network, fetch: OfficialFixture.quick) { service in
+            let answer = try await service.result("weather/airQuality", ["lat": 48.2, "lon": 16.4])
+            #expect(answer["current"]?["pm2_5"] == nil, "left out")
+            #expect(answer["current"]?["europeanAqi"] == 38.0, "the rest is answered")
+            #expect(answer["hourly"]?.arrayValue?.first?["pm2_5"] != nil, "the hours' own unit was known")
+            let fetched = try await OfficialFixture.events(service, ["air_quality.fetched"])
+            #expect(
+                fetched.first?["data"]?["warnings"]
+                    == ["$.current_units.pm2_5 is an unknown concentration unit \"ppm\": pm2_5 left out"])
+        }
+    }
+
     @Test("after a restart, warnings and air quality come from the cache rebuilt from the log; state/verify holds")
     func restart() async throws {
         let directory = TemporaryDataDirectory()

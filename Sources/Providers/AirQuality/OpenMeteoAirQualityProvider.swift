@@ -70,32 +70,34 @@ package struct OpenMeteoAirQualityProvider: AirQualityProvider {
             throw FieldError(path: "$.current", problem: "is required when there is no $.hourly")
         }
         let offset = try top.optionalInt("utc_offset_seconds") ?? 0
+        var warnings: [String] = []
         var current: AirQualityEntry?
         if top.has("current") {
-            current = try currentEntry(top, utcOffsetSeconds: offset)
+            current = try currentEntry(top, utcOffsetSeconds: offset, warnings: &warnings)
         }
-        let hourly = top.has("hourly") ? try hourlyEntries(top, utcOffsetSeconds: offset) : []
-        return AirQualityReport(
+        let hourly = top.has("hourly") ? try hourlyEntries(top, utcOffsetSeconds: offset, warnings: &warnings) : []
+        var report = AirQualityReport(
             place: place, current: current, hourly: AirQualityReport.nextHours(hourly, now: now))
+        report.warnings = warnings
+        return report
     }
 
-    private static func currentEntry(_ top: FieldReader, utcOffsetSeconds: Int64) throws(FieldError)
-        -> AirQualityEntry
+    private static func currentEntry(_ top: FieldReader, utcOffsetSeconds: Int64, warnings: inout [String])
+        throws(FieldError) -> AirQualityEntry
     {
         let current = try FieldReader(top.members["current"], path: "$.current")
         let units = try FieldReader(top.members["current_units"], path: "$.current_units", allowAbsent: true)
         var entry = AirQualityEntry(
             time: try ResponseBody.time(
                 current.members["time"], path: "$.current.time", utcOffsetSeconds: utcOffsetSeconds))
-        for variable in variables {
-            try checkUnit(units, variable.name, kind: variable.kind)
+        for variable in variables where try knownUnit(units, variable.name, kind: variable.kind, &warnings) {
             entry[keyPath: variable.member] = try current.optionalDouble(variable.name)
         }
         return entry
     }
 
-    private static func hourlyEntries(_ top: FieldReader, utcOffsetSeconds: Int64) throws(FieldError)
-        -> [AirQualityEntry]
+    private static func hourlyEntries(_ top: FieldReader, utcOffsetSeconds: Int64, warnings: inout [String])
+        throws(FieldError) -> [AirQualityEntry]
     {
         let hourly = try FieldReader(top.members["hourly"], path: "$.hourly")
         let units = try FieldReader(top.members["hourly_units"], path: "$.hourly_units", allowAbsent: true)
@@ -106,32 +108,31 @@ package struct OpenMeteoAirQualityProvider: AirQualityProvider {
                     time: try ResponseBody.time(
                         value, path: "$.hourly.time[\(index)]", utcOffsetSeconds: utcOffsetSeconds)))
         }
-        for variable in variables {
-            try checkUnit(units, variable.name, kind: variable.kind)
+        for variable in variables where try knownUnit(units, variable.name, kind: variable.kind, &warnings) {
             guard let column = try ResponseBody.numbers(hourly, variable.name, count: entries.count) else { continue }
             for index in entries.indices { entries[index][keyPath: variable.member] = column[index] }
         }
         return entries
     }
 
-    /// Throws when a variable's unit label is not the one weatherd reads it in.
+    /// Whether a variable's unit label is the one weatherd reads it in; when not, the variable is left out of the
+    /// answer (one odd label does not sink the rest) and `warnings` says so.
     ///
     /// A missing label means what weatherd asked for. μg/m³ is accepted with either micro sign
     /// (Open-Meteo sends U+03BC GREEK SMALL LETTER MU; U+00B5 MICRO SIGN is the same unit).
     /// The indices' labels (`EAQI`, `USAQI`, `""`) are not units and are not checked.
-    private static func checkUnit(_ units: FieldReader, _ key: String, kind: Kind) throws(FieldError) {
-        guard let label = try units.optionalString(key) else { return }
-        switch kind {
-        case .index:
-            return
-        case .concentration:
-            guard ["\u{3BC}g/m\u{B3}", "\u{B5}g/m\u{B3}", "ug/m3"].contains(label) else {
-                throw FieldError(path: "\(units.path).\(key)", problem: "is an unknown concentration unit \"\(label)\"")
-            }
-        case .pollen:
-            guard ["grains/m\u{B3}", "grains/m3"].contains(label) else {
-                throw FieldError(path: "\(units.path).\(key)", problem: "is an unknown pollen unit \"\(label)\"")
-            }
+    private static func knownUnit(_ units: FieldReader, _ key: String, kind: Kind, _ warnings: inout [String])
+        throws(FieldError) -> Bool
+    {
+        guard let label = try units.optionalString(key), kind != .index else { return true }
+        let (known, what) =
+            kind == .pollen
+            ? (["grains/m\u{B3}", "grains/m3"], "pollen")
+            : (["\u{3BC}g/m\u{B3}", "\u{B5}g/m\u{B3}", "ug/m3"], "concentration")
+        guard known.contains(label) else {
+            warnings.append("\(units.path).\(key) is an unknown \(what) unit \"\(label)\": \(key) left out")
+            return false
         }
+        return true
     }
 }

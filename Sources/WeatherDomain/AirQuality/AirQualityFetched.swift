@@ -16,12 +16,15 @@ package struct AirQualityFetched: Sendable, Equatable {
     package var key: String
     package var call: UpstreamCall
     package var report: AirQualityReport
+    /// The variables left out of the answer, each with why (absent from the payload when none).
+    package var warnings: [String]
 
-    package init(kind: Kind, key: String, call: UpstreamCall, report: AirQualityReport) {
+    package init(kind: Kind, key: String, call: UpstreamCall, report: AirQualityReport, warnings: [String] = []) {
         self.kind = kind
         self.key = key
         self.call = call
         self.report = report
+        self.warnings = warnings
     }
 
     /// The cache entry a fetch fills: `<kind>|<key>`.
@@ -38,6 +41,7 @@ package struct AirQualityFetched: Sendable, Equatable {
             "hourly": .array(report.hourly.map(\.json)),
         ]
         if let current = report.current { object["current"] = current.json }
+        if !warnings.isEmpty { object["warnings"] = .array(warnings.map { .string($0) }) }
         call.write(into: &object)
         return .object(object)
     }
@@ -62,6 +66,7 @@ package struct AirQualityFetched: Sendable, Equatable {
             kind: kind, key: try r.string("key"), call: try UpstreamCall(r),
             report: AirQualityReport(
                 place: try Place(json: r.members["place"] ?? .null, path: "data.place"), current: current,
-                hourly: hourly))
+                hourly: hourly),
+            warnings: try r.optionalStrings("warnings") ?? [])
     }
 }

@@ -5,6 +5,9 @@ package struct AirQualityReport: Sendable, Equatable {
     package var current: AirQualityEntry?
     /// Hourly values from the current hour on, at most 24.
     package var hourly: [AirQualityEntry]
+    /// The variables left out of the provider's answer, each with why (an unknown unit label): recorded in the
+    /// fetch event, never kept in the cache.
+    package var warnings: [String] = []
 
     /// Hourly entries kept.
     package static let maxHours = 24

@@ -122,10 +122,14 @@ extension FetchActor {
                 }
             }
         ) { (body: [UInt8], call: UpstreamCall) throws(ProviderError) -> (FetchedValue, DomainEvent) in
-            let report = try decode(body, call)
+            // The decoder's warnings go to the fetch event only, as a weather fetch's do.
+            var report = try decode(body, call)
+            let warnings = report.warnings
+            report.warnings = []
             return (
                 .airQuality(report),
-                .airQualityFetched(AirQualityFetched(kind: kind, key: key, call: call, report: report))
+                .airQualityFetched(
+                    AirQualityFetched(kind: kind, key: key, call: call, report: report, warnings: warnings))
             )
         }
         guard case .airQuality(let report) = answer.value else {
