@@ -1,3 +1,4 @@
+import EventLog
 import Foundation
 import Testing
 import WeatherDomain
@@ -42,14 +43,14 @@ struct DocExamplesTests {
         }
 
         deinit {
-            // The daemons the examples started, each named in its data dir's LOCK.
+            // The daemons the examples started, each named in its data dir's LOCK: those under the working
+            // directory, and the one of the default data dir under the stage's HOME.
             let work = directory.path + "/work"
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: work)) ?? [] {
-                if let holder = try? String(contentsOfFile: "\(work)/\(name)/LOCK", encoding: .utf8),
-                    let pid = Int32(holder.split(separator: "\n").first ?? "")
-                {
-                    kill(pid, SIGTERM)
-                }
+            let dataDirectories =
+                ((try? FileManager.default.contentsOfDirectory(atPath: work)) ?? []).map { "\(work)/\($0)" }
+                + [directory.path + "/home/.local/share/weatherd"]
+            for dataDirectory in dataDirectories {
+                if let holder = LockHolder.read(lockPath: dataDirectory + "/LOCK") { kill(holder.pid, SIGTERM) }
             }
             server.stop()
             try? FileManager.default.removeItem(atPath: runtime)

@@ -118,14 +118,12 @@ package struct DataDirectory: Sendable {
         }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
-            var buffer = [UInt8](repeating: 0, count: 32)
-            let count = pread(fd, &buffer, buffer.count, 0)
+            let holder = LockHolder.read(fd: fd)
             close(fd)
             guard code == EWOULDBLOCK else {
                 throw .failed(StorageError(operation: "flock", path: lockPath, errno: code))
             }
-            let holder = count > 0 ? buffer[..<count].prefix { $0 != UInt8(ascii: "\n") } : []
-            throw .held(dataDir: path, holderPid: Int(String(decoding: holder, as: UTF8.self).trimmingWhitespace))
+            throw .held(dataDir: path, holderPid: holder.map { Int($0.pid) })
         }
         // The holder is informational (it names the holder for a second instance and tells a client whom to
         // wait for); failing to write it is harmless.

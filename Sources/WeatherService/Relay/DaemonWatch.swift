@@ -1,3 +1,5 @@
+import EventLog
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -47,23 +49,9 @@ struct DaemonWatch {
             child = nil
             childStatus = reaped == pid ? Self.describe(status) : "not waitable"
         }
-        guard let (holder, holderSocket) = lockHolder(), kill(holder, 0) == 0 || errno == EPERM else { return .gone }
-        return holderSocket == socket ? .starting : .heldElsewhere(pid: holder, socket: holderSocket)
-    }
-
-    /// The pid (first line) and socket (second line, for a daemon) that the lock's holder wrote into `LOCK`.
-    private func lockHolder() -> (pid_t, String?)? {
-        guard let lockPath else { return nil }
-        let fd = open(lockPath, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 4200)
-        let count = read(fd, &buffer, buffer.count)
-        guard count > 0 else { return nil }
-        let lines = buffer[..<count].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        guard let pid = pid_t(String(decoding: lines[0], as: UTF8.self)), pid > 0 else { return nil }
-        let socket = lines.count > 2 ? String(decoding: lines[1], as: UTF8.self) : nil
-        return (pid, socket)
+        guard let holder = lockPath.flatMap(LockHolder.read(lockPath:)), kill(holder.pid, 0) == 0 || errno == EPERM
+        else { return .gone }
+        return holder.socket == socket ? .starting : .heldElsewhere(pid: holder.pid, socket: holder.socket)
     }
 
     /// "exit status N" or "signal N", from a `waitpid` status.
