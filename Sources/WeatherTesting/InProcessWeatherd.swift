@@ -29,7 +29,8 @@ package final class InProcessWeatherd: Sendable {
         network: InMemoryTransport = InMemoryTransport(), fetch: FetchPolicy = .inProcess,
         snapshotEvery: Int = 10_000, maxFavorites: Int = FavoritesDecisions.defaultMaxCount,
         segmentBytes: Int64 = 64 << 20, logger: Logger = Logger(level: .error), warningsInterval: Duration? = nil,
-        warningsLanguage: String? = nil, followerCapacity: Int = 10_000
+        warningsLanguage: String? = nil, followerCapacity: Int = 10_000,
+        summaryCheckInterval: Duration? = .seconds(60)
     ) throws {
         self.network = network
         self.clock = clock
@@ -48,6 +49,7 @@ package final class InProcessWeatherd: Sendable {
         configuration.warningsInterval = warningsInterval
         configuration.warningsLanguage = warningsLanguage
         configuration.followerCapacity = followerCapacity
+        configuration.summaryCheckInterval = summaryCheckInterval
         let opened = try Self.open(configuration: configuration, clock: clock, logger: logger, file: file)
         let engine = Engine(
             opened, configuration: configuration, clock: clock, logger: logger,

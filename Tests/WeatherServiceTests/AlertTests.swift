@@ -71,4 +71,33 @@ struct AlertTests {
             #expect(verify["ok"] == true)
         }
     }
+
+    @Test("the daily summary is raised by the once-a-minute check of the manual clock, once a local day")
+    func dailySummaryTimer() async throws {
+        let network = InMemoryTransport()
+        network.route("/v1/forecast", query: "hourly=", InMemoryTransport.ok(OpenMeteoBodies.forecast()))
+        // 12:00 UTC, 13:00 in the stand-in forecast's zone (UTC+1), on the forecast's first day.
+        let clock = ManualClock(start: Timestamp(milliseconds: 1_795_348_800_000))
+        let service = try InProcessWeatherd(
+            directory: TemporaryDataDirectory(), clock: clock, network: network, summaryCheckInterval: .seconds(60))
+        _ = try await service.result("favorites/add", ["name": "Home", "lat": 52.52, "lon": 13.41])
+        _ = try await service.result("weather/forecast", ["lat": 52.52, "lon": 13.41])
+        _ = try await service.result("alerts/configure", ["dailySummary": ["time": "08:00"]])
+        let summaries = {
+            try await service.result("alerts/list")["alerts"]?.arrayValue?.filter { $0["rule"] == "daily_summary" }
+                ?? []
+        }
+        await clock.timerArmed(.seconds(60))
+        #expect(try await summaries().isEmpty, "nothing before the check")
+        clock.advance(by: .seconds(60))
+        await clock.timerArmed(.seconds(60))
+        let raised = try await summaries()
+        #expect(raised.count == 1)
+        #expect(raised.first?["favoriteId"] == "fav-1")
+        #expect(raised.first?["localDate"] == "2026-11-22")
+        clock.advance(by: .seconds(60))
+        await clock.timerArmed(.seconds(60))
+        #expect(try await summaries().count == 1, "once a local day")
+        await service.stop()
+    }
 }

@@ -53,6 +53,12 @@ struct ConfigurationTests {
         #expect(defaults.openMeteoAirQualityBaseURL == "https://air-quality-api.open-meteo.com")
         #expect(defaults.nwsContact == nil)
         #expect(defaults.warningsInterval == .seconds(600))
+        #expect(defaults.summaryCheckInterval == .seconds(60))
+        #expect(
+            try Configuration.parse(["--summary-check-interval", "0"], environment: [:]).summaryCheckInterval == nil)
+        #expect(
+            try Configuration.parse(["--summary-check-interval", "300"], environment: [:]).summaryCheckInterval
+                == .seconds(300))
         let environment = [
             "NWS_BASE_URL": "http://nws.env", "NWS_CONTACT": "env@example.com", "METEOALARM_BASE_URL": "http://ma.env",
             "OPEN_METEO_AIR_QUALITY_BASE_URL": "http://aq.env",

@@ -37,8 +37,9 @@ package actor AlertActor {
         self.logger = logger
     }
 
-    /// Follows the log until cancelled; checks the daily summaries every minute of its clock.
-    func run() async {
+    /// Follows the log until cancelled; checks the daily summaries every `summaryCheckInterval` of its clock
+    /// (nil: never).
+    func run(summaryCheckInterval: Duration?) async {
         let startSeq = follower.lastSeq
         handled.raise(to: startSeq)
         previous = await cache.read { cache in
@@ -47,9 +48,10 @@ package actor AlertActor {
         await seedLineage()
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.follow(after: startSeq) }
+            guard let summaryCheckInterval else { return }
             group.addTask { [clock] in
                 while !Task.isCancelled {
-                    do { try await clock.sleep(for: .seconds(60)) } catch { return }
+                    do { try await clock.sleep(for: summaryCheckInterval) } catch { return }
                     await self.checkDailySummaries()
                 }
             }

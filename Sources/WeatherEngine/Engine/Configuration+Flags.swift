@@ -166,7 +166,8 @@ extension Configuration {
     }
 
     /// Reads the flag `reader` stands on when it limits or schedules fetches (`--cache-ttl`, `--forecast-ttl`,
-    /// `--upstream-timeout`, `--rate-limit`, `--max-body-bytes`, `--warnings-interval`, `--refresh-interval`);
+    /// `--upstream-timeout`, `--rate-limit`, `--max-body-bytes`, `--warnings-interval`, `--refresh-interval`,
+    /// `--summary-check-interval`);
     /// false when it is another flag.
     private mutating func readFetchFlag(_ reader: inout ArgumentReader) throws(ConfigurationError) -> Bool {
         switch reader.flag {
@@ -181,6 +182,9 @@ extension Configuration {
         case "--refresh-interval":
             let seconds = try reader.number(0...(30 * 86_400))
             refreshInterval = seconds == 0 ? nil : .seconds(seconds)
+        case "--summary-check-interval":
+            let seconds = try reader.number(0...3600)
+            summaryCheckInterval = seconds == 0 ? nil : .seconds(seconds)
         default: return false
         }
         return true

@@ -34,6 +34,8 @@ package struct Configuration: Sendable, Equatable {
     /// Time between checks of the official warnings (and air quality) of the places with alerts on
     /// (`--warnings-interval`); nil disables the timer (the checks after each refresh remain).
     package var warningsInterval: Duration? = .seconds(600)
+    /// Time between checks whether a daily summary is due (`--summary-check-interval`); nil never raises one.
+    package var summaryCheckInterval: Duration? = .seconds(60)
     /// Time between scheduled refreshes of the favorites (`--refresh-interval`); nil disables them.
     package var refreshInterval: Duration? = .seconds(4 * 3600)
     /// Decimals kept of the client's coordinates in the log (`--location-precision`; 2 is about 1 km).
@@ -111,6 +113,8 @@ package struct Configuration: Sendable, Equatable {
           --refresh-interval SECONDS  refresh every favorite this often (default 14400; 0 = never)
           --warnings-interval SECONDS  check the official warnings of the places with alerts on this often
                                   (default 600; 0 = only after refreshes)
+          --summary-check-interval SECONDS  check whether a daily summary is due this often (default 60;
+                                  0 = never raise one)
           --location-precision N  decimals kept of the client's coordinates in the log (default 2, ~1 km)
           --snapshot-every N      write a state snapshot every N events (default 10000; 0 = only at shutdown)
           --segment-bytes N       roll the log over into a sealed segment at N bytes (default 67108864, 64 MiB)

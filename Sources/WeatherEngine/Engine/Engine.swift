@@ -121,7 +121,7 @@ package final class Engine: Sendable {
     /// serves clients, so at shutdown they stop first (no new scheduled fetch during the front's grace).
     package func workerServices() -> [any Service] {
         var services: [any Service] = [
-            AlertService(actor: alertActor),
+            AlertService(actor: alertActor, summaryCheckInterval: configuration.summaryCheckInterval),
             CompactionService(
                 directory: dataDirectory.path, retainPayloads: configuration.retainPayloads,
                 retainAudit: configuration.retainAudit, writer: writer,
@@ -161,7 +161,7 @@ package final class Engine: Sendable {
     package func releaseLock() { opened.lock.release() }
 
     /// The alert actor's work, on the engine clock's minutes (the `AlertService` runs it; so do tests).
-    package func runAlerts() async { await alertActor.run() }
+    package func runAlerts() async { await alertActor.run(summaryCheckInterval: configuration.summaryCheckInterval) }
 
     /// Returns once the alert rules have handled every event committed so far (a barrier for tests and for
     /// whatever must see the alerts a change raises).

@@ -46,8 +46,9 @@ struct EngineLogService: Service {
 /// Decides alerts as weather is fetched and as the daily-summary time comes.
 struct AlertService: Service {
     let actor: AlertActor
+    let summaryCheckInterval: Duration?
 
-    func run() async { await actor.run() }
+    func run() async { await actor.run(summaryCheckInterval: summaryCheckInterval) }
 }
 
 /// Refreshes the favorites on a schedule.
