@@ -78,8 +78,9 @@ struct AlertTests {
         network.route("/v1/forecast", query: "hourly=", InMemoryTransport.ok(OpenMeteoBodies.forecast()))
         // 12:00 UTC, 13:00 in the stand-in forecast's zone (UTC+1), on the forecast's first day.
         let clock = ManualClock(start: Timestamp(milliseconds: 1_795_348_800_000))
+        let directory = TemporaryDataDirectory()
         let service = try InProcessWeatherd(
-            directory: TemporaryDataDirectory(), clock: clock, network: network, summaryCheckInterval: .seconds(60))
+            directory: directory, clock: clock, network: network, summaryCheckInterval: .seconds(60))
         _ = try await service.result("favorites/add", ["name": "Home", "lat": 52.52, "lon": 13.41])
         _ = try await service.result("weather/forecast", ["lat": 52.52, "lon": 13.41])
         _ = try await service.result("alerts/configure", ["dailySummary": ["time": "08:00"]])
@@ -98,6 +99,8 @@ struct AlertTests {
         clock.advance(by: .seconds(60))
         await clock.timerArmed(.seconds(60))
         #expect(try await summaries().count == 1, "once a local day")
+        let events = try await service.result("events/query", ["types": ["alert.raised"]])
+        #expect(events["events"]?.arrayValue?.map { $0["cause"] } == ["timer:daily_summary"])
         await service.stop()
     }
 }
