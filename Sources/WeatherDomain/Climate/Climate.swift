@@ -1,0 +1,102 @@
+/// A day of the past at a place, by its local date, in canonical units (°C, mm); nil where the source has
+/// no value.
+package struct PastDay: Sendable, Equatable {
+    /// `YYYY-MM-DD` in the place's time zone.
+    package var date: String
+    package var low: Double?
+    package var high: Double?
+    package var precipitation: Double?
+
+    package init(date: String, low: Double?, high: Double?, precipitation: Double? = nil) {
+        self.date = date
+        self.low = low
+        self.high = high
+        self.precipitation = precipitation
+    }
+}
+
+/// What is normal for a calendar day at a place, and its records, from the place's past days.
+///
+/// The normal is the WMO's current reference period, 1991–2020: the mean of every low (and every high) of
+/// the 15 days centred on the calendar day in each of those 30 years (±`windowDays`), which smooths one
+/// odd day without blurring the season. 29 February is centred on 28 February in common years. The records
+/// are the highest high and the lowest low on that very calendar day in every year the days cover; a tie
+/// keeps the earlier year (a record equalled is not broken).
+package struct Climate: Sendable, Equatable {
+    /// A record and the year it was set.
+    package struct Record: Sendable, Equatable {
+        package var value: Double
+        package var year: Int
+
+        package init(value: Double, year: Int) {
+            self.value = value
+            self.year = year
+        }
+    }
+
+    package static let normalPeriod = 1991...2020
+    package static let windowDays: Int64 = 7
+
+    package var month: Int
+    package var day: Int
+    package var normalLow: Double?
+    package var normalHigh: Double?
+    /// How many years of the period had a value in the window: 30 when the past is complete.
+    package var normalYears: Int
+    package var recordLow: Record?
+    package var recordHigh: Record?
+    /// The first year the past days cover (records are "since" then); nil with none.
+    package var since: Int?
+
+    /// Computes the normal and records of `month`/`day` (1-based) from `days` (any order; a date that is not
+    /// `YYYY-MM-DD` is skipped).
+    package init(_ days: [PastDay], month: Int, day: Int) {
+        self.month = month
+        self.day = day
+        var byDay: [Int64: PastDay] = [:]
+        var (recordLow, recordHigh): (Record?, Record?) = (nil, nil)
+        var since: Int?
+        for past in days {
+            guard let (year, m, d) = Self.parse(past.date) else { continue }
+            byDay[CivilDate.toDays(year: year, month: m, day: d)] = past
+            since = min(since ?? Int(year), Int(year))
+            guard m == month, d == day else { continue }
+            if let low = past.low,
+                low < recordLow?.value ?? .infinity
+                    || (low == recordLow?.value && Int(year) < recordLow?.year ?? 0)
+            {
+                recordLow = Record(value: low, year: Int(year))
+            }
+            if let high = past.high,
+                high > recordHigh?.value ?? -.infinity
+                    || (high == recordHigh?.value && Int(year) < recordHigh?.year ?? 0)
+            {
+                recordHigh = Record(value: high, year: Int(year))
+            }
+        }
+        (self.recordLow, self.recordHigh, self.since) = (recordLow, recordHigh, since)
+        var (lows, highs, years) = ([Double](), [Double](), 0)
+        for year in Self.normalPeriod.map(Int64.init) {
+            let centre = CivilDate.toDays(
+                year: year, month: Int64(month), day: min(Int64(day), CivilDate.daysIn(month: Int64(month), year: year))
+            )
+            let window = (centre - Self.windowDays...centre + Self.windowDays).compactMap { byDay[$0] }
+            lows += window.compactMap(\.low)
+            highs += window.compactMap(\.high)
+            if window.contains(where: { $0.low != nil || $0.high != nil }) { years += 1 }
+        }
+        normalLow = lows.isEmpty ? nil : lows.reduce(0, +) / Double(lows.count)
+        normalHigh = highs.isEmpty ? nil : highs.reduce(0, +) / Double(highs.count)
+        normalYears = years
+    }
+
+    /// (year, month, day) of `YYYY-MM-DD`; nil for anything else.
+    static func parse(_ date: String) -> (Int64, Int64, Int64)? {
+        let parts = date.split(separator: "-", omittingEmptySubsequences: false)
+        guard date.utf8.count == 10, parts.count == 3, let year = Int64(parts[0]), let month = Int64(parts[1]),
+            let day = Int64(parts[2]), (1...12).contains(month),
+            (1...CivilDate.daysIn(month: month, year: year)).contains(day)
+        else { return nil }
+        return (year, month, day)
+    }
+}
