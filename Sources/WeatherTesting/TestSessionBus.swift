@@ -1,0 +1,175 @@
+import Foundation
+import Synchronization
+import WeatherRuntime
+import WeatherService
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A session bus for tests, with a notification server on it (or none): it speaks the handshake and the
+/// message protocol as dbus-daemon does (an `OK` with a guid, `Hello` answered with a unique name and then
+/// a `NameAcquired` signal), answers `org.freedesktop.Notifications` as a notification daemon does, and
+/// keeps every message it received for the test to look at.
+package final class TestSessionBus: Sendable {
+    /// The address to give as `DBUS_SESSION_BUS_ADDRESS`.
+    package let address: String
+    private let path: String
+    private let listener: Int32
+    private let state = Mutex(State())
+
+    private struct State {
+        var received: [DBusMessage] = []
+        var authLines: [String] = []
+        var nextId: UInt32 = 1
+        var nextName = 1
+        var open: [Int32] = []
+    }
+
+    /// What the bus offers.
+    package enum Mode: Sendable {
+        /// A notification server answers.
+        case notifications
+        /// No notification server: calls to it get `ServiceUnknown`, as from a bus without one.
+        case noServer
+        /// The handshake is refused.
+        case refuseAuth
+    }
+
+    package init(_ mode: Mode = .notifications) throws {
+        let directory = NSTemporaryDirectory() + "wd-bus-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        path = directory + "/bus"
+        address = "unix:path=\(path),guid=0123456789abcdef0123456789abcdef"
+        listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var socketAddress = sockaddr_un()
+        socketAddress.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &socketAddress.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+        let bound = withUnsafePointer(to: &socketAddress) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard bound == 0, listen(listener, 8) == 0 else { throw DBusWireError("the test bus cannot listen") }
+        startThread(named: "test-bus") { [self] in
+            while true {
+                let client = accept(listener, nil, nil)
+                guard client >= 0 else { return }
+                state.withLock { $0.open.append(client) }
+                startThread(named: "test-bus-client") { self.serve(client, mode) }
+            }
+        }
+    }
+
+    /// Every message the bus received, in order.
+    package var received: [DBusMessage] { state.withLock { $0.received } }
+
+    /// The handshake lines clients sent (`AUTH EXTERNAL 31303030`, `BEGIN`).
+    package var authLines: [String] { state.withLock { $0.authLines } }
+
+    /// The calls of `member` to the notification server.
+    package func calls(_ member: String) -> [DBusMessage] {
+        received.filter { $0.destination == "org.freedesktop.Notifications" && $0.member == member }
+    }
+
+    /// Stops listening and closes every connection.
+    package func stop() {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+        for fd in state.withLock({ $0.open }) { shutdown(fd, Int32(SHUT_RDWR)) }
+        unlink(path)
+    }
+
+    deinit { stop() }
+
+    private func serve(_ fd: Int32, _ mode: Mode) {
+        var buffer: [UInt8] = []
+        func fill() -> Bool {
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let count = chunk.withUnsafeMutableBytes { Descriptor.read(fd, into: $0) }
+            guard count > 0 else { return false }
+            buffer += chunk[..<count]
+            return true
+        }
+        func line() -> String? {
+            while !buffer.contains(UInt8(ascii: "\n")) { guard fill() else { return nil } }
+            let end = buffer.firstIndex(of: UInt8(ascii: "\n"))!
+            let text = String(decoding: buffer[..<end].filter { $0 != UInt8(ascii: "\r") }, as: UTF8.self)
+            buffer.removeFirst(end + 1)
+            state.withLock { $0.authLines.append(text) }
+            return text
+        }
+        func send(_ message: DBusMessage) { Descriptor.writeAll(fd, message.bytes) }
+        while buffer.isEmpty { guard fill() else { return } }
+        guard buffer.removeFirst() == 0, line()?.hasPrefix("AUTH EXTERNAL ") == true else { return }
+        if case .refuseAuth = mode {
+            Descriptor.writeAll(fd, Array("REJECTED EXTERNAL\r\n".utf8))
+            return
+        }
+        Descriptor.writeAll(fd, Array("OK 0123456789abcdef0123456789abcdef\r\n".utf8))
+        guard line() == "BEGIN" else { return }
+        var serial: UInt32 = 1
+        func reply(to call: DBusMessage, _ body: [DBusValue], error: String? = nil) {
+            serial += 1
+            send(
+                DBusMessage(
+                    kind: error == nil ? .methodReturn : .error, serial: serial, errorName: error,
+                    replySerial: call.serial, sender: "org.freedesktop.DBus", body: body))
+        }
+        while true {
+            guard let length = try? DBusMessage.length(of: buffer[...]), buffer.count >= length else {
+                guard fill() else { return }
+                continue
+            }
+            guard let call = try? DBusMessage(bytes: Array(buffer[..<length])) else { return }
+            buffer.removeFirst(length)
+            state.withLock { $0.received.append(call) }
+            switch (call.destination, call.member) {
+            case ("org.freedesktop.DBus", "Hello"):
+                let name = state.withLock { state in
+                    defer { state.nextName += 1 }
+                    return ":1.\(state.nextName)"
+                }
+                reply(to: call, [.string(name)])
+                serial += 1
+                send(
+                    DBusMessage(
+                        kind: .signal, serial: serial, path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                        member: "NameAcquired", destination: name, sender: "org.freedesktop.DBus", body: [.string(name)]
+                    ))
+            case ("org.freedesktop.Notifications", let member):
+                guard case .notifications = mode else {
+                    reply(
+                        to: call,
+                        [.string("The name org.freedesktop.Notifications was not provided by any .service files")],
+                        error: "org.freedesktop.DBus.Error.ServiceUnknown")
+                    continue
+                }
+                switch member {
+                case "Notify" where call.signature == "susssasa{sv}i":
+                    let replaces = call.body[1].uint32Value ?? 0
+                    let id =
+                        replaces != 0
+                        ? replaces
+                        : state.withLock { state in
+                            defer { state.nextId += 1 }
+                            return state.nextId
+                        }
+                    reply(to: call, [.uint32(id)])
+                case "CloseNotification" where call.signature == "u":
+                    reply(to: call, [])
+                case "GetServerInformation":
+                    reply(to: call, [.string("test-bus"), .string("weatherd"), .string("1"), .string("1.2")])
+                default:
+                    reply(
+                        to: call, [.string("bad call \(member ?? "")")], error: "org.freedesktop.DBus.Error.InvalidArgs"
+                    )
+                }
+            default:
+                reply(to: call, [.string("unknown")], error: "org.freedesktop.DBus.Error.UnknownMethod")
+            }
+        }
+    }
+}

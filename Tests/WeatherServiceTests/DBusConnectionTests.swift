@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+import WeatherService
+import WeatherTesting
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+@Suite("D-Bus connection: the handshake, Hello and calls, against the test bus and a real dbus-daemon")
+struct DBusConnectionTests {
+    static let notifications = (
+        destination: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
+        interface: "org.freedesktop.Notifications"
+    )
+
+    static func notify(_ connection: DBusConnection, replaces: UInt32 = 0) async throws(DBusError) -> [DBusValue] {
+        try await connection.call(
+            destination: notifications.destination, path: notifications.path, interface: notifications.interface,
+            member: "Notify",
+            [
+                .string("weatherd"), .uint32(replaces), .string("weather-storm"), .string("Storm"), .string("Gusts"),
+                .array("s", []), .vardict([("urgency", .byte(2))]), .int32(-1),
+            ])
+    }
+
+    @Test("EXTERNAL with this user's uid, Hello's unique name, Notify's id, replacing and closing")
+    func notificationServer() async throws {
+        let bus = try TestSessionBus()
+        defer { bus.stop() }
+        let connection = try await DBusConnection.connect(address: bus.address, uid: getuid())
+        #expect(connection.uniqueName == ":1.1")
+        let hex = String(getuid()).utf8.map { String($0, radix: 16) }.joined()
+        #expect(bus.authLines == ["AUTH EXTERNAL \(hex)", "BEGIN"])
+        #expect(try await Self.notify(connection) == [.uint32(1)])
+        #expect(try await Self.notify(connection, replaces: 1) == [.uint32(1)], "replaced in place")
+        #expect(try await Self.notify(connection) == [.uint32(2)])
+        _ = try await connection.call(
+            destination: Self.notifications.destination, path: Self.notifications.path,
+            interface: Self.notifications.interface, member: "CloseNotification", [.uint32(2)])
+        let notify = bus.calls("Notify")
+        #expect(notify.count == 3)
+        #expect(notify.first?.body[3] == .string("Storm"))
+        #expect(notify.first?.path == "/org/freedesktop/Notifications")
+        #expect(bus.calls("CloseNotification").first?.body == [.uint32(2)])
+        #expect(bus.received.map(\.serial) == [1, 2, 3, 4, 5], "serials count up from Hello's 1")
+    }
+
+    @Test("no notification server is a remote ServiceUnknown; a refused handshake and no bus say so")
+    func failures() async throws {
+        let none = try TestSessionBus(.noServer)
+        defer { none.stop() }
+        let connection = try await DBusConnection.connect(address: none.address, uid: getuid())
+        await #expect(
+            throws: DBusError.remote(
+                name: "org.freedesktop.DBus.Error.ServiceUnknown",
+                message: "The name org.freedesktop.Notifications was not provided by any .service files")
+        ) {
+            _ = try await Self.notify(connection)
+        }
+        let refusing = try TestSessionBus(.refuseAuth)
+        defer { refusing.stop() }
+        await #expect(throws: DBusError.refused("REJECTED EXTERNAL")) {
+            _ = try await DBusConnection.connect(address: refusing.address, uid: getuid())
+        }
+        do {
+            _ = try await DBusConnection.connect(address: "unix:path=/nonexistent/weatherd-bus", uid: getuid())
+            Issue.record("connected to nothing")
+        } catch {
+            guard case .noBus = error else {
+                Issue.record("\(error)")
+                return
+            }
+        }
+    }
+
+    @Test("bus addresses: the first unix:path=, unescaped; anything else is no bus")
+    func addresses() throws {
+        #expect(try DBusConnection.socketPath(of: "unix:path=/run/user/1000/bus") == "/run/user/1000/bus")
+        #expect(
+            try DBusConnection.socketPath(of: "unix:abstract=/tmp/dbus-x,guid=1;unix:path=/tmp/a%20b,guid=2")
+                == "/tmp/a b")
+        for address in ["", "tcp:host=localhost,port=1", "unix:abstract=/tmp/dbus-x"] {
+            #expect(throws: DBusError.self) { try DBusConnection.socketPath(of: address) }
+        }
+    }
+
+    static let dbusDaemon = ["/usr/bin/dbus-daemon", "/bin/dbus-daemon"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    @Test(
+        "a real dbus-daemon accepts the handshake and Hello, and names the missing notification server",
+        .enabled(if: dbusDaemon != nil, "dbus-daemon is not installed here (apt-get install dbus-daemon)"))
+    func realDaemon() async throws {
+        let directory = TemporaryDataDirectory()
+        try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true)
+        let config = directory.path + "/bus.conf"
+        try """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig><type>session</type><listen>unix:path=\(directory.path)/bus</listen>
+        <auth>EXTERNAL</auth><policy context="default"><allow send_destination="*" eavesdrop="true"/>
+        <allow eavesdrop="true"/><allow own="*"/></policy></busconfig>
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: try #require(Self.dbusDaemon))
+        daemon.arguments = ["--config-file=\(config)", "--nofork", "--print-address=1"]
+        let output = Pipe()
+        daemon.standardOutput = output
+        try daemon.run()
+        defer { kill(daemon.processIdentifier, SIGKILL) }
+        // The daemon prints its address once it listens.
+        let line = await onOwnThreadForTest { output.fileHandleForReading.availableData }
+        let address = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(address.hasPrefix("unix:path=\(directory.path)/bus"), "\(address)")
+        let connection = try await DBusConnection.connect(address: address, uid: getuid())
+        #expect(connection.uniqueName.hasPrefix(":1."))
+        do {
+            _ = try await Self.notify(connection)
+            Issue.record("a notification server answered on a bus that has none")
+        } catch {
+            guard case .remote(let name, _) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(name.hasPrefix("org.freedesktop.DBus.Error."))
+        }
+    }
+}
+
+/// Runs blocking `work` off the test's cooperative threads.
+func onOwnThreadForTest<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread { continuation.resume(returning: work()) }.start()
+    }
+}
