@@ -30,7 +30,7 @@ enum LocationCommand {
     ) { context in
         let words = context.invocation.positional
         guard words.first == "set" else {
-            let location = try await context.client.call("location/get")
+            let location = try await context.call("location/get")
             context.output.print(context.json ? location.jsonString : describe(location))
             return CLI.Exit.ok
         }
@@ -40,7 +40,7 @@ enum LocationCommand {
             } else {
                 ["address": .string(words[1])]
             }
-        let location = try await context.client.call("location/set", params)
+        let location = try await context.call("location/set", params)
         if context.json {
             context.output.print(location.jsonString)
         } else {
