@@ -52,13 +52,15 @@ extension CLI {
     /// Every word that may follow `weatherd`: the commands, `log`, `serve` and `help`.
     package static var words: [String] { commands.map(\.name) + ["log", "serve", "help"] }
 
-    /// The one line for `weatherd WORD` when WORD is no command: with the closest command, when one is close.
+    /// The one line for `weatherd WORD` when WORD is no command: with the closest command, when one is close;
+    /// WORD terminal-safe (`TerminalText`).
     package static func unknownCommand(_ word: String) -> String {
+        let shown = TerminalText.safe(word)
         if let suggestion = Advice.closest(to: word, in: words) {
             return
-                "weatherd: unknown command \(word); did you mean `weatherd \(suggestion)`? (weatherd --help lists them)"
+                "weatherd: unknown command \(shown); did you mean `weatherd \(suggestion)`? (weatherd --help lists them)"
         }
-        return "weatherd: unknown command \(word); weatherd --help lists the commands"
+        return "weatherd: unknown command \(shown); weatherd --help lists the commands"
     }
 }
 

@@ -150,9 +150,16 @@ struct BarView {
 
     var stale: Bool { unreachable || current["stale"]?.boolValue == true }
 
-    /// The line the bar prints.
+    /// The line the bar prints. The answers' strings are terminal-safe already (`Context`); in polybar's
+    /// style a `%{` in them is escaped too, or polybar would read it as a tag (`%{A1:command:}` runs the
+    /// command on a click).
     var line: String {
-        let text = format.render(current: current, forecast: forecast, now: now)
+        let text =
+            style == .polybar
+            ? format.render(
+                current: current.mappingStrings(Self.polybarSafe), forecast: forecast?.mappingStrings(Self.polybarSafe),
+                now: now)
+            : format.render(current: current, forecast: forecast, now: now)
         let warning = alerts.isEmpty ? "" : "⚠ "
         let mark = stale ? "(\(staleness))" : ""
         switch style {
@@ -177,29 +184,13 @@ struct BarView {
         }
     }
 
+    /// `text` without polybar's tags: a `%{` is written `%\u{7B}` (polybar has no escape of its own for it).
+    static func polybarSafe(_ text: String) -> String { text.replacingOccurrences(of: "%{", with: "%\\u{7B}") }
+
     /// `stale, 12 min old`, or `weatherd unreachable` when the daemon is gone.
     var staleness: String {
         if unreachable { return "stale, weatherd unreachable" }
         let fetched = Timestamp(rfc3339: current["fetchedAt"]?.stringValue ?? "") ?? now
         return "stale, \(Text.duration(seconds: Double(now.milliseconds - fetched.milliseconds) / 1000)) old"
-    }
-
-    /// waybar's tooltip: the place and the days ahead, one per line, then the alerts and the staleness.
-    var tooltip: String {
-        var lines = [OneLine.placeName(current["location"] ?? .null)]
-        if let forecast {
-            let page = ForecastPage(forecast)
-            lines += (forecast["daily"]?.arrayValue ?? []).map { day in
-                let date = day["date"]?.stringValue ?? ""
-                let chance = day["pop"]?.doubleValue ?? page.rainChance(on: date)
-                return LocalTime.dayLabel(date) + "  " + Symbols.emoji(day["condition"] ?? .null, night: false) + " "
-                    + page.quantities.temperature(day["min"], signed: false) + " / "
-                    + page.quantities.temperature(day["max"], signed: false)
-                    + (chance.map { "  rain " + Quantities.percent($0) } ?? "")
-            }
-        }
-        lines += alerts.map { "⚠ " + ($0["message"]?.stringValue ?? "") }
-        if stale { lines.append(staleness) }
-        return lines.joined(separator: "\n")
     }
 }

@@ -83,8 +83,9 @@ package enum CLI {
                 LocalContext(invocation: invocation, configuration: configuration, environment: environment))
         }
         let notifications = AsyncStream<Notification>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
+        let json = invocation.switches.contains("--json")
         let forward: @Sendable (String, JSONValue) -> Void = { method, params in
-            notifications.continuation.yield(Notification(method: method, params: params))
+            notifications.continuation.yield(Notification(method: method, params: Context.shown(params, json: json)))
         }
         let connection: ClientConnection
         do {
@@ -188,22 +189,6 @@ struct UsageError: Error, CustomStringConvertible {
     var description: String
 
     init(_ description: String) { self.description = description }
-}
-
-/// What a command's `run` gets.
-package struct Context: Sendable {
-    package var invocation: Invocation
-    package var client: LineClient
-    /// The server's notifications on this connection, in order.
-    package var notifications: AsyncStream<Notification>
-    /// The time, and what a long-running command waits on.
-    var clock: any RuntimeClock
-
-    var output: Output { invocation.output }
-    /// The time now.
-    func now() -> Timestamp { clock.timestamp() }
-    /// Whether the command prints its method's result as JSON.
-    var json: Bool { invocation.switches.contains("--json") }
 }
 
 /// One of weatherd's commands.

@@ -50,8 +50,13 @@ package final class Output: Sendable {
         if !write(text + "\n", false) { failed.withLock { $0 = true } }
     }
 
-    /// Prints `text` and a newline on standard error.
-    package func error(_ text: String) { _ = write(text + "\n", true) }
+    /// Prints `text` and a newline on standard error, each of its lines terminal-safe (`TerminalText`): an
+    /// error quotes what was typed or answered (a place, a flag, an upstream's message), and weatherd never
+    /// styles standard error, so it is all made safe here.
+    package func error(_ text: String) {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        _ = write(lines.map { TerminalText.safe(String($0)) }.joined(separator: "\n") + "\n", true)
+    }
 
     /// `text` in an ANSI style (e.g. `1` bold, `2` dim, `31` red) when colouring, else as it is.
     package func styled(_ text: String, _ style: String) -> String {

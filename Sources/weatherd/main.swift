@@ -78,7 +78,7 @@ let configuration: Configuration
 do {
     configuration = try Configuration.parse(arguments, environment: environment)
 } catch {
-    Logger.standardError("weatherd: \(error)\n\n\(CLI.overview)")
+    Logger.standardError("weatherd: \(TerminalText.safe("\(error)"))\n\n\(CLI.overview)")
     exit(CLI.Exit.usage)
 }
 

@@ -94,6 +94,34 @@ struct BarEndToEndTests {
         _ = await client.waitForExit()
     }
 
+    @Test(
+        "a temperature-drop alert in the tooltip reads in the bar's units: °F for --units imperial, °C for metric",
+        arguments: [("imperial", "°F", "°C"), ("metric", "°C", "°F")])
+    func alertInTheBarsUnits(_ units: String, _ unit: String, _ other: String) async throws {
+        let server = try CommandsEndToEndTests.owmNow()
+        // Far above the recorded forecast's lows (a few °C): a drop is foreseen and an alert raised.
+        server.route("/data/2.5/weather", .init(body: try Self.current(temperature: 20)))
+        let directory = TemporaryDataDirectory()
+        let options = ["--standalone", "--data-dir", directory.path, "--owm-base-url", server.baseURL] + quietTimers
+        let added = try await runCommand(
+            ["favorites", "add", "51.5085,-0.1257", "--name", "London"] + options,
+            environment: CommandsEndToEndTests.owmKey)
+        #expect(added.status == 0, "\(added.errors)")
+        let bar = try RunningWeatherd(
+            arguments: ["bar", "London", "--style", "waybar", "--units", units] + options,
+            environment: CommandsEndToEndTests.owmKey)
+        #expect(
+            try await eventually {
+                try Self.objects(bar).last.map { Self.classes($0).contains("alert") } == true
+            }, "\(bar.output.lines.map { String(decoding: $0, as: UTF8.self) }) \(bar.standardError)")
+        let tooltip = try #require(try Self.objects(bar).last?["tooltip"]?.stringValue)
+        let alert = try #require(tooltip.split(separator: "\n").first { $0.hasPrefix("⚠ ") }, "\(tooltip)")
+        #expect(alert.contains("will fall to") && alert.contains(unit) && !alert.contains(other), "\(alert)")
+        #expect(!tooltip.contains(other), "the hours and days in the bar's units too: \(tooltip)")
+        bar.signal(SIGTERM)
+        #expect(await bar.waitForExit() == 0, "\(bar.standardError)")
+    }
+
     @Test("a waybar line turns stale when the provider cannot be reached once the cache's age has passed")
     func turnsStale() async throws {
         let server = try CommandsEndToEndTests.owmNow()

@@ -20,9 +20,12 @@ struct CommandRun: Sendable {
 
 /// Runs `weatherd ARGUMENTS` (or `executable`) to its end on a thread of its own (never blocking the tests'
 /// shared threads); with `terminal`, its standard output is a pseudo-terminal (whose line ends are read back as
-/// `\n`). `input` is its standard input (else /dev/null), `directory` its working directory.
+/// `\n`), and with `errorsOnTerminal` its standard error too (read back in `output`). `input` is its standard
+/// input (else /dev/null), `directory` its working directory. With `stopAtFirstLine` it is sent SIGTERM once its
+/// first line has come (for a command that runs until told to stop, `bar`).
 func runCommand(
     _ arguments: [String], environment: [String: String] = [:], terminal: Bool = false,
+    errorsOnTerminal: Bool = false, stopAtFirstLine: Bool = false,
     executable: String = RunningWeatherd.binaryPath, input: [UInt8]? = nil, directory: String? = nil
 ) async throws -> CommandRun {
     let process = Process()
@@ -37,7 +40,7 @@ func runCommand(
     let pseudoTerminal = terminal ? try PseudoTerminal.open() : nil
     let reading = pseudoTerminal?.controller ?? output.fileHandleForReading
     process.standardOutput = pseudoTerminal?.device ?? output
-    process.standardError = errors
+    process.standardError = errorsOnTerminal ? pseudoTerminal?.device ?? errors : errors
     let inputPipe = input.map { _ in Pipe() }
     process.standardInput = inputPipe ?? FileHandle.nullDevice
     try process.run()
@@ -50,6 +53,8 @@ func runCommand(
     }
     // Only the child holds the terminal's device now, so reading ends when the child exits.
     try pseudoTerminal?.device.close()
+    // An error pipe the child was not given ends at once.
+    if pseudoTerminal != nil, errorsOnTerminal { try errors.fileHandleForWriting.close() }
     return await withCheckedContinuation { continuation in
         let thread = Thread {
             let group = DispatchGroup()
@@ -59,7 +64,12 @@ func runCommand(
                 errorData = errors.fileHandleForReading.readDataToEndOfFile()
                 group.leave()
             }.start()
-            let outputData = terminal ? PseudoTerminal.readAll(reading) : reading.readDataToEndOfFile()
+            var stopped = false
+            let outputData = PseudoTerminal.readAll(reading) { data in
+                guard stopAtFirstLine, !stopped, data.contains(UInt8(ascii: "\n")) else { return }
+                stopped = true
+                process.terminate()
+            }
             group.wait()
             process.waitUntilExit()
             var text = String(decoding: outputData, as: UTF8.self)
@@ -94,14 +104,16 @@ enum PseudoTerminal {
         )
     }
 
-    /// Everything printed on the terminal until its last device closes (a read then fails with `EIO`).
-    static func readAll(_ controller: FileHandle) -> Data {
+    /// Everything printed on the terminal until its last device closes (a read then fails with `EIO`), or in
+    /// a pipe until its end; `received` sees what has come so far after each read.
+    static func readAll(_ controller: FileHandle, received: (Data) -> Void = { _ in }) -> Data {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = read(controller.fileDescriptor, &buffer, buffer.count)
             if count > 0 {
                 data.append(contentsOf: buffer[..<count])
+                received(data)
             } else if count < 0, errno == EINTR {
                 continue
             } else {

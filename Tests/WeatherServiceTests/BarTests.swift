@@ -133,7 +133,14 @@ struct BarTests {
         #expect(object["percentage"] == 65, "the chance of rain in the next 6 hours")
         #expect(
             object["tooltip"]?.stringValue
-                == "Berlin\nSun 22 Nov  ☁️ -1°C / 5°C  rain 65%\nMon 23 Nov  🌨️ -3°C / 2°C  rain 90%")
+                == """
+                Berlin
+                13:00  ☁️ +4°C  rain 20%
+                16:00  🌦️ +3°C  rain 65%
+                10:00  🌨️ 0°C  rain 90%
+                Sun 22 Nov  ☁️ -1°C / 5°C  rain 65%
+                Mon 23 Nov  🌨️ -3°C / 2°C  rain 90%
+                """)
 
         _ = machine.alertRaised(Self.alert(id: "alert-1"), now: Self.noon)
         let stale = machine.answered(
@@ -147,6 +154,54 @@ struct BarTests {
         #expect(both["text"] == "⚠ ☁️ +4°C")
         #expect(
             both["tooltip"]?.stringValue?.hasSuffix("⚠ Severe weather now: thunderstorm.\nstale, 20 min old") == true)
+    }
+
+    /// Hourly forecast steps from 08:00 UTC, one an hour for `count` hours, in `units`.
+    static func hourly(count: Int, units: JSONValue = ["system": "metric", "temperature": "°C"]) -> JSONValue {
+        let start = noon.milliseconds - 4 * 3_600_000
+        return [
+            "location": ["name": "Berlin", "lat": 52.5244, "lon": 13.4105, "utcOffsetSeconds": 3600],
+            "units": units,
+            "entries": .array(
+                (0..<count).map { hour in
+                    [
+                        "time": .string(Timestamp(milliseconds: start + Int64(hour) * 3_600_000).description),
+                        "temperature": .double(Double(hour)), "condition": ["code": 0],
+                    ]
+                }),
+        ]
+    }
+
+    @Test("the tooltip lists the step holding now and the next ones, six at most, in the answer's units")
+    func tooltipHours() throws {
+        func tooltip(_ forecast: JSONValue, minutes: Int64 = 30) throws -> [String] {
+            BarView(
+                style: .waybar, format: try OneLine("%t"), current: Self.current(), forecast: forecast, alerts: [],
+                unreachable: false, now: Self.at(minutes: minutes)
+            ).tooltip.split(separator: "\n").map(String.init)
+        }
+        // At 12:30 UTC (13:30 at the place) the step holding now began at 12:00 UTC, the fifth.
+        #expect(
+            try tooltip(Self.hourly(count: 24)) == [
+                "Berlin", "13:00  ☀️ +4°C", "14:00  ☀️ +5°C", "15:00  ☀️ +6°C", "16:00  ☀️ +7°C", "17:00  ☀️ +8°C",
+                "18:00  ☀️ +9°C",
+            ])
+        #expect(try tooltip(Self.hourly(count: 6)) == ["Berlin", "13:00  ☀️ +4°C", "14:00  ☀️ +5°C"], "what there is")
+        #expect(try tooltip(Self.hourly(count: 6), minutes: 300) == ["Berlin"], "no step ahead, none long past")
+        let imperial = Self.hourly(count: 24, units: ["system": "imperial", "temperature": "°F"])
+        #expect(try tooltip(imperial)[1] == "13:00  ☀️ +4°F")
+    }
+
+    @Test("polybar: a %{ in a name is escaped (polybar would run %{A1:command:} on a click); its own tags kept")
+    func polybarTags() throws {
+        var current = Self.current(stale: true).objectValue ?? [:]
+        current["location"] = ["name": "X%{A1:touch pwned:}Y%{F#f00}", "lat": 52.5244, "lon": 13.4105]
+        let view = BarView(
+            style: .polybar, format: try OneLine("%l %t"), current: .object(current), forecast: nil,
+            alerts: [Self.alert(id: "alert-1")], unreachable: false, now: Self.at(minutes: 5))
+        #expect(
+            view.line
+                == "%{F#e06c75}⚠%{F-} X%\\u{7B}A1:touch pwned:}Y%\\u{7B}F#f00} +4°C %{F#888888}(stale, 5 min old)%{F-}")
     }
 
     @Test("polybar and tmux colour the marks in their own markup; tmux doubles #")

@@ -184,7 +184,9 @@ struct UnitSettingsTests {
 
     /// A favorite whose current temperature falls from 17 °C to -3 °C, and the alert that drop raises, as
     /// alerts/list and the push give it.
-    static func dropAlert(settings: JSONValue) async throws -> (listed: JSONValue, pushed: JSONValue?) {
+    static func dropAlert(settings: JSONValue, reader: [String: JSONValue] = [:]) async throws -> (
+        listed: JSONValue, pushed: JSONValue?
+    ) {
         let network = InMemoryTransport()
         let clock = ManualClock()
         network.route(
@@ -195,15 +197,31 @@ struct UnitSettingsTests {
         try await InProcessWeatherd.with(clock: clock, network: network) { service in
             _ = try await service.result("settings/set", settings)
             _ = try await service.result("favorites/add", ["name": "Plains", "lat": 10, "lon": 20])
-            _ = try await service.result("alerts/subscribe")
+            _ = try await service.result("alerts/subscribe", .object(reader))
             _ = try await service.result("weather/current", ["favorite": "fav-1"])
             clock.advance(milliseconds: 11 * 60_000)
             _ = try await service.result("weather/current", ["favorite": "fav-1"])
             #expect(try await eventually { try !AlertTests.pushed(service).isEmpty })
             pushed = try AlertTests.pushed(service).first
-            listed = try #require(try await service.result("alerts/list")["alerts"]?.arrayValue?.first)
+            listed = try #require(
+                try await service.result("alerts/list", .object(reader))["alerts"]?.arrayValue?.first)
         }
         return (listed, pushed)
+    }
+
+    @Test(
+        "a reader naming its units reads alerts in them, listed and pushed, whatever the settings",
+        arguments: [
+            ("imperial", "The temperature fell 36 °F, to 26.6 °F.", "°F"),
+            ("metric", "The temperature fell 20 °C, to -3 °C.", "°C"),
+        ])
+    func readerUnits(_ units: String, _ message: String, _ unit: String) async throws {
+        let settings: JSONValue = ["units": units == "imperial" ? "metric" : "imperial"]
+        let (listed, pushed) = try await Self.dropAlert(settings: settings, reader: ["units": .string(units)])
+        #expect(listed["message"] == .string(message))
+        #expect(listed["units"]?["temperature"] == .string(unit))
+        #expect(pushed?["message"] == .string(message))
+        #expect(pushed?["units"]?["system"] == .string(units))
     }
 
     @Test("an imperial user's temperature-drop alert reads in °F, the drop converted as a difference")

@@ -5,23 +5,27 @@ import WeatherService
 enum AlertsCommand {
     static let command = Command(
         name: "alerts", summary: "the alerts raised (temperature drop, severe weather, daily summary)",
-        usage: "usage: weatherd alerts [--limit N] [--json] [options]",
+        usage: "usage: weatherd alerts [--limit N] [--units metric|imperial|standard] [--json] [options]",
         details: """
             Prints the alerts raised so far, most recent first (`alerts/list`): when, for which place, and
-            what. `--limit` (1…1000, default 20) caps how many.
+            what. `--limit` (1…1000, default 20) caps how many. Their texts are in the settings' units, or in
+            those `--units` names.
 
             example:
               weatherd alerts --limit 5
             """,
-        valueFlags: ["--limit"],
+        valueFlags: ["--limit", "--units"],
         check: { invocation in
             if let text = invocation.values["--limit"], Int(text).map({ (1...1000).contains($0) }) != true {
                 throw UsageError("--limit must be a whole number from 1 to 1000")
             }
+            try NowCommand.checkUnits(invocation)
         }
     ) { context in
         let limit = Int64(context.invocation.values["--limit"] ?? "") ?? 20
-        let result = try await context.client.call("alerts/list", ["limit": .int(limit)])
+        var params: [String: JSONValue] = ["limit": .int(limit)]
+        if let units = context.invocation.values["--units"] { params["units"] = .string(units) }
+        let result = try await context.call("alerts/list", params)
         if context.json {
             context.output.print(result.jsonString)
             return CLI.Exit.ok

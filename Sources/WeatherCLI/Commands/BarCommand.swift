@@ -18,10 +18,12 @@ enum BarCommand {
             (a favorite with alerts on, or the current location). Nothing is printed when nothing changed.
             PLACE and --format are as for `weatherd now` (default format "%c %t").
 
-            --style waybar prints one JSON object per line: text, tooltip (the days ahead), class (the
-            condition's theme, plus "stale" and "alert" when they apply) and percentage (the chance of rain in
-            the next 6 hours). i3blocks and plain print the text, with "⚠ " before it under an alert and
-            "(stale, AGE old)" after it; polybar and tmux colour those marks in their own markup.
+            --style waybar prints one JSON object per line: text, tooltip (the next hours, the days ahead and
+            the alerts, all in the bar's units), class (the condition's theme, plus "stale" and "alert" when
+            they apply) and percentage (the chance of rain in the next 6 hours). i3blocks and plain print the
+            text, with "⚠ " before it under an alert and "(stale, AGE old)" after it; polybar and tmux colour
+            those marks in their own markup. Names and texts from elsewhere show control characters as
+            escapes (\u{1B}), and never carry polybar's or tmux's markup.
 
             When the daemon goes away the last line is printed again marked stale and the command exits with
             status 69 (the bar's own restart setting starts it again); when whoever reads it goes away, it
@@ -73,7 +75,7 @@ private struct BarModule {
     private func serve() async throws -> Int32 {
         let client = context.client
         let params = try await NowCommand.weatherParams(context)
-        let status = try await client.call("service/status")
+        let status = try await context.call("service/status")
         let style = context.invocation.values["--style"].flatMap(BarStyle.init(rawValue:)) ?? .plain
         let machine = BarMachine(
             style: style, format: try OneLine(context.invocation.values["--format"] ?? BarCommand.defaultFormat),
@@ -81,7 +83,7 @@ private struct BarModule {
 
         let (inputs, feed) = AsyncStream<Input>.makeStream()
         // Subscribed before the first answer, so that nothing between the two is missed.
-        _ = try await client.call(
+        _ = try await context.call(
             "events/subscribe",
             [
                 "types": .array(
@@ -91,7 +93,9 @@ private struct BarModule {
                     ]
                     .map { .string($0) })
             ])
-        _ = try await client.call("alerts/subscribe")
+        // Alerts in the bar's units, as its weather is: an imperial bar reads °F in them too.
+        let units = context.invocation.values["--units"].map { ["units": JSONValue.string($0)] } ?? [:]
+        _ = try await context.call("alerts/subscribe", units)
         // The inputs the bar reacts to, each fed by a child task that ends with the run; the bar itself runs in a
         // child too, so that its reader going away ends it even while it waits for an answer.
         return try await withThrowingTaskGroup(of: Int32?.self) { group in
@@ -112,7 +116,9 @@ private struct BarModule {
                     throw RPCError.application("output_closed", "standard output is closed; nothing reads the bar")
                 }
             }
-            group.addTask { try await follow(params, machine: machine, inputs: inputs, feed: feed) }
+            group.addTask {
+                try await follow(params, alertParams: units, machine: machine, inputs: inputs, feed: feed)
+            }
             defer { group.cancelAll() }
             while let finished = try await group.next() {
                 if let status = finished { return status }
@@ -123,15 +129,17 @@ private struct BarModule {
 
     /// Prints the first line, then a new one whenever an input calls for it, until told to stop.
     private func follow(
-        _ params: [String: JSONValue], machine: BarMachine, inputs: AsyncStream<Input>,
-        feed: AsyncStream<Input>.Continuation
+        _ params: [String: JSONValue], alertParams: [String: JSONValue], machine: BarMachine,
+        inputs: AsyncStream<Input>, feed: AsyncStream<Input>.Continuation
     ) async throws -> Int32 {
         var machine = machine
         var timer: Task<Void, Never>?
         defer { timer?.cancel() }
 
         let first = try await ask(params)
-        let raised = try await context.client.call("alerts/list", ["limit": 100])["alerts"]?.arrayValue ?? []
+        let raised =
+            try await context.call("alerts/list", alertParams.merging(["limit": 100]) { $1 })["alerts"]?.arrayValue
+            ?? []
         var pending = machine.answered(
             current: first.current, forecast: first.forecast, alerts: raised, now: context.now())
         var inputIterator = inputs.makeAsyncIterator()
@@ -213,11 +221,11 @@ private struct BarModule {
 
     /// The place's current weather and forecast (the forecast may fail alone: it only adds to the line).
     private func ask(_ params: [String: JSONValue]) async throws -> (current: JSONValue, forecast: JSONValue?) {
-        let current = try await context.client.call("weather/current", params)
-        // The tooltip lists the days: five, as many as every provider gives.
+        let current = try await context.call("weather/current", params)
+        // The tooltip lists the next hours and the days: five, as many as every provider gives.
         var days = params
         days["days"] = 5
-        let forecast = try? await context.client.call("weather/forecast", days)
+        let forecast = try? await context.call("weather/forecast", days)
         return (current, forecast)
     }
 }

@@ -34,7 +34,7 @@ package enum EventsCommand {
         if let given = values["--after-seq"].flatMap({ Int64($0) }) {
             afterSeq = given
         } else {
-            let status = try await context.client.call("service/status")
+            let status = try await context.call("service/status")
             afterSeq = max(0, (status["lastSeq"]?.intValue ?? 0) - limit)
         }
         let follow = context.invocation.switches.contains("--follow")
@@ -42,7 +42,7 @@ package enum EventsCommand {
             // The subscription replays from the log, then goes on live, with no gap between the two.
             var params: [String: JSONValue] = ["afterSeq": .int(afterSeq)]
             if let types { params["types"] = types }
-            _ = try await context.client.call("events/subscribe", params)
+            _ = try await context.call("events/subscribe", params)
             for await notification in context.notifications {
                 switch notification.method {
                 case "events/event": print(notification.params, context)
@@ -57,7 +57,7 @@ package enum EventsCommand {
         }
         var params: [String: JSONValue] = ["afterSeq": .int(afterSeq), "limit": .int(limit)]
         if let types { params["types"] = types }
-        let page = try await context.client.call("events/query", params)
+        let page = try await context.call("events/query", params)
         for event in page["events"]?.arrayValue ?? [] { print(event, context) }
         return CLI.Exit.ok
     }

@@ -41,30 +41,29 @@ enum FavoritesCommand {
         }
     ) { context in
         let words = context.invocation.positional
-        let client = context.client
         let result: JSONValue
         switch words.first ?? "list" {
         case "add":
             if let (lat, lon) = PlaceArgument.coordinates(words[1]) {
-                result = try await client.call(
+                result = try await context.call(
                     "favorites/add",
                     [
                         "name": .string(context.invocation.values["--name"] ?? ""), "lat": .double(lat),
                         "lon": .double(lon),
                     ])
             } else {
-                result = try await client.call("favorites/add", ["city": .string(words[1])])
+                result = try await context.call("favorites/add", ["city": .string(words[1])])
             }
             if !context.json { context.output.print("added \(describe(result))") }
         case "remove":
-            result = try await client.call("favorites/remove", ["favorite": .string(words[1])])
+            result = try await context.call("favorites/remove", ["favorite": .string(words[1])])
             if !context.json { context.output.print("removed \(describe(result))") }
         case "rename":
-            result = try await client.call(
+            result = try await context.call(
                 "favorites/update", ["favorite": .string(words[1]), "name": .string(words[2])])
             if !context.json { context.output.print("renamed: \(describe(result))") }
         default:
-            result = try await list(client)
+            result = try await list(context)
             if context.invocation.switches.contains("--names"), !context.json {
                 for favorite in result["favorites"]?.arrayValue ?? [] {
                     context.output.print(favorite["name"]?.stringValue ?? "")
@@ -82,14 +81,14 @@ enum FavoritesCommand {
         return CLI.Exit.ok
     }
 
-    /// Every favorite, page by page, as one `favorites/list` result.
-    static func list(_ client: LineClient) async throws -> JSONValue {
+    /// Every favorite, page by page, as one `favorites/list` result (as `context` shows answers).
+    static func list(_ context: Context) async throws -> JSONValue {
         var favorites: [JSONValue] = []
         var cursor: JSONValue?
         repeat {
             var params: [String: JSONValue] = ["limit": 1000]
             if let cursor { params["cursor"] = cursor }
-            let page = try await client.call("favorites/list", params)
+            let page = try await context.call("favorites/list", params)
             favorites += page["favorites"]?.arrayValue ?? []
             cursor = page["nextCursor"]
         } while cursor != nil
@@ -125,15 +124,20 @@ enum PlaceArgument {
         return (lat, lon)
     }
 
-    /// The params of a weather method for PLACE: coordinates, else a favorite's id or name when one matches,
-    /// else a city; none for the current location.
+    /// The params of a weather method for PLACE: coordinates, else the id of the favorite whose id or name
+    /// it is, else a city; none for the current location.
+    ///
+    /// Names are compared terminal-safe (`TerminalText`), as the commands show them, so that a favorite whose
+    /// name holds a control character is found by its name as typed and as shown.
     static func params(_ place: String?, favorites: [JSONValue]) -> [String: JSONValue] {
         guard let place, !place.isEmpty else { return [:] }
         if let (lat, lon) = coordinates(place) { return ["lat": .double(lat), "lon": .double(lon)] }
-        let named = favorites.contains { favorite in
+        let wanted = TerminalText.safe(place).lowercased()
+        let named = favorites.first { favorite in
             favorite["id"]?.stringValue == place
-                || favorite["name"]?.stringValue?.lowercased() == place.lowercased()
+                || favorite["name"]?.stringValue.map { TerminalText.safe($0).lowercased() } == wanted
         }
-        return named ? ["favorite": .string(place)] : ["city": .string(place)]
+        if let id = named?["id"]?.stringValue { return ["favorite": .string(id)] }
+        return ["city": .string(place)]
     }
 }

@@ -41,7 +41,7 @@ extension ForecastCommand {
     static func request(_ context: Context) async throws -> JSONValue? {
         var params = try await NowCommand.weatherParams(context)
         if let days = context.invocation.values["--days"].flatMap({ Int64($0) }) { params["days"] = .int(days) }
-        let forecast = try await context.client.call("weather/forecast", params)
+        let forecast = try await context.call("weather/forecast", params)
         guard context.json else { return forecast }
         context.output.print(forecast.jsonString)
         return nil
@@ -163,7 +163,7 @@ struct ForecastPage {
     }
 
     /// Whether `time` falls outside its local day's sunrise–sunset (or in a polar night).
-    private func isNight(_ time: Timestamp) -> Bool {
+    func isNight(_ time: Timestamp) -> Bool {
         let date = LocalTime.date(time, offset: offset)
         let day = forecast["daily"]?.arrayValue?.first { $0["date"]?.stringValue == date }
         return Symbols.isNight(time, polar: day?["polar"], sunrise: day?["sunrise"], sunset: day?["sunset"])

@@ -48,7 +48,7 @@ enum LocationCommand {
             return CLI.Exit.ok
         }
         guard words.first == "set" else {
-            let location = try await context.client.call("location/get")
+            let location = try await context.call("location/get")
             context.output.print(context.json ? location.jsonString : describe(location))
             return CLI.Exit.ok
         }
@@ -58,7 +58,7 @@ enum LocationCommand {
             } else {
                 ["address": .string(words[1])]
             }
-        let location = try await context.client.call("location/set", params)
+        let location = try await context.call("location/set", params)
         if context.json {
             context.output.print(location.jsonString)
         } else {

@@ -29,14 +29,14 @@ enum NowCommand {
     ) { context in
         let format = try OneLine(context.invocation.values["--format"] ?? OneLine.standard)
         let params = try await weatherParams(context)
-        let current = try await context.client.call("weather/current", params)
+        let current = try await context.call("weather/current", params)
         if context.json {
             context.output.print(current.jsonString)
             return CLI.Exit.ok
         }
         // The forecast adds what the current conditions lack (sun, moon, chance of rain); without it those
         // codes print "?".
-        let forecast = format.needsForecast ? try? await context.client.call("weather/forecast", params) : nil
+        let forecast = format.needsForecast ? try? await context.call("weather/forecast", params) : nil
         let now = context.now()
         var line = format.render(current: current, forecast: forecast, now: now)
         if current["stale"]?.boolValue == true {
@@ -66,7 +66,7 @@ enum NowCommand {
     static func placeParams(_ context: Context) async throws -> [String: JSONValue] {
         guard let place = context.invocation.positional.first else { return [:] }
         if PlaceArgument.coordinates(place) != nil { return PlaceArgument.params(place, favorites: []) }
-        let favorites = try await FavoritesCommand.list(context.client)["favorites"]?.arrayValue ?? []
+        let favorites = try await FavoritesCommand.list(context)["favorites"]?.arrayValue ?? []
         return PlaceArgument.params(place, favorites: favorites)
     }
 }

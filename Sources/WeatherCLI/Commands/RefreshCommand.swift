@@ -22,8 +22,8 @@ enum RefreshCommand {
         guard context.invocation.positional.first != nil else { return try await refreshAll(context) }
         var params = try await NowCommand.placeParams(context)
         params["maxAgeSeconds"] = .int(0)
-        let current = try await context.client.call("weather/current", params)
-        let forecast = try await context.client.call("weather/forecast", params.merging(["detail": "summary"]) { $1 })
+        let current = try await context.call("weather/current", params)
+        let forecast = try await context.call("weather/forecast", params.merging(["detail": "summary"]) { $1 })
         if context.json {
             context.output.print(JSONValue.object(["current": current, "forecast": forecast]).jsonString)
         }
@@ -40,7 +40,7 @@ enum RefreshCommand {
 
     /// Refreshes the current location and every favorite; status 1 when one failed.
     static func refreshAll(_ context: Context) async throws -> Int32 {
-        let result = try await context.client.call("refresh", ["scope": "all"])
+        let result = try await context.call("refresh", ["scope": "all"])
         if context.json { context.output.print(result.jsonString) }
         var status = CLI.Exit.ok
         let places = result["results"]?.arrayValue ?? []

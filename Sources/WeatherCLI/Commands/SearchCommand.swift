@@ -28,7 +28,7 @@ enum SearchCommand {
     ) { context in
         let query = context.invocation.positional[0]
         let limit = Int64(context.invocation.values["--limit"] ?? "") ?? 5
-        let result = try await context.client.call(
+        let result = try await context.call(
             "cities/search", ["query": .string(query), "limit": .int(limit)])
         if context.json {
             context.output.print(result.jsonString)

@@ -16,7 +16,7 @@ enum StatusCommand {
               weatherd status --json | jq .lastSeq
             """
     ) { context in
-        let status = try await context.client.call("service/status")
+        let status = try await context.call("service/status")
         if context.json {
             context.output.print(status.jsonString)
             return CLI.Exit.ok

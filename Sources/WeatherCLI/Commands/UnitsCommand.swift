@@ -40,7 +40,7 @@ enum UnitsCommand {
         let changes = try changes(context.invocation)
         let settings =
             changes.isEmpty
-            ? try await context.client.call("settings/get") : try await context.client.call("settings/set", changes)
+            ? try await context.call("settings/get") : try await context.call("settings/set", changes)
         if context.json {
             context.output.print(settings.jsonString)
             return CLI.Exit.ok

@@ -18,7 +18,7 @@ enum WarningsCommand {
             """,
         positionals: 0...1, positionalText: "at most one PLACE"
     ) { context in
-        let result = try await context.client.call("warnings/list", try await NowCommand.placeParams(context))
+        let result = try await context.call("warnings/list", try await NowCommand.placeParams(context))
         if context.json {
             context.output.print(result.jsonString)
             return CLI.Exit.ok
@@ -76,7 +76,7 @@ enum AirCommand {
             """,
         positionals: 0...1, positionalText: "at most one PLACE"
     ) { context in
-        let result = try await context.client.call("weather/airQuality", try await NowCommand.placeParams(context))
+        let result = try await context.call("weather/airQuality", try await NowCommand.placeParams(context))
         if context.json {
             context.output.print(result.jsonString)
             return CLI.Exit.ok

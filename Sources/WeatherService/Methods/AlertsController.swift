@@ -2,14 +2,18 @@ import WeatherDomain
 import WeatherEngine
 
 /// `alerts/list` and `alerts/configure` (the feed, `alerts/subscribe`, is the connection's).
+///
+/// A reader that names its `units` (a system, as the weather methods take it) reads the alerts' messages and
+/// figures in that system whole; else in the settings' units.
 struct AlertsController: Controller {
     let alerts: any AlertsFacet
 
     var methods: [String: MethodHandler] {
         [
-            "alerts/list": MethodHandler(params: ["limit", "cursor"]) { [alerts] call in
+            "alerts/list": MethodHandler(params: ["limit", "cursor", "units"]) { [alerts] call in
                 let page = try PageParams.read(call.params, defaultLimit: 100)
-                return await alerts.listAlerts().map { $0.page(page) }
+                let units = try call.params.choice("units", as: Units.self)
+                return await alerts.listAlerts().map { $0.page(page, units: units) }
             },
             "alerts/configure": MethodHandler(
                 changesState: true, params: ["dailySummary", "tempDropC", "severe", "official", "airQuality"]

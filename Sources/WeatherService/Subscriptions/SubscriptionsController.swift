@@ -27,11 +27,13 @@ struct SubscriptionsController: Controller {
                     .object(["unsubscribed": .array(pushes.stopSubscriptions(id).map { .string($0) })])
                 }
             },
-            "alerts/subscribe": MethodHandler { [alerts, pushes] call in
-                Completion {
+            "alerts/subscribe": MethodHandler(params: ["units"]) { [alerts, pushes] call in
+                // A system named here is the reader's whole, as for the weather methods; else the settings'.
+                let units = try call.params.choice("units", as: Units.self)?.choice
+                return Completion {
                     pushes.afterAnswer(to: call.id) {
                         pushes.setAlerts(true) {
-                            await alerts.followAlerts { pushes.notify("alerts/raised", $0.json(in: $1)) }
+                            await alerts.followAlerts { pushes.notify("alerts/raised", $0.json(in: units ?? $1)) }
                         }
                     }
                     return .object(["subscribed": true])

@@ -28,10 +28,12 @@ extension RaisedAlerts {
     /// Every alert in its reader's units.
     var json: [JSONValue] { alerts.map { $0.json(in: units) } }
 
-    /// One page of the alerts as `{alerts, nextCursor?}`, in their reader's units.
-    func page(_ page: PageRequest) -> JSONValue {
-        Paging.page(count: alerts.count, name: "alerts", limit: page.limit, offset: page.offset) {
-            alerts[$0].json(in: units)
+    /// One page of the alerts as `{alerts, nextCursor?}`, in their reader's units: the system `requested`
+    /// whole when one is, else the settings'.
+    func page(_ page: PageRequest, units requested: Units? = nil) -> JSONValue {
+        let reader = requested?.choice ?? units
+        return Paging.page(count: alerts.count, name: "alerts", limit: page.limit, offset: page.offset) {
+            alerts[$0].json(in: reader)
         }
     }
 }
