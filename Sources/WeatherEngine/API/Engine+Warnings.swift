@@ -26,8 +26,7 @@ package struct WarningsAnswer: Sendable, Equatable {
 extension Engine {
     /// The official warnings in force at a place: from NWS for US places (and any point NWS covers), from
     /// MeteoAlarm's country feed matched by region or name for European ones, none (with the coverage note)
-    /// elsewhere. Cached 5 minutes;
-    /// when the source cannot be reached, the last set is served, marked stale.
+    /// elsewhere. Cached 5 minutes; when the source cannot be reached, the last set is served, marked stale.
     package func warnings(_ place: PlaceQuery, origin: Origin) -> Completion<WarningsAnswer> {
         Completion {
             let resolved = await self.describe(try await self.resolve(place, cause: origin.cause))
