@@ -8,11 +8,15 @@ package struct ProviderRequest: Sendable, Equatable {
     package var auditURL: String
     /// Request headers the provider needs (NWS refuses requests without a `User-Agent`); never an API key.
     package var headers: [String: String]
+    /// Whether a 404 is an answer the decoder reads rather than a `not_found` error: NWS's `/points` answers
+    /// 404 for a point outside its area, which tells that NWS does not cover it.
+    package var notFoundIsAnswer: Bool
 
-    package init(url: String, auditURL: String, headers: [String: String] = [:]) {
+    package init(url: String, auditURL: String, headers: [String: String] = [:], notFoundIsAnswer: Bool = false) {
         self.url = url
         self.auditURL = auditURL
         self.headers = headers
+        self.notFoundIsAnswer = notFoundIsAnswer
     }
 }
 
@@ -31,6 +35,9 @@ package protocol WeatherProvider: Sendable {
     func forecastRequest(lat: Double, lon: Double) -> ProviderRequest
     /// A geocoding request for at most `limit` (1…5) candidates.
     func geocodeRequest(query: String, limit: Int) -> ProviderRequest
+    /// A reverse-geocoding request for the place at a point, whose answer `decodeGeocode` reads; nil when the
+    /// provider has no reverse geocoding (Open-Meteo).
+    func reverseGeocodeRequest(lat: Double, lon: Double) -> ProviderRequest?
 
     /// Reads a 2xx current-weather body. `place` is what was asked for (its name is kept when the provider has none).
     func decodeCurrent(_ body: [UInt8], place: Place) throws(ProviderError) -> CurrentReport

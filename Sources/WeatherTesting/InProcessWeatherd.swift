@@ -22,7 +22,8 @@ package final class InProcessWeatherd: Sendable {
     private let warningsTask: Task<Void, Never>?
     private let nextID = Mutex<Int64>(1)
 
-    /// Opens the service on `directory` (replaying whatever log is there).
+    /// Opens the service on `directory` (replaying whatever log is there); the weather provider is Open-Meteo at
+    /// `http://weather.test` and `http://geo.test` unless `provider` is given.
     package init(
         directory: TemporaryDataDirectory, clock: ManualClock = ManualClock(), fsync: FsyncMode = .always,
         maxLineBytes: Int = 1 << 20, commandWindow: Int = 100_000, file: FaultInjectingFile? = nil,
@@ -30,7 +31,7 @@ package final class InProcessWeatherd: Sendable {
         snapshotEvery: Int = 10_000, maxFavorites: Int = FavoritesDecisions.defaultMaxCount,
         segmentBytes: Int64 = 64 << 20, logger: Logger = Logger(level: .error), warningsInterval: Duration? = nil,
         warningsLanguage: String? = nil, followerCapacity: Int = 10_000,
-        summaryCheckInterval: Duration? = .seconds(60)
+        summaryCheckInterval: Duration? = .seconds(60), provider: (any WeatherProvider)? = nil
     ) throws {
         self.network = network
         self.clock = clock
@@ -53,7 +54,8 @@ package final class InProcessWeatherd: Sendable {
         let opened = try Self.open(configuration: configuration, clock: clock, logger: logger, file: file)
         let engine = Engine(
             opened, configuration: configuration, clock: clock, logger: logger,
-            provider: OpenMeteoProvider(baseURL: "http://weather.test", geocodingBaseURL: "http://geo.test"),
+            provider: provider
+                ?? OpenMeteoProvider(baseURL: "http://weather.test", geocodingBaseURL: "http://geo.test"),
             transport: network.transport)
         self.engine = engine
         connection = Connection(engine: engine, label: "stdio", sink: output, maxLineBytes: maxLineBytes)

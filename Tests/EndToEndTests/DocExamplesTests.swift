@@ -13,8 +13,8 @@ import WeatherTesting
 @Suite("the documentation's shell examples, run")
 struct DocExamplesTests {
     /// Where the examples run: a working directory of their own (where `./wd-data` is made), `weatherd` and
-    /// `weatherd-check-log` on the PATH, a runtime dir for the daemon's socket, and every provider pointed at a
-    /// stand-in serving recorded answers for Berlin.
+    /// `weatherd-check-log` on the PATH, a runtime dir for the daemon's socket, and every provider (and NWS)
+    /// pointed at a stand-in serving recorded answers for Berlin.
     final class Stage: Sendable {
         let directory = TemporaryDataDirectory()
         let server: LocalHTTPServer
@@ -65,6 +65,8 @@ struct DocExamplesTests {
                 "HOME": directory.path + "/home", "XDG_DATA_HOME": directory.path + "/home/.local/share",
                 "XDG_STATE_HOME": directory.path + "/home/.local/state",
                 "OPEN_METEO_BASE_URL": server.baseURL, "OPEN_METEO_GEOCODING_BASE_URL": server.baseURL,
+                // NWS too: the stand-in answers 404 for a point, as NWS does outside its area.
+                "NWS_BASE_URL": server.baseURL,
             ]
         }
 

@@ -20,7 +20,7 @@ struct OfficialEndToEndTests {
     /// The audit events of upstream calls in a data dir's log.
     static let upstreamTypes: Set<String> = [
         "weather.fetched", "weather.fetch_failed", "geocode.fetched", "geocode.failed", "warnings.fetched",
-        "air_quality.fetched",
+        "air_quality.fetched", "point.fetched",
     ]
 
     @Test(
@@ -57,7 +57,10 @@ struct OfficialEndToEndTests {
         #expect(sarajevo["attribution"] == "EUMETNET – MeteoAlarm")
         let tokyo = try #require(try await weatherd.call("warnings/list", ["lat": 35.68, "lon": 139.69])["result"])
         #expect(tokyo["warnings"] == [])
-        #expect(tokyo["coverage"]?.stringValue?.isEmpty == false)
+        #expect(
+            tokyo["coverage"]?.stringValue?.contains("outside NWS coverage") == true,
+            "the stand-in answers /points with a 404, as NWS does outside its area")
+        #expect(server.requests.contains("/points/35.68,139.69"))
         let air = try #require(try await weatherd.call("weather/airQuality", ["favorite": "Sarajevo"])["result"])
         #expect(air["current"]?["europeanAqi"] == 38.0)
         #expect(air["provider"] == "open-meteo")

@@ -29,6 +29,20 @@ struct EventCatalogTests {
         .settingsChanged(SettingsChange(units: .imperial)),
         .locationChanged(Location(lat: 27.7, lon: 85.32, name: "Kathmandu", setAt: t0)),
         .locationCleared(Location(lat: 27.7, lon: 85.32, name: "Kathmandu", setAt: t0, refresh: true)),
+        .pointFetched(
+            PointFetched(
+                kind: .nwsPoint, key: "45.52,-122.68",
+                call: UpstreamCall(
+                    provider: "nws", url: "https://api.weather.gov/points/45.52,-122.68", status: 404, latencyMs: 80,
+                    bytes: 254, attempt: 1, at: t0), facts: PointFetched.Facts(covered: false))),
+        .pointFetched(
+            PointFetched(
+                kind: .reverseGeocode, key: "43.86,18.41",
+                call: UpstreamCall(
+                    provider: "openweathermap", url: "https://api.openweathermap.org/geo/1.0/reverse?lat=43.86",
+                    status: 200, latencyMs: 120, bytes: 300, attempt: 1, at: t0),
+                facts: PointFetched.Facts(
+                    place: Place(name: "Sarajevo", country: "BA", state: nil, lat: 43.852, lon: 18.387)))),
     ]
 
     @Test("every event decodes from its own data", arguments: samples)
@@ -36,6 +50,17 @@ struct EventCatalogTests {
         let data = try JSONValue.parse(event.data.jsonBytes)
         let outcome = try EventCatalog.standard.decode(type: event.kind.type, version: event.kind.version, data: data)
         #expect(outcome == .event(event))
+    }
+
+    @Test("point.fetched of NWS without covered is refused, naming the member")
+    func pointWithoutCovered() {
+        let data: JSONValue = [
+            "kind": "nws_point", "key": "45.52,-122.68", "provider": "nws", "url": "https://api.weather.gov/points/1,2",
+            "latencyMs": 1, "bytes": 1, "attempt": 1, "fetchedAt": "2026-11-27T08:00:00.000Z",
+        ]
+        #expect(throws: FieldError(path: "data.covered", problem: "is required for kind nws_point")) {
+            try EventCatalog.standard.decode(type: "point.fetched", version: 1, data: data)
+        }
     }
 
     @Test("an unknown type or a newer version is reported, not decoded")

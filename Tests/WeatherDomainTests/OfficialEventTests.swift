@@ -28,6 +28,13 @@ struct OfficialEventTests {
             AirQualityFetched(
                 kind: .forecast, key: place.key, call: call,
                 report: AirQualityReport(place: place, current: nil, hourly: [AirQualityEntry(time: t0, owmAqi: 2)]))),
+        .pointFetched(
+            PointFetched(kind: .nwsPoint, key: "45.52,-122.68", call: call, facts: PointFetched.Facts(covered: true))),
+        .pointFetched(
+            PointFetched(
+                kind: .reverseGeocode, key: "43.86,18.41", call: call,
+                facts: PointFetched.Facts(
+                    place: Place(name: "Sarajevo", country: "BA", state: nil, lat: 43.852, lon: 18.387)))),
     ]
 
     @Test("every new event decodes from its own data", arguments: samples)
@@ -74,7 +81,7 @@ struct OfficialEventTests {
         }
     }
 
-    @Test("the cache keeps the latest set per source and area, and its canonical form round-trips")
+    @Test("the cache keeps the latest set per source and area and each point's answers; its canonical form round-trips")
     func cache() throws {
         var cache = WeatherCache()
         for event in Self.samples { cache.apply(event) }
@@ -82,10 +89,13 @@ struct OfficialEventTests {
         #expect(cache.warnings["nws|33.45,-112.07"]?.value == [])
         #expect(cache.airQuality["air_quality|44.22,12.04"]?.value.current?.europeanAqi == 38)
         #expect(cache.airQuality["air_quality_forecast|44.22,12.04"]?.value.hourly.first?.owmAqi == 2)
+        #expect(cache.points["nws_point|45.52,-122.68"]?.value == PointFetched.Facts(covered: true))
+        #expect(cache.points["reverse_geocode|43.86,18.41"]?.value.place?.country == "BA")
         #expect(try WeatherCache(json: cache.json) == cache)
         guard case .object(var older) = WeatherCache().json else { return }
         older["warnings"] = nil
         older["airQuality"] = nil
+        older["points"] = nil
         #expect(try WeatherCache(json: .object(older)) == WeatherCache(), "a snapshot from before reads as empty")
     }
 

@@ -15,6 +15,7 @@ struct AirQualityAlertTests {
         let network = InMemoryTransport()
         network.route(
             "/v1/air-quality", InMemoryTransport.ok(try OfficialFixture.bytes("openmeteo-airquality-vienna-pollen")))
+        network.route("/points/48.2,16.4", InMemoryTransport.status(404, #"{"title":"Data Unavailable"}"#))
         let clock = ManualClock(start: try OfficialFixture.time("2025-05-10T11:50:00Z"))
         let directory = TemporaryDataDirectory()
         let service = try InProcessWeatherd(
@@ -24,7 +25,9 @@ struct AirQualityAlertTests {
         await clock.timerArmed(.seconds(600))
         await OfficialAlertTests.tick(clock)
         #expect(try await Self.airQualityAlerts(service).isEmpty)
-        #expect(network.requests.isEmpty, "with the rule off (and no warning source for the place) nothing is asked")
+        #expect(
+            network.requests == ["http://nws.test/points/48.2,16.4"],
+            "with the rule off only NWS is asked whether it covers the favorite, which has no country; it does not")
 
         let settings = try await service.result(
             "alerts/configure", ["airQuality": ["enabled": true, "level": "moderate"]])
@@ -43,7 +46,10 @@ struct AirQualityAlertTests {
 
         await OfficialAlertTests.tick(clock, by: .seconds(3600))
         #expect(try await Self.airQualityAlerts(service).count == 1, "once per local date")
-        #expect(network.requests.count == 2, "air quality is asked again once the hour's cache is over")
+        #expect(
+            network.requests.filter { $0.contains("/v1/air-quality") }.count == 2,
+            "air quality is asked again once the hour's cache is over")
+        #expect(network.requests.filter { $0.contains("/points/") }.count == 1, "the point's coverage is kept")
         #expect(try await service.result("state/verify")["ok"] == true)
         await service.stop()
     }

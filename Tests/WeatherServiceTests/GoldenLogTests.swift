@@ -389,6 +389,7 @@ struct GoldenLogTests {
         try await record("v1-weather-fields", v1WeatherFieldsEvents())
         try await record("v2-official", v2OfficialEvents())
         try await record("v1-unit-overrides", v1UnitOverridesEvents())
+        try await record("v1-points", v1PointEvents())
     }
 
     static func record(_ name: String, _ events: [(DomainEvent, String, String?)]) async throws {

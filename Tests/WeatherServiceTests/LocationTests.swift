@@ -15,23 +15,25 @@ struct LocationTests {
         network.route("/v1/forecast", query: "current=", InMemoryTransport.ok(OpenMeteoBodies.current(temperature: 9)))
         network.route("/v1/forecast", query: "hourly=", InMemoryTransport.ok(OpenMeteoBodies.forecast()))
         try await InProcessWeatherd.with(network: network, fetch: Self.quick) { service in
+            // The official checks after a refresh also ask NWS about the two points, which have no country.
+            let weather = { network.requests.filter { $0.contains("/v1/forecast") }.count }
             _ = try await service.result("favorites/add", ["name": "Cabin", "lat": 61.1, "lon": 10.4])
             let first = try await service.result("location/set", ["lat": 59.913_868, "lon": 10.752_245])
             #expect(first["refresh"] == true)
             #expect(first["lat"] == 59.91)
             #expect(first["lon"] == 10.75)
             await service.engine.drainBackground()
-            #expect(network.requests.count == 4, "current and forecast for here and for the favorite")
+            #expect(weather() == 4, "current and forecast for here and for the favorite")
 
             let small = try await service.result("location/set", ["lat": 59.93, "lon": 10.76])
             #expect(small["refresh"] == false)
             await service.engine.drainBackground()
-            #expect(network.requests.count == 4)
+            #expect(weather() == 4)
 
             let far = try await service.result("location/set", ["lat": 60.0, "lon": 10.76])
             #expect(far["refresh"] == true)
             await service.engine.drainBackground()
-            #expect(network.requests.count == 8)
+            #expect(weather() == 8)
             let fetched = try await service.result("events/query", ["types": ["weather.fetched"]])
             #expect(
                 fetched["events"]?.arrayValue?.allSatisfy { $0["cause"]?.stringValue?.hasPrefix("event:") == true }

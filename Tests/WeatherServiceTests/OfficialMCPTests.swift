@@ -29,6 +29,7 @@ struct OfficialMCPTests {
         network.route("/alerts/active", InMemoryTransport.ok(try OfficialFixture.bytes("nws-alerts-point-phoenix-az")))
         network.route(
             "/v1/air-quality", InMemoryTransport.ok(try OfficialFixture.bytes("openmeteo-airquality-forli-current")))
+        network.route("/points/-45,-120", InMemoryTransport.status(404, #"{"title":"Data Unavailable"}"#))
         let clock = ManualClock(start: try OfficialFixture.time(OfficialFixture.phoenixTime))
         try await InProcessWeatherd.with(clock: clock, network: network, fetch: OfficialFixture.quick) { service in
             try await Self.initialize(service)
@@ -58,7 +59,7 @@ struct OfficialMCPTests {
             let outside = try await Self.tool(service, "get_warnings", ["lat": -45, "lon": -120])
             #expect(outside["isError"] == nil)
             #expect(outside["structuredContent"]?["warnings"] == [])
-            #expect(Self.texts(outside).first?.contains("no country") == true)
+            #expect(Self.texts(outside).first?.contains("outside NWS coverage") == true)
             let wrong = try await service.call(
                 "tools/call", ["name": "get_warnings", "arguments": ["units": "metric"]])
             #expect(wrong["error"]?["code"] == -32602, "an unknown argument, before 2025-11-25 a protocol error")

@@ -140,9 +140,10 @@ struct OfficialSourcesTests {
         }
     }
 
-    @Test("a place outside both sources' coverage gets an empty list with a coverage note, and no call")
+    @Test("a place outside both sources' coverage gets an empty list with a coverage note, and no warnings call")
     func outsideCoverage() async throws {
         let network = InMemoryTransport()
+        network.route("/points/-45,-120", InMemoryTransport.status(404, #"{"title":"Data Unavailable"}"#))
         try await InProcessWeatherd.with(network: network) { service in
             _ = try await service.result(
                 "favorites/add", ["name": "Tokyo", "lat": 35.68, "lon": 139.69, "country": "JP"])
@@ -153,8 +154,8 @@ struct OfficialSourcesTests {
             #expect(tokyo["coverage"]?.stringValue?.contains("JP") == true)
             let nowhere = try await service.result("warnings/list", ["lat": -45.0, "lon": -120.0])
             #expect(nowhere["warnings"] == [])
-            #expect(nowhere["coverage"]?.stringValue?.contains("no country") == true)
-            #expect(network.requests.isEmpty)
+            #expect(nowhere["coverage"]?.stringValue?.contains("outside NWS coverage") == true)
+            #expect(network.requests == ["http://nws.test/points/-45,-120"], "NWS asked whether it covers the point")
         }
     }
 

@@ -78,6 +78,9 @@ package struct OpenMeteoProvider: WeatherProvider {
                 ]))
     }
 
+    /// Open-Meteo has no reverse geocoding: its geocoding API searches by name only.
+    package func reverseGeocodeRequest(lat: Double, lon: Double) -> ProviderRequest? { nil }
+
     private static func coordinates(_ lat: Double, _ lon: Double) -> [(String, String)] {
         [("latitude", RequestURL.coordinate(lat)), ("longitude", RequestURL.coordinate(lon))]
     }

@@ -55,6 +55,11 @@ package struct OpenWeatherMapOneCallProvider: WeatherProvider {
         classic.geocodeRequest(query: query, limit: limit)
     }
 
+    /// `/geo/1.0/reverse`, as `OpenWeatherMapProvider` asks.
+    package func reverseGeocodeRequest(lat: Double, lon: Double) -> ProviderRequest? {
+        classic.reverseGeocodeRequest(lat: lat, lon: lon)
+    }
+
     /// The real URL ends in `appid=<key>`; the audit URL leaves the parameter out altogether, as for 2.5.
     private func oneCallRequest(lat: Double, lon: Double) -> ProviderRequest {
         classic.request(

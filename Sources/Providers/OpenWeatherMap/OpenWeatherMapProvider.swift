@@ -63,6 +63,11 @@ package struct OpenWeatherMapProvider: WeatherProvider {
         request("/geo/1.0/direct", [("q", RequestURL.encode(query)), ("limit", String(min(max(limit, 1), 5)))])
     }
 
+    /// `/geo/1.0/reverse`, the one place nearest the point.
+    package func reverseGeocodeRequest(lat: Double, lon: Double) -> ProviderRequest? {
+        request("/geo/1.0/reverse", coordinates(lat, lon) + [("limit", "1")])
+    }
+
     func coordinates(_ lat: Double, _ lon: Double) -> [(String, String)] {
         [("lat", RequestURL.coordinate(lat)), ("lon", RequestURL.coordinate(lon))]
     }

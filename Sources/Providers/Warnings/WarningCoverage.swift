@@ -13,7 +13,8 @@ package enum WarningCoverage: Sendable, Equatable {
     /// serve (Puerto Rico, the US Virgin Islands, Guam, the Northern Mariana Islands, American Samoa).
     package static let nwsCountries: Set<String> = ["US", "PR", "VI", "GU", "MP", "AS"]
 
-    /// The coverage of `place`, by its ISO 3166 country code alone.
+    /// The coverage of `place`, by its ISO 3166 country code alone. A place without one is `.none` here: the
+    /// engine learns the coverage of such a point from NWS and the provider first (`PointCoverage`).
     package static func of(_ place: Place) -> WarningCoverage {
         guard let raw = place.country?.trimmingWhitespace, !raw.isEmpty else {
             return .none(

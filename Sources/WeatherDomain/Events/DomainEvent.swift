@@ -24,6 +24,7 @@ package enum DomainEvent: Sendable, Equatable {
     case alertsConfigured(AlertSettings)
     case warningsFetched(WarningsFetched)
     case airQualityFetched(AirQualityFetched)
+    case pointFetched(PointFetched)
 
     /// The event's type name as written in the log.
     package var type: String { kind.type }
@@ -51,6 +52,7 @@ package enum DomainEvent: Sendable, Equatable {
         case .alertsConfigured: EventKind("alerts.configured", 2)
         case .warningsFetched: EventKind("warnings.fetched", 1)
         case .airQualityFetched: EventKind("air_quality.fetched", 1)
+        case .pointFetched: EventKind("point.fetched", 1)
         }
     }
 
@@ -74,6 +76,7 @@ package enum DomainEvent: Sendable, Equatable {
         case .alertsConfigured(let settings): settings.json
         case .warningsFetched(let fetched): fetched.json
         case .airQualityFetched(let fetched): fetched.json
+        case .pointFetched(let fetched): fetched.json
         }
     }
 
@@ -105,6 +108,7 @@ package enum DomainEvent: Sendable, Equatable {
         case ("alerts.configured", 2): return .alertsConfigured(try AlertSettings(json: data))
         case ("warnings.fetched", 1): return .warningsFetched(try WarningsFetched(json: data))
         case ("air_quality.fetched", 1): return .airQualityFetched(try AirQualityFetched(json: data))
+        case ("point.fetched", 1): return .pointFetched(try PointFetched(json: data))
         default: return nil
         }
     }

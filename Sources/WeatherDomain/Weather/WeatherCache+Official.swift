@@ -15,8 +15,16 @@ extension WeatherCache {
         Self.trim(&airQuality)
     }
 
-    /// Reads the `warnings` and `airQuality` members of the canonical form; a snapshot written before they
-    /// existed has neither, and was taken before any event that fills them, so they are empty.
+    /// Keeps what a source said about a point as its entry's latest.
+    mutating func apply(_ fetched: PointFetched) {
+        notFound["\(fetched.kind.rawValue)|\(fetched.key)"] = nil
+        points[PointFetched.entry(kind: fetched.kind, key: fetched.key)] = Cached(
+            value: fetched.facts, fetchedAt: fetched.call.at, provider: fetched.call.provider)
+        Self.trim(&points)
+    }
+
+    /// Reads the `warnings`, `airQuality` and `points` members of the canonical form; a snapshot written before
+    /// one existed lacks it, and was taken before any event that fills it, so it is empty.
     mutating func decodeOfficial(_ reader: FieldReader) throws(FieldError) {
         if reader.members["warnings"] != nil {
             warnings = try reader.values("warnings") { item, itemPath throws(FieldError) in
@@ -26,6 +34,14 @@ extension WeatherCache {
                 }
                 return Cached(
                     value: list, fetchedAt: try entry.timestamp("fetchedAt"), provider: try entry.string("provider"))
+            }
+        }
+        if reader.members["points"] != nil {
+            points = try reader.values("points") { item, itemPath throws(FieldError) in
+                let entry = try FieldReader(item, path: itemPath)
+                let facts = try PointFetched.Facts(json: entry.members["value"] ?? .null, path: "\(itemPath).value")
+                return Cached(
+                    value: facts, fetchedAt: try entry.timestamp("fetchedAt"), provider: try entry.string("provider"))
             }
         }
         if reader.members["airQuality"] != nil {

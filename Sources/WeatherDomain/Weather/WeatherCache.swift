@@ -14,8 +14,8 @@ package struct Cached<Value: Sendable & Equatable>: Sendable, Equatable {
 /// The offline cache: the latest current weather, forecast and geocoding answer per key, the
 /// `not_found` answers, and how long each provider asked us to wait after a `rate_limited`.
 ///
-/// A fold over `weather.fetched`, `weather.fetch_failed`, `geocode.fetched` and `geocode.failed`,
-/// so a restart with the provider unreachable still answers from it. Each map keeps at most
+/// A fold over `weather.fetched`, `weather.fetch_failed`, `geocode.fetched` and `geocode.failed` (and the
+/// official sources' `warnings.fetched`, `air_quality.fetched` and `point.fetched`), so a restart with the provider unreachable still answers from it. Each map keeps at most
 /// `capacity` entries, dropping the oldest fetch first, so memory follows the places used.
 package struct WeatherCache: StateSlice {
     package static let capacity = 1000
@@ -31,6 +31,8 @@ package struct WeatherCache: StateSlice {
     package internal(set) var warnings: [String: Cached<[OfficialWarning]>] = [:]
     /// `<kind>|<key>` → the last air-quality answer (`air_quality.fetched`).
     package internal(set) var airQuality: [String: Cached<AirQualityReport>] = [:]
+    /// `<kind>|<key>` → what NWS or the provider said about a point without a country (`point.fetched`).
+    package internal(set) var points: [String: Cached<PointFetched.Facts>] = [:]
 
     package init() {}
 
@@ -65,6 +67,8 @@ package struct WeatherCache: StateSlice {
         case .warningsFetched(let fetched):
             apply(fetched)
         case .airQualityFetched(let fetched):
+            apply(fetched)
+        case .pointFetched(let fetched):
             apply(fetched)
         default:
             break
@@ -118,6 +122,7 @@ package struct WeatherCache: StateSlice {
             "rateLimitedUntil": .object(rateLimitedUntil.mapValues { .string($0.description) }),
             "warnings": entries(warnings) { list, object in object["value"] = .array(list.map(\.json)) },
             "airQuality": entries(airQuality) { report, object in object["value"] = report.json },
+            "points": entries(points) { facts, object in object["value"] = facts.json },
         ])
     }
 }

@@ -24,9 +24,9 @@ package struct WarningsAnswer: Sendable, Equatable {
 }
 
 extension Engine {
-    /// The official warnings in force at a place: from NWS for US places, from MeteoAlarm's country feed
-    /// matched by region or name for European ones, none (with the coverage note) elsewhere. Cached 5 minutes;
-    /// when the source cannot be reached, the last set is served, marked stale.
+    /// The official warnings in force at a place: from NWS for US places (and any point NWS covers), from
+    /// MeteoAlarm's country feed matched by region or name for European ones, none (with the coverage note)
+    /// elsewhere. Cached 5 minutes; when the source cannot be reached, the last set is served, marked stale.
     package func warnings(_ place: PlaceQuery, origin: Origin) -> Completion<WarningsAnswer> {
         Completion {
             let resolved = await self.describe(try await self.resolve(place, cause: origin.cause))
@@ -34,9 +34,10 @@ extension Engine {
         }
     }
 
-    /// The warnings in force at a resolved place.
-    func warningsAnswer(at place: Place, refresh: Bool = false, cause: String) async throws -> WarningsAnswer {
-        let coverage = WarningCoverage.of(place)
+    /// The warnings in force at a resolved place; one without a country has its coverage (and country and
+    /// region) learned first (`coverage(of:cause:)`), and is answered as the place so described.
+    func warningsAnswer(at asked: Place, refresh: Bool = false, cause: String) async throws -> WarningsAnswer {
+        let (coverage, place) = try await coverage(of: asked, cause: cause)
         let answer: FetchAnswer<[OfficialWarning]>
         var warnings: [OfficialWarning]
         switch coverage {
@@ -57,8 +58,8 @@ extension Engine {
     }
 
     /// `place` with the country, region and name weatherd knows for its coordinates, where it lacks them: those
-    /// of a favorite, a searched city or a geocoded candidate at the same cache key (about 1 km). Coordinates
-    /// alone name no country, and without one no warning source can be chosen.
+    /// of a favorite, a searched city or a geocoded candidate at the same cache key (about 1 km). A place still
+    /// without a country has it learned from NWS or the provider when its warnings are asked for.
     func describe(_ place: Place) async -> Place {
         guard place.country == nil || place.state == nil else { return place }
         let key = place.key

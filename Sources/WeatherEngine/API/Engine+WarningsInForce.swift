@@ -25,8 +25,12 @@ extension Engine {
         let cached = await cache.read { $0.warnings }
         var places: [WarningsInForce.PlaceWarnings] = []
         for target in await alertTargets() {
-            let place = await describe(target.place)
-            let coverage = WarningCoverage.of(place)
+            let asked = await describe(target.place)
+            // A point whose coverage was never learned is shown as not yet checked.
+            let known = await cachedCoverage(of: asked)
+            let (coverage, place) =
+                known
+                ?? (.none(note: "Not checked yet: weatherd has not yet asked which service covers this point."), asked)
             var answer = WarningsAnswer(place: place, coverage: coverage, warnings: [], fetchedAt: nil, stale: false)
             var entry: Cached<[OfficialWarning]>?
             switch coverage {
@@ -46,7 +50,8 @@ extension Engine {
             }
             places.append(
                 WarningsInForce.PlaceWarnings(
-                    favoriteId: target.favoriteId, answer: answer, checked: entry != nil || coverage.source == nil))
+                    favoriteId: target.favoriteId, answer: answer,
+                    checked: entry != nil || (known != nil && coverage.source == nil)))
         }
         return WarningsInForce(places: places)
     }

@@ -5,7 +5,8 @@ extension Engine {
     /// Checks the official warnings (and, when the `air_quality` rule is on, the air quality) of every place
     /// with alerts on: the current location and each favorite with `notify`. Each place's data comes through
     /// the fetch path (so a MeteoAlarm feed or an NWS point is asked at most once per 5 minutes, air quality
-    /// once an hour), and the alert rules decide on it. Runs after each refresh and every
+    /// once an hour, and a location set by coordinates has its coverage learned once, as `warnings/list`
+    /// learns it), and the alert rules decide on it. Runs after each refresh and every
     /// `--warnings-interval`; a place whose source cannot be reached is skipped until the next check.
     func checkOfficial(cause: String) async {
         let settings = await alerts.read { $0.settings }
@@ -17,8 +18,10 @@ extension Engine {
             if settings.official {
                 do {
                     let answer = try await warningsAnswer(at: place, cause: cause)
+                    // The place as its coverage described it (a point's country and region, once learned).
                     await alertActor.official(
-                        described, warnings: answer.warnings, attribution: WarningsAnswer.attribution, cause: cause)
+                        AlertTarget(place: answer.place, favoriteId: target.favoriteId), warnings: answer.warnings,
+                        attribution: WarningsAnswer.attribution, cause: cause)
                 } catch {
                     logger.info("the official warnings of \(place.name ?? place.key) were not checked: \(error)")
                 }

@@ -14,7 +14,7 @@ import WeatherRuntime
 /// reached, the cache's older data is served, marked stale.
 package actor FetchActor {
     /// The provider asked.
-    private let provider: any WeatherProvider
+    let provider: any WeatherProvider
     /// The warning and air-quality sources, called through the same path.
     let sources: OfficialSources
     /// The network.
@@ -167,6 +167,7 @@ package actor FetchActor {
         case places([Place])
         case warnings([OfficialWarning])
         case airQuality(AirQualityReport)
+        case point(PointFetched.Facts)
     }
 
     /// A failed fetch: the error to answer with.
@@ -287,7 +288,9 @@ package actor FetchActor {
                     provider: providerName, url: request.auditURL, status: status, latencyMs: latency,
                     bytes: bytes, attempt: attemptNumber, at: at)
             }
-            let result = Self.interpret(outcome, provider: source, decode: decode, call: audit) { error, call in
+            let result = Self.interpret(
+                outcome, provider: source, notFoundIsAnswer: request.notFoundIsAnswer, decode: decode, call: audit
+            ) { error, call in
                 let failed = FetchFailed(
                     key: key, kind: kind, call: call, error: error.kind.rawValue, message: error.message,
                     retryAfterSeconds: error.retryAfterSeconds)
@@ -337,9 +340,10 @@ package actor FetchActor {
         }
     }
 
-    /// Turns a transport outcome into the value or error and the event that audits it.
+    /// Turns a transport outcome into the value or error and the event that audits it; a 404 goes to `decode`
+    /// when the request reads it as an answer (`notFoundIsAnswer`).
     private static func interpret(
-        _ outcome: Result<HTTPResponse, TransportError>, provider: String, decode: Decode,
+        _ outcome: Result<HTTPResponse, TransportError>, provider: String, notFoundIsAnswer: Bool, decode: Decode,
         call: (Int64?, Int64) -> UpstreamCall, failed: (ProviderError, UpstreamCall) -> DomainEvent
     ) -> (outcome: Result<FetchedValue, ProviderError>, event: DomainEvent) {
         switch outcome {
@@ -348,7 +352,9 @@ package actor FetchActor {
             return (.failure(error), failed(error, call(nil, 0)))
         case .success(let response):
             let audit = call(Int64(response.status), Int64(response.body.count))
-            if let error = ProviderError.from(status: response.status, headers: response.headers, provider: provider) {
+            if !(notFoundIsAnswer && response.status == 404),
+                let error = ProviderError.from(status: response.status, headers: response.headers, provider: provider)
+            {
                 return (.failure(error), failed(error, audit))
             }
             do throws(ProviderError) {

@@ -7,9 +7,10 @@ extension MCPTool {
         MCPTool(
             name: "get_warnings", title: "Official weather warnings",
             description: "The official warnings in force at a place (city, or lat and lon, or favorite; none for "
-                + "the current location): from the US National Weather Service for US places and from "
-                + "EUMETNET – MeteoAlarm for European ones, texts as the sender wrote them. A place neither covers "
-                + "gets an empty list and a coverage note.",
+                + "the current location): from the US National Weather Service for US places and any point it "
+                + "covers, and from EUMETNET – MeteoAlarm for European ones (a bare lat and lon is matched by the "
+                + "country and region reverse geocoding names, where the provider has it), texts as the sender "
+                + "wrote them. A place neither covers gets an empty list and a coverage note.",
             properties: officialPlaceProperties,
             output: [
                 "type": "object", "required": ["location", "warnings", "stale", "coverage"],
