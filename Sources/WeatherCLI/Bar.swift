@@ -1,4 +1,5 @@
 import WeatherDomain
+import WeatherService
 
 /// The status bars `weatherd bar` prints for, each reading one line per update.
 package enum BarStyle: String, CaseIterable, Sendable {
@@ -132,8 +133,7 @@ struct BarMachine {
 
     /// The alerts raised on the place's local date today: an alert is for the day it was raised.
     func activeAlerts(_ now: Timestamp) -> [JSONValue] {
-        let offset = current?["location"]?["utcOffsetSeconds"]?.intValue ?? 0
-        let today = LocalTime.date(now, offset: offset)
+        let today = LocalTime.date(now, zone: .of(location: current?["location"], around: now))
         return alerts.filter { $0["localDate"]?.stringValue == today }
     }
 }

@@ -116,15 +116,16 @@ struct Quantities {
     }
 }
 
-/// Times at a place: its offset from UTC applied to UTC timestamps.
+/// Times at a place: UTC timestamps read on its clocks (`ZoneOffsets.of(location:around:)`: its zone's
+/// rules, so each time at the offset valid then).
 enum LocalTime {
-    /// `HH:MM:SS` of `time` at `offset` seconds from UTC.
-    static func clock(_ time: Timestamp, offset: Int64) -> String {
-        String(local(time, offset: offset).dropFirst(11).prefix(8))
+    /// `HH:MM:SS` of `time` on clocks that keep `zone`.
+    static func clock(_ time: Timestamp, zone: ZoneOffsets) -> String {
+        String(local(time, zone: zone).dropFirst(11).prefix(8))
     }
 
     /// `YYYY-MM-DD`: the place's local date at `time`.
-    static func date(_ time: Timestamp, offset: Int64) -> String { String(local(time, offset: offset).prefix(10)) }
+    static func date(_ time: Timestamp, zone: ZoneOffsets) -> String { String(local(time, zone: zone).prefix(10)) }
 
     /// `+0100` (or `+01:00` with `colon`).
     static func offsetText(_ offset: Int64, colon: Bool) -> String {
@@ -169,8 +170,8 @@ enum LocalTime {
 
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    /// `time` shifted by `offset` seconds, as `YYYY-MM-DDTHH:MM:SS.mmmZ` (the `Z` then means nothing).
-    private static func local(_ time: Timestamp, offset: Int64) -> String {
-        Timestamp(milliseconds: time.milliseconds + offset * 1000).description
+    /// `time` on the clocks of `zone`, as `YYYY-MM-DDTHH:MM:SS.mmmZ` (the `Z` then means nothing).
+    private static func local(_ time: Timestamp, zone: ZoneOffsets) -> String {
+        zone.wallClock(at: time).description
     }
 }

@@ -162,7 +162,7 @@ package struct LogGenerator {
         let daily = (0..<16).map { day in
             let midnight = start / 86_400_000 * 86_400_000 + Int64(day) * 86_400_000
             return DailySummary(
-                date: LocalDate.string(Timestamp(milliseconds: midnight), utcOffsetSeconds: 3_600),
+                date: LocalDate.string(Timestamp(milliseconds: midnight), zone: .fixed(3_600)),
                 min: -3.5 + Double(day), max: 8.25 + Double(day), precipitation: Double(day % 4) * 1.3,
                 pop: Double(day % 10) / 10, uvIndex: Double(day % 6), condition: .wmo(61),
                 sunrise: Timestamp(milliseconds: midnight + 27_000_000),

@@ -5,12 +5,12 @@ package enum OpenMeteoBodies {
     /// A current-weather body.
     package static func current(
         temperature: Double, code: Int64 = 3, time: Timestamp = Timestamp(milliseconds: 1_795_348_800_000),
-        utcOffsetSeconds: Int64 = 3600
+        utcOffsetSeconds: Int64 = 3600, timezone: String = "Europe/Berlin"
     ) -> [UInt8] {
         let seconds = time.milliseconds / 1000
         let body: JSONValue = [
             "latitude": 52.52, "longitude": 13.41, "utc_offset_seconds": .int(utcOffsetSeconds),
-            "timezone": "Europe/Berlin",
+            "timezone": .string(timezone),
             "current": [
                 "time": .int(seconds), "interval": 900, "temperature_2m": .double(temperature),
                 "relative_humidity_2m": 80, "apparent_temperature": .double(temperature - 2),
@@ -32,10 +32,12 @@ package enum OpenMeteoBodies {
     ///
     /// The daily figures are deliberately not the hours' extremes (day `i`'s low is `i - 10.25` °C, its high
     /// `i + 30.75` °C), so a test can tell which an answer comes from. Hours from local 06:00 to 18:00 are
-    /// `is_day` 1; precipitation is 0.2 mm an hour, its probability 40 %.
+    /// `is_day` 1; precipitation is 0.2 mm an hour, its probability 40 %. Like Open-Meteo, every local time
+    /// (the days' midnights, `is_day`) is at the one `utcOffsetSeconds`, even across a change of daylight
+    /// saving time in `timezone`.
     package static func forecast(
         start: Timestamp = Timestamp(milliseconds: 1_795_348_800_000), hours: Int = 120, code: Int64 = 61,
-        utcOffsetSeconds: Int64 = 3600, days: Int = 16
+        utcOffsetSeconds: Int64 = 3600, timezone: String = "Europe/Berlin", days: Int = 16
     ) -> [UInt8] {
         let first = start.milliseconds / 1000
         let seconds = (0..<hours).map { first + Int64($0) * 3600 }
@@ -43,7 +45,7 @@ package enum OpenMeteoBodies {
         let localHour = { (time: Int64) in ((time + utcOffsetSeconds) % 86_400 + 86_400) % 86_400 / 3600 }
         var body: [String: JSONValue] = [
             "latitude": 52.52, "longitude": 13.41, "utc_offset_seconds": .int(utcOffsetSeconds),
-            "timezone": "Europe/Berlin",
+            "timezone": .string(timezone),
             "hourly": [
                 "time": .array(times),
                 "temperature_2m": .array((0..<hours).map { .double(Double($0) * 0.5) }),

@@ -76,7 +76,7 @@ struct OneCallEndToEndTests {
             let recorded = try #require(
                 recordedDays.first {
                     LocalDate.string(
-                        Timestamp(milliseconds: ($0["dt"]?.intValue ?? 0) * 1000), utcOffsetSeconds: -18_000) == date
+                        Timestamp(milliseconds: ($0["dt"]?.intValue ?? 0) * 1000), zone: .fixed(-18_000)) == date
                 })
             #expect(day["min"] == recorded["temp"]?["min"], "\(date)")
             #expect(day["max"] == recorded["temp"]?["max"], "\(date)")

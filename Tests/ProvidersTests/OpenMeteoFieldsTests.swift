@@ -64,10 +64,10 @@ struct OpenMeteoFieldsTests {
 
         // The bug this fixes: every third hour of 12 October ranges from 15.7 to 20.2 °C; the day's own
         // figures, and its 24 hours, from 14.7 to 21.6 °C.
-        let sampled = report.entries.filter { LocalDate.string($0.time, utcOffsetSeconds: 7200) == "2026-10-12" }
+        let sampled = report.entries.filter { LocalDate.string($0.time, zone: .fixed(7200)) == "2026-10-12" }
         #expect(sampled.map(\.temperature).max() == 20.2)
         #expect(sampled.map(\.temperature).min() == 15.7)
-        let hours = report.hourly.filter { LocalDate.string($0.time, utcOffsetSeconds: 7200) == "2026-10-12" }
+        let hours = report.hourly.filter { LocalDate.string($0.time, zone: .fixed(7200)) == "2026-10-12" }
         #expect(hours.count == 24)
         #expect(hours.map(\.temperature).max() == 21.6)
     }
@@ -164,7 +164,7 @@ struct OpenMeteoFieldsTests {
         // The provider's sunrise, a local wall-clock time, is 07:17 at the place's offset.
         #expect(report.daily.first?.sunrise?.milliseconds == 1_768_461_420_000 - offset * 1000)
         // What the 3-hourly steps alone gave before: −8.4 to −6.3 °C on the first day.
-        let sampled = report.entries.filter { LocalDate.string($0.time, utcOffsetSeconds: offset) == "2026-01-15" }
+        let sampled = report.entries.filter { LocalDate.string($0.time, zone: .fixed(offset)) == "2026-01-15" }
         #expect(sampled.count == 8)
         #expect(sampled.map(\.temperature).max() == -6.3)
         #expect(sampled.map(\.temperature).min() == -8.4)

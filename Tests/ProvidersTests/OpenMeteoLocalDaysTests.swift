@@ -16,18 +16,24 @@ struct OpenMeteoLocalDaysTests {
         case unixtime
     }
 
+    /// A zone that keeps each offset the tests use all year (no daylight saving time in 2026).
+    static let zones: [Int64: String] = [
+        -18_000: "America/Bogota", 0: "Africa/Abidjan", 19_800: "Asia/Kolkata", 46_800: "Pacific/Tongatapu",
+    ]
+
     /// The recorded Forlì body (+02:00) as Open-Meteo would send it for a place at `offset` with the same local
-    /// times: `utc_offset_seconds` replaced, the times as `format` writes them at that offset.
+    /// times: `utc_offset_seconds` and `timezone` replaced, the times as `format` writes them at that offset.
     static func body(offset: Int64, format: TimeFormat) throws -> [UInt8] {
         guard case .object(var top) = try JSONValue.parse(try Fixture.bytes(fixture)) else {
             throw FieldError(path: "$", problem: "must be an object")
         }
         top["utc_offset_seconds"] = .int(offset)
+        top["timezone"] = .string(try #require(zones[offset]))
         func unix(_ value: JSONValue) throws -> JSONValue {
             let text = try #require(value.stringValue)
             let local =
                 text.utf8.count == 10
-                ? try #require(LocalDate.start(of: text, utcOffsetSeconds: offset))
+                ? try #require(LocalDate.start(of: text, zone: .fixed(offset)))
                 : Timestamp(
                     milliseconds: try #require(Timestamp(rfc3339: text + ":00Z")).milliseconds - offset * 1000)
             return .int(local.milliseconds / 1000)
@@ -69,20 +75,20 @@ struct OpenMeteoLocalDaysTests {
         #expect(report.daily.map(\.max) == highs)
 
         // The 72 hours kept are the first three local dates, 24 each, and range over the days' own figures.
-        #expect(report.hourly.first?.time == LocalDate.start(of: "2026-10-11", utcOffsetSeconds: offset))
+        #expect(report.hourly.first?.time == LocalDate.start(of: "2026-10-11", zone: .fixed(offset)))
         for day in report.daily.prefix(3) {
-            let hours = report.hourly.filter { LocalDate.string($0.time, utcOffsetSeconds: offset) == day.date }
+            let hours = report.hourly.filter { LocalDate.string($0.time, zone: .fixed(offset)) == day.date }
             #expect(hours.count == 24, "\(day.date)")
             #expect(hours.map(\.temperature).min() == day.min, "\(day.date)")
             #expect(hours.map(\.temperature).max() == day.max, "\(day.date)")
-            let steps = report.entries.filter { LocalDate.string($0.time, utcOffsetSeconds: offset) == day.date }
+            let steps = report.entries.filter { LocalDate.string($0.time, zone: .fixed(offset)) == day.date }
             #expect(steps.count == 8, "\(day.date): the 3-hourly steps of the local day")
         }
 
         let current = try provider.decodeCurrent(body, place: place)
         #expect(current.current.tempMin == lows.first ?? nil, "today's low is the first day's")
         #expect(current.current.tempMax == highs.first ?? nil)
-        #expect(LocalDate.string(current.current.observedAt, utcOffsetSeconds: offset) == "2026-10-11")
+        #expect(LocalDate.string(current.current.observedAt, zone: .fixed(offset)) == "2026-10-11")
     }
 
     @Test(

@@ -135,7 +135,7 @@ struct OpenMeteoProviderTests {
         }
         // 18:00 local on 11 May: the thunderstorm.
         let storm = report.entries[14]
-        #expect(LocalDate.string(storm.time, utcOffsetSeconds: 19800) == "2025-05-11")
+        #expect(LocalDate.string(storm.time, zone: .fixed(19800)) == "2025-05-11")
         #expect(storm.condition == .wmo(95))
         #expect(storm.condition.theme == .stormy)
         #expect(storm.pop == 0.45)

@@ -29,7 +29,8 @@ struct AlertRuleTests {
     func tempDrop(before: Double, after: Double, hoursAgo: Int64, raised: Bool) {
         let previous = (before, Timestamp(milliseconds: Self.noon.milliseconds - hoursAgo * 3_600_000))
         let events = AlertRules.afterCurrent(
-            AlertState(), target: Self.target, report: Self.current(after), previous: previous, now: Self.noon)
+            AlertState(), target: Self.target, report: Self.current(after), previous: previous, zone: .fixed(0),
+            now: Self.noon)
         #expect(Self.rules(events) == (raised ? [.tempDrop] : []))
     }
 
@@ -49,17 +50,18 @@ struct AlertRuleTests {
             Self.rules(
                 AlertRules.afterForecast(
                     state, target: Self.target, report: forecast(4.9, atHour: 12), currentTemperature: 15,
-                    now: Self.noon)) == [.tempDrop])
+                    zone: .fixed(0), now: Self.noon)) == [.tempDrop])
         #expect(
             Self.rules(
                 AlertRules.afterForecast(
                     state, target: Self.target, report: forecast(5.0, atHour: 12), currentTemperature: 15,
-                    now: Self.noon)
+                    zone: .fixed(0), now: Self.noon)
             ).isEmpty)
         #expect(
             Self.rules(
                 AlertRules.afterForecast(
-                    state, target: Self.target, report: forecast(0, atHour: 27), currentTemperature: 15, now: Self.noon)
+                    state, target: Self.target, report: forecast(0, atHour: 27), currentTemperature: 15,
+                    zone: .fixed(0), now: Self.noon)
             ).isEmpty)
     }
 
@@ -72,7 +74,7 @@ struct AlertRuleTests {
     func severe(scheme: String, code: Int64, raised: Bool) {
         let events = AlertRules.afterCurrent(
             AlertState(), target: Self.target, report: Self.current(10, code: code, scheme: scheme), previous: nil,
-            now: Self.noon)
+            zone: .fixed(0), now: Self.noon)
         #expect(Self.rules(events) == (raised ? [.severe] : []))
     }
 
@@ -80,7 +82,8 @@ struct AlertRuleTests {
     func dedup() {
         var state = AlertState()
         let first = AlertRules.afterCurrent(
-            state, target: Self.target, report: Self.current(10, code: 95), previous: nil, now: Self.noon)
+            state, target: Self.target, report: Self.current(10, code: 95), previous: nil, zone: .fixed(0),
+            now: Self.noon)
         #expect(first.count == 1)
         for event in first { state.apply(event) }
         var replayed = WeatherState()
@@ -89,12 +92,13 @@ struct AlertRuleTests {
             let later = Timestamp(milliseconds: Self.noon.milliseconds + 3_600_000)
             #expect(
                 AlertRules.afterCurrent(
-                    candidate, target: Self.target, report: Self.current(9, code: 99), previous: nil, now: later
+                    candidate, target: Self.target, report: Self.current(9, code: 99), previous: nil, zone: .fixed(0),
+                    now: later
                 ).isEmpty)
         }
         let nextDay = Timestamp(milliseconds: Self.noon.milliseconds + 86_400_000)
         let again = AlertRules.afterCurrent(
-            state, target: Self.target, report: Self.current(9, code: 99), previous: nil, now: nextDay)
+            state, target: Self.target, report: Self.current(9, code: 99), previous: nil, zone: .fixed(0), now: nextDay)
         #expect(Self.rules(again) == [.severe])
         if case .alertRaised(let alert)? = again.first { #expect(alert.id == "alert-2") }
     }
@@ -118,10 +122,10 @@ struct AlertRuleTests {
         let midnight = Self.noon.milliseconds - 12 * 3_600_000
         let now = Timestamp(milliseconds: midnight + utcMinutes * 60_000)
         let events = AlertRules.dailySummary(
-            AlertState(), target: Self.target, forecast: Self.day(offset: offset), utcOffsetSeconds: offset, now: now)
+            AlertState(), target: Self.target, forecast: Self.day(offset: offset), zone: .fixed(offset), now: now)
         #expect(Self.rules(events) == (raised ? [.dailySummary] : []))
         if case .alertRaised(let alert)? = events.first {
-            #expect(alert.localDate == LocalDate.string(now, utcOffsetSeconds: offset))
+            #expect(alert.localDate == LocalDate.string(now, zone: .fixed(offset)))
             #expect(alert.details["low"] != nil && alert.details["high"] != nil)
         }
     }
@@ -129,11 +133,11 @@ struct AlertRuleTests {
     @Test("the daily summary gives the provider's own low and high for the day, not the extremes of its steps")
     func dailySummaryFromTheDay() throws {
         var forecast = Self.day(offset: 0)
-        let today = LocalDate.string(Self.noon, utcOffsetSeconds: 0)
+        let today = LocalDate.string(Self.noon, zone: .fixed(0))
         // The steps (every third hour) miss the day's true extremes, which the provider's daily aggregate has.
         forecast.daily = [DailySummary(date: today, min: -17.7, max: -5.3, condition: .wmo(71))]
         let events = AlertRules.dailySummary(
-            AlertState(), target: Self.target, forecast: forecast, utcOffsetSeconds: 0, now: Self.noon)
+            AlertState(), target: Self.target, forecast: forecast, zone: .fixed(0), now: Self.noon)
         guard case .alertRaised(let alert)? = events.first else {
             Issue.record("no summary raised")
             return
@@ -143,7 +147,7 @@ struct AlertRuleTests {
         #expect(alert.message.contains("-17.7 to -5.3"))
         // Without the provider's day, the steps of the local date give it.
         let fromSteps = AlertRules.dailySummary(
-            AlertState(), target: Self.target, forecast: Self.day(offset: 0), utcOffsetSeconds: 0, now: Self.noon)
+            AlertState(), target: Self.target, forecast: Self.day(offset: 0), zone: .fixed(0), now: Self.noon)
         guard case .alertRaised(let stepped)? = fromSteps.first else {
             Issue.record("no summary raised from the steps")
             return
@@ -156,9 +160,9 @@ struct AlertRuleTests {
     func offsetChange() {
         let now = Timestamp(milliseconds: Self.noon.milliseconds - 12 * 3_600_000 + (12 * 60 + 30) * 60_000)
         let winter = AlertRules.dailySummary(
-            AlertState(), target: Self.target, forecast: Self.day(offset: -18_000), utcOffsetSeconds: -18_000, now: now)
+            AlertState(), target: Self.target, forecast: Self.day(offset: -18_000), zone: .fixed(-18_000), now: now)
         let summer = AlertRules.dailySummary(
-            AlertState(), target: Self.target, forecast: Self.day(offset: -14_400), utcOffsetSeconds: -14_400, now: now)
+            AlertState(), target: Self.target, forecast: Self.day(offset: -14_400), zone: .fixed(-14_400), now: now)
         #expect(winter.isEmpty, "12:30Z is 07:30 at UTC−5")
         #expect(Self.rules(summer) == [.dailySummary], "12:30Z is 08:30 at UTC−4")
     }

@@ -130,8 +130,8 @@ struct AstronomyTests {
     @Test("sun times agree with published almanacs to ±2 minutes", arguments: almanac)
     func sunTimes(_ day: AlmanacDay) throws {
         let computed = try #require(
-            SolarDay.compute(lat: day.lat, lon: day.lon, localDate: day.date, utcOffsetSeconds: day.utcOffsetSeconds))
-        #expect(LocalDate.string(computed.zenith, utcOffsetSeconds: day.utcOffsetSeconds) == day.date)
+            SolarDay.compute(lat: day.lat, lon: day.lon, localDate: day.date, zone: .fixed(day.utcOffsetSeconds)))
+        #expect(LocalDate.string(computed.zenith, zone: .fixed(day.utcOffsetSeconds)) == day.date)
         let events: [(String, Published?, Timestamp?)] = [
             ("dawn", day.dawn, computed.dawn), ("sunrise", day.sunrise, computed.sunrise),
             ("zenith", day.zenith, computed.zenith), ("sunset", day.sunset, computed.sunset),
@@ -172,7 +172,7 @@ struct AstronomyTests {
         ])
     func tromsøPolarNight(date: String) throws {
         let day = try #require(
-            SolarDay.compute(lat: Self.tromsø.lat, lon: Self.tromsø.lon, localDate: date, utcOffsetSeconds: 3600))
+            SolarDay.compute(lat: Self.tromsø.lat, lon: Self.tromsø.lon, localDate: date, zone: .fixed(3600)))
         #expect(day.polar == .night)
         #expect(day.sunrise == nil && day.sunset == nil)
         let dawn = try #require(day.dawn)
@@ -184,7 +184,7 @@ struct AstronomyTests {
     func tromsøTwilightLength() throws {
         let day = try #require(
             SolarDay.compute(
-                lat: Self.tromsø.lat, lon: Self.tromsø.lon, localDate: "2023-12-10", utcOffsetSeconds: 3600))
+                lat: Self.tromsø.lat, lon: Self.tromsø.lon, localDate: "2023-12-10", zone: .fixed(3600)))
         let length = try #require(day.dusk).milliseconds - (try #require(day.dawn)).milliseconds
         #expect((270 * 60_000..<300 * 60_000).contains(length), "\(length / 60_000) min")
     }
@@ -193,7 +193,7 @@ struct AstronomyTests {
     func tromsøPolarNightEdges() throws {
         func polar(_ date: String) throws -> SolarDay.Polar? {
             try #require(
-                SolarDay.compute(lat: Self.tromsø.lat, lon: Self.tromsø.lon, localDate: date, utcOffsetSeconds: 3600)
+                SolarDay.compute(lat: Self.tromsø.lat, lon: Self.tromsø.lon, localDate: date, zone: .fixed(3600))
             ).polar
         }
         #expect(try polar("2025-11-26") == nil)
@@ -208,18 +208,17 @@ struct AstronomyTests {
             ("Tromsø", 69.6492, 18.9553), ("Longyearbyen", 78.2232, 15.6267),
         ])
     func polarDay(place: String, lat: Double, lon: Double) throws {
-        let day = try #require(SolarDay.compute(lat: lat, lon: lon, localDate: "2025-06-21", utcOffsetSeconds: 7200))
+        let day = try #require(SolarDay.compute(lat: lat, lon: lon, localDate: "2025-06-21", zone: .fixed(7200)))
         #expect(day.polar == .day, "\(place)")
         #expect(day.sunrise == nil && day.sunset == nil && day.dawn == nil && day.dusk == nil, "\(place)")
-        #expect(LocalDate.string(day.zenith, utcOffsetSeconds: 7200) == "2025-06-21")
+        #expect(LocalDate.string(day.zenith, zone: .fixed(7200)) == "2025-06-21")
     }
 
     @Test("Longyearbyen at midwinter: polar night without civil twilight")
     func longyearbyenPolarNight() throws {
         let day = try #require(
             SolarDay.compute(
-                lat: Self.longyearbyen.lat, lon: Self.longyearbyen.lon, localDate: "2025-12-21", utcOffsetSeconds: 3600
-            ))
+                lat: Self.longyearbyen.lat, lon: Self.longyearbyen.lon, localDate: "2025-12-21", zone: .fixed(3600)))
         #expect(day.polar == .night)
         #expect(day.sunrise == nil && day.sunset == nil && day.dawn == nil && day.dusk == nil)
     }
@@ -229,8 +228,8 @@ struct AstronomyTests {
         for (lat, lon, offset) in [(1.87, -157.43, Int64(50_400)), (-13.83, -171.76, 46_800), (52.52, 13.405, -43_200)]
         {
             for date in ["2025-01-01", "2025-06-21", "2025-12-31"] {
-                let day = try #require(SolarDay.compute(lat: lat, lon: lon, localDate: date, utcOffsetSeconds: offset))
-                #expect(LocalDate.string(day.zenith, utcOffsetSeconds: offset) == date)
+                let day = try #require(SolarDay.compute(lat: lat, lon: lon, localDate: date, zone: .fixed(offset)))
+                #expect(LocalDate.string(day.zenith, zone: .fixed(offset)) == date)
                 let sunrise = try #require(day.sunrise)
                 let sunset = try #require(day.sunset)
                 #expect(sunrise < day.zenith && day.zenith < sunset)
@@ -240,8 +239,8 @@ struct AstronomyTests {
 
     @Test("a malformed local date gives nothing", arguments: ["2025-13-01", "2025-02-30", "2025-1-01", "", "tomorrow"])
     func malformedDate(date: String) {
-        #expect(SolarDay.compute(lat: 52.52, lon: 13.405, localDate: date, utcOffsetSeconds: 3600) == nil)
-        #expect(MoonPhase.onLocalDate(date, utcOffsetSeconds: 3600) == nil)
+        #expect(SolarDay.compute(lat: 52.52, lon: 13.405, localDate: date, zone: .fixed(3600)) == nil)
+        #expect(MoonPhase.onLocalDate(date, zone: .fixed(3600)) == nil)
     }
 
     // Moon. Full moons of 2025 in UTC, from wondersinspace.com's 2025 calendar (GMT/BST, converted): 13 Jan
@@ -285,14 +284,14 @@ struct AstronomyTests {
         for offset in places {
             for instant in Self.fullMoons {
                 let time = try #require(Timestamp(rfc3339: instant))
-                let date = LocalDate.string(time, utcOffsetSeconds: offset)
-                let moon = try #require(MoonPhase.onLocalDate(date, utcOffsetSeconds: offset))
+                let date = LocalDate.string(time, zone: .fixed(offset))
+                let moon = try #require(MoonPhase.onLocalDate(date, zone: .fixed(offset)))
                 #expect(abs(moon.phase - 0.5) <= 0.02, "full moon \(instant) on \(date) at \(offset): \(moon.phase)")
             }
             for instant in Self.newMoons {
                 let time = try #require(Timestamp(rfc3339: instant))
-                let date = LocalDate.string(time, utcOffsetSeconds: offset)
-                let moon = try #require(MoonPhase.onLocalDate(date, utcOffsetSeconds: offset))
+                let date = LocalDate.string(time, zone: .fixed(offset))
+                let moon = try #require(MoonPhase.onLocalDate(date, zone: .fixed(offset)))
                 #expect(
                     min(moon.phase, 1 - moon.phase) <= 0.02,
                     "new moon \(instant) on \(date) at \(offset): \(moon.phase)")

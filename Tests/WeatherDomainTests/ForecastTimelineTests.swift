@@ -28,22 +28,22 @@ struct ForecastTimelineTests {
 
     @Test("local days begin and end at the place's midnight")
     func localDays() {
-        #expect(LocalDate.start(of: "2026-11-22", utcOffsetSeconds: 3600)?.description == "2026-11-21T23:00:00.000Z")
-        #expect(LocalDate.end(of: "2026-11-22", utcOffsetSeconds: -18_000)?.description == "2026-11-23T05:00:00.000Z")
-        #expect(LocalDate.end(of: "2026-11-22", utcOffsetSeconds: 46_800)?.description == "2026-11-22T11:00:00.000Z")
+        #expect(LocalDate.start(of: "2026-11-22", zone: .fixed(3600))?.description == "2026-11-21T23:00:00.000Z")
+        #expect(LocalDate.end(of: "2026-11-22", zone: .fixed(-18_000))?.description == "2026-11-23T05:00:00.000Z")
+        #expect(LocalDate.end(of: "2026-11-22", zone: .fixed(46_800))?.description == "2026-11-22T11:00:00.000Z")
         #expect(LocalDate.adding(1, to: "2026-12-31") == "2027-01-01")
-        #expect(LocalDate.start(of: "2026-13-01", utcOffsetSeconds: 0) == nil)
+        #expect(LocalDate.start(of: "2026-13-01", zone: .fixed(0)) == nil)
     }
 
     @Test("twice daily: halves from sunrise to sunset and sunset to sunrise, each step in the half it starts in")
     func twiceDailyAroundSunriseAndSunset() throws {
         let hours = Self.hours(from: Self.berlinMidnight, count: 72)
         let steps = hours.map { TimedStep($0, milliseconds: ForecastTimeline.hour) }
-        let halves = ForecastHalf.halves(of: steps, lat: 52.52, lon: 13.41, utcOffsetSeconds: Self.berlinOffset)
+        let halves = ForecastHalf.halves(of: steps, lat: 52.52, lon: 13.41, zone: .fixed(Self.berlinOffset))
         var sun: [String: SolarDay] = [:]
         for date in ["2026-11-21", "2026-11-22", "2026-11-23", "2026-11-24", "2026-11-25"] {
             let day = try #require(
-                SolarDay.compute(lat: 52.52, lon: 13.41, localDate: date, utcOffsetSeconds: Self.berlinOffset))
+                SolarDay.compute(lat: 52.52, lon: 13.41, localDate: date, zone: .fixed(Self.berlinOffset)))
             sun[date] = day
         }
         func time(_ date: String, _ event: KeyPath<SolarDay, Timestamp?>) throws -> Timestamp {
@@ -84,13 +84,13 @@ struct ForecastTimelineTests {
     @Test("twice daily in a polar night: each local day is one night, midnight to midnight")
     func twiceDailyPolarNight() throws {
         // Longyearbyen, 21 December: the Sun stays below the horizon all day.
-        let midnight = try #require(LocalDate.start(of: "2026-12-21", utcOffsetSeconds: 3600))
+        let midnight = try #require(LocalDate.start(of: "2026-12-21", zone: .fixed(3600)))
         let steps = Self.hours(from: midnight, count: 48).map { TimedStep($0, milliseconds: ForecastTimeline.hour) }
-        let halves = ForecastHalf.halves(of: steps, lat: 78.22, lon: 15.63, utcOffsetSeconds: 3600)
+        let halves = ForecastHalf.halves(of: steps, lat: 78.22, lon: 15.63, zone: .fixed(3600))
         #expect(halves.map(\.date) == ["2026-12-21", "2026-12-22"])
         #expect(halves.map(\.isDay) == [false, false])
         #expect(halves.first?.start == midnight)
-        #expect(halves.first?.end == LocalDate.end(of: "2026-12-21", utcOffsetSeconds: 3600))
+        #expect(halves.first?.end == LocalDate.end(of: "2026-12-21", zone: .fixed(3600)))
         #expect(halves.first?.summary.max == 23)
     }
 
@@ -117,18 +117,18 @@ struct ForecastTimelineTests {
     @Test("daylight computed locally: day after sunrise, night after sunset, polar day and night all day")
     func daylight() throws {
         let noon = Timestamp(milliseconds: Self.berlinMidnight.milliseconds + 12 * 3_600_000)
-        #expect(ForecastTimeline.isDaylight(at: noon, lat: 52.52, lon: 13.41, utcOffsetSeconds: 3600))
-        #expect(!ForecastTimeline.isDaylight(at: Self.berlinMidnight, lat: 52.52, lon: 13.41, utcOffsetSeconds: 3600))
+        #expect(ForecastTimeline.isDaylight(at: noon, lat: 52.52, lon: 13.41, zone: .fixed(3600)))
+        #expect(!ForecastTimeline.isDaylight(at: Self.berlinMidnight, lat: 52.52, lon: 13.41, zone: .fixed(3600)))
         let polarNoon = try #require(Timestamp(rfc3339: "2026-12-21T11:00:00Z"))
-        #expect(!ForecastTimeline.isDaylight(at: polarNoon, lat: 78.22, lon: 15.63, utcOffsetSeconds: 3600))
+        #expect(!ForecastTimeline.isDaylight(at: polarNoon, lat: 78.22, lon: 15.63, zone: .fixed(3600)))
         let midnightSun = try #require(Timestamp(rfc3339: "2026-06-21T23:00:00Z"))
-        #expect(ForecastTimeline.isDaylight(at: midnightSun, lat: 78.22, lon: 15.63, utcOffsetSeconds: 3600))
+        #expect(ForecastTimeline.isDaylight(at: midnightSun, lat: 78.22, lon: 15.63, zone: .fixed(3600)))
     }
 
     @Test("days from steps: every step of each local date, totals and highest chances; unknown stays unknown")
     func daysFromEveryStep() {
         let steps = Self.hours(from: Self.berlinMidnight, count: 60)
-        let days = DailySummary.days(of: steps, utcOffsetSeconds: 3600)
+        let days = DailySummary.days(of: steps, zone: .fixed(3600))
         #expect(days.map(\.date) == ["2026-11-22", "2026-11-23", "2026-11-24"])
         #expect(days.map(\.min) == [0, 24, 48])
         #expect(days.map(\.max) == [23, 47, 59])
@@ -142,7 +142,7 @@ struct ForecastTimelineTests {
             return step
         }
         #expect(
-            DailySummary.days(of: dry, utcOffsetSeconds: 3600).allSatisfy { $0.precipitation == nil && $0.pop == nil })
-        #expect(DailySummary.days(of: steps, utcOffsetSeconds: 3600, limit: 2).count == 2)
+            DailySummary.days(of: dry, zone: .fixed(3600)).allSatisfy { $0.precipitation == nil && $0.pop == nil })
+        #expect(DailySummary.days(of: steps, zone: .fixed(3600), limit: 2).count == 2)
     }
 }

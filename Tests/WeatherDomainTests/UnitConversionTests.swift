@@ -179,7 +179,7 @@ struct UnitConversionTests {
         let events = AlertRules.afterCurrent(
             AlertState(), target: AlertTarget(place: Self.place, favoriteId: nil), report: report,
             previous: (16.85, Timestamp(milliseconds: 1_795_348_000_000)),
-            now: Timestamp(milliseconds: 1_795_348_800_000))
+            zone: .fixed(0), now: Timestamp(milliseconds: 1_795_348_800_000))
         guard case .alertRaised(let alert)? = events.first else {
             Issue.record("no drop raised")
             return

@@ -63,7 +63,7 @@ struct AirQualityAlertTests {
         let report = AirQualityReport(
             place: place, current: AirQualityEntry(time: now, europeanAqi: 38), hourly: [])
         let events = AirQualityAlerts.decide(
-            state, target: AlertTarget(place: place, favoriteId: "fav-1"), report: report, utcOffsetSeconds: 7200,
+            state, target: AlertTarget(place: place, favoriteId: "fav-1"), report: report, zone: .fixed(7200),
             now: now)
         #expect(events.count == (raised ? 1 : 0))
         if case .alertRaised(let alert)? = events.first {

@@ -248,10 +248,10 @@ struct ChartTests {
 
     @Test("dates and times are computed without a calendar: weekdays, months, offsets")
     func dates() {
-        #expect(Chart.Dates.dateTime(0, offsetSeconds: 0) == "Thu 1 Jan 1970 00:00 (UTC+00:00)")
+        #expect(Chart.Dates.dateTime(0, zone: .fixed(0)) == "Thu 1 Jan 1970 00:00 (UTC+00:00)")
         let may = Timestamp(rfc3339: "2023-05-26T09:50:00Z")?.milliseconds ?? 0
-        #expect(Chart.Dates.dateTime(may, offsetSeconds: 3600) == "Fri 26 May 2023 10:50 (UTC+01:00)")
-        #expect(Chart.Dates.dateTime(may, offsetSeconds: -34_200) == "Fri 26 May 2023 00:20 (UTC-09:30)")
+        #expect(Chart.Dates.dateTime(may, zone: .fixed(3600)) == "Fri 26 May 2023 10:50 (UTC+01:00)")
+        #expect(Chart.Dates.dateTime(may, zone: .fixed(-34_200)) == "Fri 26 May 2023 00:20 (UTC-09:30)")
         #expect(LocalTime.days("2024-02-29") == 19_782)
         #expect(LocalTime.days("2023-02-29") == nil)
         #expect(Chart.Writer.number(-0.04) == "0.0")

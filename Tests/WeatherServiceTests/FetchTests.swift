@@ -253,7 +253,7 @@ struct FetchTests {
             #expect(daily.first?["min"] == -10.25, "Open-Meteo's own daily low, not its steps' 1 °C")
             #expect(daily.first?["max"] == 30.75, "Open-Meteo's own daily high, not its steps' 4 °C")
             let sun = try #require(
-                SolarDay.compute(lat: 52.52, lon: 13.41, localDate: "2026-11-22", utcOffsetSeconds: 3600))
+                SolarDay.compute(lat: 52.52, lon: 13.41, localDate: "2026-11-22", zone: .fixed(3600)))
             let times: [(String, Timestamp?)] = [
                 ("dawn", sun.dawn), ("sunrise", sun.sunrise), ("zenith", sun.zenith), ("sunset", sun.sunset),
                 ("dusk", sun.dusk),

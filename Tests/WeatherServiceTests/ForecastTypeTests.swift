@@ -26,7 +26,7 @@ struct ForecastTypeTests {
     }
 
     static func sun(_ date: String) throws -> SolarDay {
-        try #require(SolarDay.compute(lat: 52.52, lon: 13.41, localDate: date, utcOffsetSeconds: 3600))
+        try #require(SolarDay.compute(lat: 52.52, lon: 13.41, localDate: date, zone: .fixed(3600)))
     }
 
     @Test("threeHourly, the default: 3-hourly steps with every field, each standing for its three hours")

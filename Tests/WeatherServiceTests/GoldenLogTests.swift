@@ -82,7 +82,7 @@ struct GoldenLogTests {
         }
         let forecast = ForecastReport(
             place: place, timezone: "Asia/Kathmandu", utcOffsetSeconds: 20_700, entries: entries,
-            daily: DailySummary.days(of: entries, utcOffsetSeconds: 20_700))
+            daily: DailySummary.days(of: entries, zone: .fixed(20_700)))
         let geocodeCall = UpstreamCall(
             provider: "open-meteo", url: "https://geocoding-api.open-meteo.com/v1/search?name=Kathmandu&count=5",
             status: 200, latencyMs: 80, bytes: 900, attempt: 1, at: t(1))
@@ -182,7 +182,7 @@ struct GoldenLogTests {
         ]
         let owm = ForecastReport(
             place: Place(name: "London", country: "GB", state: nil, lat: 51.51, lon: -0.13), timezone: nil,
-            utcOffsetSeconds: 0, entries: owmSteps, daily: DailySummary.days(of: owmSteps, utcOffsetSeconds: 0))
+            utcOffsetSeconds: 0, entries: owmSteps, daily: DailySummary.days(of: owmSteps, zone: .fixed(0)))
         return [
             (
                 .weatherFetched(WeatherFetched(key: place.key, call: call(1, "open-meteo"), report: .current(current))),

@@ -29,7 +29,10 @@ enum ResponseBody {
     /// Unix seconds (a number), or an ISO 8601 time or date.
     ///
     /// Open-Meteo sends local wall-clock strings without an offset (`2025-05-10T12:45`,
-    /// `2025-05-10`) unless asked for `timeformat=unixtime`; they are local to `utcOffsetSeconds`.
+    /// `2025-05-10`) unless asked for `timeformat=unixtime`; they are local to `utcOffsetSeconds`, the one
+    /// offset of its answer, for every time in it: a forecast across a change of daylight saving time
+    /// keeps the offset valid when it was fetched (so its 28 March sunrise in Berlin, fetched on 26 March,
+    /// reads 05:50 for the 06:50 Berlin's clocks show), and read at that offset the instant is right.
     static func time(_ value: JSONValue?, path: String, utcOffsetSeconds: Int64) throws(FieldError) -> Timestamp {
         switch value {
         case .int(let seconds)?:
@@ -66,6 +69,9 @@ enum ResponseBody {
     }
 
     /// The local calendar date (`YYYY-MM-DD`) of a daily entry: a date string, or unix seconds of local midnight.
+    ///
+    /// Open-Meteo puts every day's midnight at the one offset of its answer (valid when it was fetched),
+    /// even across a change of daylight saving time, so the date is read back at that offset.
     static func localDate(_ value: JSONValue?, path: String, utcOffsetSeconds: Int64) throws(FieldError) -> String {
         if case .string(let text)? = value, text.utf8.count == 10 {
             guard Timestamp(rfc3339: text + "T00:00:00Z") != nil else {
@@ -74,7 +80,7 @@ enum ResponseBody {
             return text
         }
         let time = try time(value, path: path, utcOffsetSeconds: utcOffsetSeconds)
-        return LocalDate.string(time, utcOffsetSeconds: utcOffsetSeconds)
+        return LocalDate.string(time, zone: .fixed(utcOffsetSeconds))
     }
 
     /// An array member; nil when absent or null.

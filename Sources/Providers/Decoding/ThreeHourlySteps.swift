@@ -15,7 +15,9 @@ enum ThreeHourlySteps {
     /// its hours. Open-Meteo's hourly grid is whole local hours (with `timezone=auto`), so in a zone such
     /// as +05:30 no time at all falls on a UTC multiple of 3 h; lining the steps up with local midnight
     /// gives every local day the same eight steps. A grid with no such time (One Call's whole UTC hours at a
-    /// half-hour offset) is stepped from its first time instead.
+    /// half-hour offset) is stepped from its first time instead. `utcOffsetSeconds` is the offset at fetch
+    /// time: the grid keeps its three hours across a change of daylight saving time (so that no hour is in
+    /// two steps or none), and after it lies an hour off the local clock's multiples of 3 h.
     static func make(from hours: [ForecastEntry], utcOffsetSeconds: Int64) -> [ForecastEntry] {
         let times = hours.map(\.time)
         var steps: [ForecastEntry] = []

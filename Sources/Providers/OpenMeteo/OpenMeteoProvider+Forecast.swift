@@ -9,11 +9,13 @@ extension OpenMeteoProvider {
         var warnings: [String] = []
         let hours = top.has("hourly") ? try hourlySteps(top, utcOffsetSeconds: offset, warnings: &warnings) : []
         // The provider's own daily figures; a body without them (a proxy's, an older request's) is summarized
-        // from every hour it has, never from a sample of them.
+        // from every hour it has, never from a sample of them, by the place's local dates.
+        let zone = ZoneOffsets.place(
+            timezone: timezone, utcOffsetSeconds: offset, around: hours.first?.time ?? Timestamp(milliseconds: 0))
         let daily =
             top.has("daily")
             ? try dailySummaries(top, utcOffsetSeconds: offset, warnings: &warnings)
-            : DailySummary.days(of: hours, utcOffsetSeconds: offset, limit: maxDays)
+            : DailySummary.days(of: hours, zone: zone, limit: maxDays)
         var report = ForecastReport(
             place: place, timezone: timezone, utcOffsetSeconds: offset,
             entries: ThreeHourlySteps.make(from: hours, utcOffsetSeconds: offset),

@@ -6,6 +6,7 @@ extension OpenWeatherMapOneCallProvider {
     func current(_ root: JSONValue, place: Place) throws(FieldError) -> CurrentReport {
         let top = try FieldReader(root, path: "$")
         let offset = try top.optionalInt("timezone_offset") ?? 0
+        let timezone = try top.optionalString("timezone")
         let current = try FieldReader(top.members["current"], path: "$.current")
         let sunrise = try Self.sunTime(current, "sunrise")
         let sunset = try Self.sunTime(current, "sunset")
@@ -16,10 +17,11 @@ extension OpenWeatherMapOneCallProvider {
         }
         // Today's low and high are those of `daily[0]` when it is the same local date as the observation.
         let first = try ResponseBody.optionalArray(top, "daily")?.first
+        let zone = ZoneOffsets.place(timezone: timezone, utcOffsetSeconds: offset, around: now.time)
         let today = try first.map { item throws(FieldError) in
-            try day(FieldReader(item, path: "$.daily[0]"), utcOffsetSeconds: offset)
+            try day(FieldReader(item, path: "$.daily[0]"), zone: zone)
         }
-        let isToday = today?.date == LocalDate.string(now.time, utcOffsetSeconds: offset)
+        let isToday = today?.date == LocalDate.string(now.time, zone: zone)
         let conditions = CurrentConditions(
             observedAt: now.time, temperature: now.temperature, feelsLike: now.feelsLike, dewPoint: now.dewPoint,
             tempMin: isToday ? today?.min : nil, tempMax: isToday ? today?.max : nil, humidity: now.humidity,
@@ -27,8 +29,7 @@ extension OpenWeatherMapOneCallProvider {
             windDirection: now.windDirection, windGust: now.windGust, uvIndex: now.uvIndex,
             precipitation: now.precipitation, pop: now.pop, isDay: now.isDay, condition: now.condition,
             sunrise: sunrise, sunset: sunset)
-        return CurrentReport(
-            place: place, timezone: try top.optionalString("timezone"), utcOffsetSeconds: offset, current: conditions)
+        return CurrentReport(place: place, timezone: timezone, utcOffsetSeconds: offset, current: conditions)
     }
 
     /// A step of `hourly`, or `current` (which has the same members but no `pop`), in canonical units.
@@ -69,6 +70,7 @@ extension OpenWeatherMapOneCallProvider {
     func forecast(_ root: JSONValue, place: Place) throws(FieldError) -> ForecastReport {
         let top = try FieldReader(root, path: "$")
         let offset = try top.optionalInt("timezone_offset") ?? 0
+        let timezone = try top.optionalString("timezone")
         guard let items = try ResponseBody.optionalArray(top, "hourly") else {
             throw FieldError(path: "$.hourly", problem: "is required")
         }
@@ -79,33 +81,35 @@ extension OpenWeatherMapOneCallProvider {
                     OpenWeatherMapProvider.isDay(pod: nil, icon: icon)
                 })
         }
+        let zone = ZoneOffsets.place(
+            timezone: timezone, utcOffsetSeconds: offset, around: hours.first?.time ?? Timestamp(milliseconds: 0))
         var days: [DailySummary] = []
         if let items = try ResponseBody.optionalArray(top, "daily") {
             for (index, item) in items.prefix(Self.maxDays).enumerated() {
-                days.append(try day(FieldReader(item, path: "$.daily[\(index)]"), utcOffsetSeconds: offset))
+                days.append(try day(FieldReader(item, path: "$.daily[\(index)]"), zone: zone))
             }
         } else {
             // A body without days (a proxy's, or one asked with `exclude=daily`): each local date from every hour.
-            days = DailySummary.days(of: hours, utcOffsetSeconds: offset, limit: Self.maxDays)
+            days = DailySummary.days(of: hours, zone: zone, limit: Self.maxDays)
         }
         return ForecastReport(
-            place: place, timezone: try top.optionalString("timezone"), utcOffsetSeconds: offset,
+            place: place, timezone: timezone, utcOffsetSeconds: offset,
             // The 3-hourly steps are made from the hours as Open-Meteo's are (`ThreeHourlySteps`): on the local clock's multiples of
             // 3 h, each with its three hours' precipitation and highest chance of it.
             entries: ThreeHourlySteps.make(from: hours, utcOffsetSeconds: offset), hourly: hours, daily: days)
     }
 
-    /// A day of `daily`: its local date (its `dt`, local noon, at the place's offset), the provider's own low and
+    /// A day of `daily`: its local date (its `dt`, local noon, on the place's clocks), the provider's own low and
     /// high (`temp.min`, `temp.max`), chance and total of precipitation, UV index, condition and Sun times.
     ///
     /// `rain` and `snow` are plain numbers (mm) here, left out when there is none to report.
-    func day(_ item: FieldReader, utcOffsetSeconds offset: Int64) throws(FieldError) -> DailySummary {
+    func day(_ item: FieldReader, zone: ZoneOffsets) throws(FieldError) -> DailySummary {
         let unit = requestUnits.temperature
         let temp = try FieldReader(item.members["temp"], path: "\(item.path).temp")
         let (condition, _) = try OpenWeatherMapProvider.condition(item)
         let amounts = [try item.optionalDouble("rain"), try item.optionalDouble("snow")].compactMap { $0 }
         return DailySummary(
-            date: LocalDate.string(Timestamp(milliseconds: try item.int("dt") * 1000), utcOffsetSeconds: offset),
+            date: LocalDate.string(Timestamp(milliseconds: try item.int("dt") * 1000), zone: zone),
             min: unit.celsius(try temp.double("min")), max: unit.celsius(try temp.double("max")),
             precipitation: amounts.isEmpty ? nil : amounts.reduce(0, +), pop: try item.optionalDouble("pop"),
             uvIndex: try item.optionalDouble("uvi"), condition: condition, sunrise: try Self.sunTime(item, "sunrise"),

@@ -227,8 +227,9 @@ package struct OpenWeatherMapProvider: WeatherProvider {
             place: Self.place(
                 place, name: try city.optionalString("name"), country: try city.optionalString("country")),
             timezone: nil, utcOffsetSeconds: offset, entries: entries,
-            // No daily figures in this API: each local date the 40 steps touch, from every step of it.
-            daily: DailySummary.days(of: entries, utcOffsetSeconds: offset))
+            // No daily figures in this API: each local date the 40 steps touch, from every step of it. It names
+            // no time zone, so its dates are at the one offset it gives.
+            daily: DailySummary.days(of: entries, zone: .fixed(offset)))
     }
 
     // MARK: - Geocoding

@@ -1,4 +1,5 @@
 import Foundation
+import WeatherDomain
 
 extension Chart {
     /// A rectangle in the chart's pixels.
@@ -21,12 +22,13 @@ extension Chart {
         var end: Int64
         /// The time between steps (the shortest gap; three hours when unknown).
         var step: Int64
-        var offset: Int64
+        /// The place's clocks.
+        var zone: ZoneOffsets
         /// The local days the plot shows (days since 1970), none when it shows more than 62 or no time at all.
         var days: [Int64] = []
 
         init(_ input: Input) {
-            offset = input.offsetSeconds * 1000
+            zone = input.zone
             let gaps = zip(input.steps.dropFirst(), input.steps).map { $0.time - $1.time }.filter { $0 > 0 }
             step = min(max(gaps.min() ?? 10_800_000, 900_000), Self.day)
             let dates = input.days.compactMap { LocalTime.days($0.date) }
@@ -34,8 +36,8 @@ extension Chart {
                 start = first.time - step / 2
                 end = last.time + step / 2
             } else if let first = dates.min(), let last = dates.max() {
-                start = first * Self.day - offset
-                end = (last + 1) * Self.day - offset
+                start = zone.instant(ofWallClock: Timestamp(milliseconds: first * Self.day)).milliseconds
+                end = zone.instant(ofWallClock: Timestamp(milliseconds: (last + 1) * Self.day)).milliseconds
             } else {
                 (start, end) = (0, Self.day)
                 return
@@ -48,10 +50,24 @@ extension Chart {
         var midnights: [Int64] { days.dropFirst().map(midnight) }
 
         /// The local day (days since 1970) of a moment.
-        func localDay(_ time: Int64) -> Int64 { Int64.floorDivision(time + offset, Self.day) }
+        func localDay(_ time: Int64) -> Int64 {
+            Int64.floorDivision(zone.wallClock(at: Timestamp(milliseconds: time)).milliseconds, Self.day)
+        }
 
         /// The moment a local day begins.
-        func midnight(_ day: Int64) -> Int64 { day * Self.day - offset }
+        func midnight(_ day: Int64) -> Int64 { clockTime(day, hour: 0) }
+
+        /// The moment the clocks read `hour`:00 on a local day; nil when they skip it (set forward past it).
+        func moment(_ day: Int64, hour: Int64) -> Int64? {
+            let time = clockTime(day, hour: hour)
+            let wall = zone.wallClock(at: Timestamp(milliseconds: time)).milliseconds
+            return wall == day * Self.day + hour * 3_600_000 ? time : nil
+        }
+
+        /// The moment the clocks read `hour`:00 on a local day, or just after it when they skip it.
+        private func clockTime(_ day: Int64, hour: Int64) -> Int64 {
+            zone.instant(ofWallClock: Timestamp(milliseconds: day * Self.day + hour * 3_600_000)).milliseconds
+        }
 
         /// The x of a moment.
         func x(_ time: Int64) -> Double { plot.left + pixels(time - start) }

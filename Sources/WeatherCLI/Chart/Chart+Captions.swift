@@ -18,7 +18,7 @@ extension Chart {
         }
         var parts = ["temperature in \(input.unit)", "chance of precipitation in %"]
         if let fetchedAt = input.fetchedAt {
-            parts.append("fetched \(Dates.dateTime(fetchedAt, offsetSeconds: input.offsetSeconds))")
+            parts.append("fetched \(Dates.dateTime(fetchedAt, zone: input.zone))")
         }
         var spans = [Writer.tag("tspan", [], text: parts.joined(separator: " · "))]
         if input.stale {
@@ -74,10 +74,9 @@ extension Chart {
     static func description(_ input: Input) -> String {
         var text = "Temperature (\(input.unit)) and chance of precipitation (%)"
         if let first = input.steps.first, let last = input.steps.last {
-            let offset = input.offsetSeconds
             text +=
-                ", \(input.steps.count) forecast steps from \(Dates.dateTime(first.time, offsetSeconds: offset))"
-                + " to \(Dates.dateTime(last.time, offsetSeconds: offset))"
+                ", \(input.steps.count) forecast steps from \(Dates.dateTime(first.time, zone: input.zone))"
+                + " to \(Dates.dateTime(last.time, zone: input.zone))"
         } else {
             text += ", no forecast steps"
         }
@@ -91,8 +90,10 @@ extension Chart {
 
     /// The times the chart writes.
     enum Dates {
-        /// `Fri 26 May 2023 09:50 (UTC+01:00)`: a moment (milliseconds since 1970) at an offset from UTC.
-        static func dateTime(_ milliseconds: Int64, offsetSeconds: Int64) -> String {
+        /// `Fri 26 May 2023 09:50 (UTC+01:00)`: a moment (milliseconds since 1970) on the clocks of `zone`, at
+        /// the offset valid then.
+        static func dateTime(_ milliseconds: Int64, zone: ZoneOffsets) -> String {
+            let offsetSeconds = zone.offsetSeconds(at: Timestamp(milliseconds: milliseconds))
             let local = Int64.floorDivision(milliseconds, 1000) + offsetSeconds
             let day = Int64.floorDivision(local, 86_400)
             let second = Int64.floorModulo(local, 86_400)

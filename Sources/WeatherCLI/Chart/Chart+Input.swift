@@ -28,8 +28,8 @@ extension Chart {
         var coordinates: String?
         /// The temperature's unit: `°C`, `°F` or `K`.
         var unit: String
-        /// The place's offset from UTC, which decides its local midnights.
-        var offsetSeconds: Int64
+        /// The place's clocks (its zone's rules, or its one offset), which decide its local midnights.
+        var zone: ZoneOffsets
         var fetchedAt: Int64?
         var stale: Bool
         var provider: String?
@@ -56,12 +56,13 @@ extension Chart {
                 place = "Forecast"
             }
             unit = forecast["units"]?["temperature"]?.stringValue ?? "°"
-            offsetSeconds = min(max(location?["utcOffsetSeconds"]?.intValue ?? 0, -64_800), 64_800)
             fetchedAt = Self.time(forecast["fetchedAt"])
             stale = forecast["stale"]?.boolValue ?? false
             provider = forecast["provider"]?.stringValue
             steps = Self.steps(forecast["entries"]?.arrayValue ?? [])
             days = (forecast["daily"]?.arrayValue ?? []).compactMap(Self.day)
+            let around = fetchedAt ?? steps.first?.time ?? 0
+            zone = .of(location: location, around: Timestamp(milliseconds: around))
         }
 
         /// The steps with a time, in time order (steps at the same time keep their order).

@@ -7,8 +7,9 @@ extension Chart {
         svg.open("g", [("font-size", "10.0"), ("fill", Colour.faint), ("text-anchor", "middle")])
         for day in time.days {
             for hour in stride(from: every, to: 24, by: every) {
-                let moment = time.midnight(day) + Int64(hour) * 3_600_000
-                guard moment > time.start, moment < time.end else { continue }
+                guard let moment = time.moment(day, hour: Int64(hour)), moment > time.start, moment < time.end else {
+                    continue
+                }
                 let x = Writer.number(time.x(moment))
                 svg.element(
                     "line",

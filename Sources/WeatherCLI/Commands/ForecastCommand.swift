@@ -60,14 +60,15 @@ extension ForecastCommand {
 struct ForecastPage {
     let forecast: JSONValue
     let quantities: Quantities
-    /// The place's offset from UTC, in seconds.
-    let offset: Int64
+    /// The place's clocks: its zone's rules, or its one offset from UTC when the zone is unknown.
+    let zone: ZoneOffsets
     let entries: [JSONValue]
 
     init(_ forecast: JSONValue) {
         self.forecast = forecast
         quantities = Quantities(forecast["units"])
-        offset = forecast["location"]?["utcOffsetSeconds"]?.intValue ?? 0
+        let fetched = Timestamp(rfc3339: forecast["fetchedAt"]?.stringValue ?? "") ?? Timestamp(milliseconds: 0)
+        zone = .of(location: forecast["location"], around: fetched)
         entries = forecast["entries"]?.arrayValue ?? []
     }
 
@@ -83,8 +84,9 @@ struct ForecastPage {
         if let country = location["country"]?.stringValue { place += ", \(country)" }
         let fetched = Timestamp(rfc3339: forecast["fetchedAt"]?.stringValue ?? "") ?? now
         var line =
-            output.styled(place, "1") + " · fetched " + LocalTime.date(fetched, offset: offset) + " "
-            + LocalTime.clock(fetched, offset: offset).prefix(5) + " UTC" + LocalTime.offsetText(offset, colon: true)
+            output.styled(place, "1") + " · fetched " + LocalTime.date(fetched, zone: zone) + " "
+            + LocalTime.clock(fetched, zone: zone).prefix(5) + " UTC"
+            + LocalTime.offsetText(zone.offsetSeconds(at: fetched), colon: true)
         if forecast["stale"]?.boolValue == true {
             let age = Text.duration(seconds: Double(now.milliseconds - fetched.milliseconds) / 1000)
             line += " " + output.styled("(stale, \(age) old)", "33")
@@ -119,7 +121,7 @@ struct ForecastPage {
         let rows = entries.map { entry in
             let time = Timestamp(rfc3339: entry["time"]?.stringValue ?? "") ?? Timestamp(milliseconds: 0)
             return [
-                "  " + LocalTime.clock(time, offset: offset).prefix(5),
+                "  " + LocalTime.clock(time, zone: zone).prefix(5),
                 Symbols.emoji(entry["condition"] ?? .null, night: isNight(time)),
                 entry["condition"]?["text"]?.stringValue ?? "", quantities.temperature(entry["temperature"]),
                 entry["feelsLike"].map { "feels " + quantities.temperature($0) } ?? "",
@@ -145,7 +147,7 @@ struct ForecastPage {
     /// The local date of a forecast step.
     func localDate(_ entry: JSONValue) -> String {
         guard let time = Timestamp(rfc3339: entry["time"]?.stringValue ?? "") else { return "" }
-        return LocalTime.date(time, offset: offset)
+        return LocalTime.date(time, zone: zone)
     }
 
     /// The highest chance of precipitation (0…1) among the steps on the local `date`; nil when none has one.
@@ -157,14 +159,14 @@ struct ForecastPage {
     /// set; empty when unknown.
     private func sunTime(_ day: JSONValue, _ key: String) -> String {
         if let text = day[key]?.stringValue, let time = Timestamp(rfc3339: text) {
-            return String(LocalTime.clock(time, offset: offset).prefix(5))
+            return String(LocalTime.clock(time, zone: zone).prefix(5))
         }
         return day["polar"]?.stringValue.map { "polar \($0)" } ?? ""
     }
 
     /// Whether `time` falls outside its local day's sunrise–sunset (or in a polar night).
     func isNight(_ time: Timestamp) -> Bool {
-        let date = LocalTime.date(time, offset: offset)
+        let date = LocalTime.date(time, zone: zone)
         let day = forecast["daily"]?.arrayValue?.first { $0["date"]?.stringValue == date }
         return Symbols.isNight(time, polar: day?["polar"], sunrise: day?["sunrise"], sunset: day?["sunset"])
     }

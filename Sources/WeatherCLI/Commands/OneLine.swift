@@ -1,4 +1,5 @@
 import WeatherDomain
+import WeatherService
 
 /// wttr.in's one-line formats over weatherd's answers: the named formats `1`…`4` and the %-codes.
 ///
@@ -132,7 +133,8 @@ private struct Reading {
     /// When the current conditions were observed: the day whose sun and moon the codes show, and what
     /// day or night means for the condition's emoji.
     let observed: Timestamp
-    let offset: Int64
+    /// The place's clocks around now.
+    let zone: ZoneOffsets
     let quantities: Quantities
 
     init(current: JSONValue, forecast: JSONValue?, now: Timestamp) {
@@ -140,10 +142,10 @@ private struct Reading {
         conditions = current["current"] ?? .null
         self.forecast = forecast
         self.now = now
-        offset = current["location"]?["utcOffsetSeconds"]?.intValue ?? 0
+        zone = .of(location: current["location"], around: now)
         quantities = Quantities(current["units"])
         observed = current["observedAt"]?.stringValue.flatMap { Timestamp(rfc3339: $0) } ?? now
-        let localDate = LocalTime.date(observed, offset: offset)
+        let localDate = LocalTime.date(observed, zone: zone)
         today = forecast?["daily"]?.arrayValue?.first { $0["date"]?.stringValue == localDate }
     }
 
@@ -166,9 +168,11 @@ private struct Reading {
         case "z": return localTime(today?["zenith"])
         case "s": return localTime(today?["sunset"] ?? conditions["sunset"])
         case "d": return localTime(today?["dusk"])
-        case "T": return LocalTime.clock(now, offset: offset) + LocalTime.offsetText(offset, colon: false)
+        case "T":
+            return LocalTime.clock(now, zone: zone) + LocalTime.offsetText(zone.offsetSeconds(at: now), colon: false)
         case "Z":
-            return current["location"]?["timezone"]?.stringValue ?? "UTC" + LocalTime.offsetText(offset, colon: true)
+            return current["location"]?["timezone"]?.stringValue
+                ?? "UTC" + LocalTime.offsetText(zone.offsetSeconds(at: now), colon: true)
         case "r": return rainChance
         default: return "?"
         }
@@ -205,7 +209,7 @@ private struct Reading {
 
     func localTime(_ value: JSONValue?) -> String {
         guard let text = value?.stringValue, let time = Timestamp(rfc3339: text) else { return "?" }
-        return LocalTime.clock(time, offset: offset)
+        return LocalTime.clock(time, zone: zone)
     }
 
     static func capitalized(_ text: String) -> String { text.prefix(1).uppercased() + text.dropFirst() }

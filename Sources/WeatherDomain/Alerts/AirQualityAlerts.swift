@@ -4,7 +4,7 @@ package enum AirQualityAlerts {
     /// The alert `report` raises for `target`, if any: for the values now when they reach the level, else for
     /// the first hour that does.
     package static func decide(
-        _ state: AlertState, target: AlertTarget, report: AirQualityReport, utcOffsetSeconds: Int64, now: Timestamp
+        _ state: AlertState, target: AlertTarget, report: AirQualityReport, zone: ZoneOffsets, now: Timestamp
     ) -> [DomainEvent] {
         let settings = state.settings
         guard settings.airQualityEnabled else { return [] }
@@ -28,7 +28,7 @@ package enum AirQualityAlerts {
             : "\(name): air quality \(level.rawValue) expected at \(entry.time) (\(figure))."
         let alert = RaisedAlert(
             id: "alert-\(state.nextNumber)", rule: .airQuality, key: target.place.key, place: target.place,
-            favoriteId: target.favoriteId, localDate: LocalDate.string(now, utcOffsetSeconds: utcOffsetSeconds),
+            favoriteId: target.favoriteId, localDate: LocalDate.string(now, zone: zone),
             raisedAt: now, message: message,
             details: [
                 "europeanAqi": .double(aqi), "level": .string(level.rawValue), "threshold": .string(threshold.rawValue),

@@ -13,10 +13,10 @@ package struct AlertTarget: Sendable, Equatable {
 /// The alert rules (temperature drop, severe weather, the daily summary), as pure decisions over a fetch, the state and `now`.
 package enum AlertRules {
     /// Alerts raised by a new current-weather fetch: a drop of more than `tempDropC` below the
-    /// previous fetch within 24 h, and severe weather now.
+    /// previous fetch within 24 h, and severe weather now; `zone` gives the local date they are for.
     package static func afterCurrent(
         _ state: AlertState, target: AlertTarget, report: CurrentReport,
-        previous: (temperature: Double, at: Timestamp)?,
+        previous: (temperature: Double, at: Timestamp)?, zone: ZoneOffsets,
         now: Timestamp
     ) -> [DomainEvent] {
         var candidates: [(AlertRule, String, JSONValue)] = []
@@ -43,13 +43,14 @@ package enum AlertRules {
                     ])
                 ))
         }
-        return raise(candidates, state: state, target: target, utcOffsetSeconds: report.utcOffsetSeconds, now: now)
+        return raise(candidates, state: state, target: target, zone: zone, now: now)
     }
 
     /// Alerts raised by a new forecast: the lowest temperature of the next 24 h more than `tempDropC`
-    /// below the current one, and severe weather in the next 24 h.
+    /// below the current one, and severe weather in the next 24 h; `zone` gives the local date they are for.
     package static func afterForecast(
-        _ state: AlertState, target: AlertTarget, report: ForecastReport, currentTemperature: Double?, now: Timestamp
+        _ state: AlertState, target: AlertTarget, report: ForecastReport, currentTemperature: Double?,
+        zone: ZoneOffsets, now: Timestamp
     ) -> [DomainEvent] {
         let horizon = now.milliseconds + 24 * 3_600_000
         let next = report.entries.filter {
@@ -74,22 +75,21 @@ package enum AlertRules {
                     .object(["condition": storm.condition.json, "time": .string(storm.time.description)])
                 ))
         }
-        return raise(candidates, state: state, target: target, utcOffsetSeconds: report.utcOffsetSeconds, now: now)
+        return raise(candidates, state: state, target: target, zone: zone, now: now)
     }
 
-    /// The daily summary, once the place's local time has reached the configured time: the local
-    /// day's low, high and dominant condition from the forecast.
+    /// The daily summary, once the place's local time (on clocks that keep the offsets of `zone`) has
+    /// reached the configured time: the local day's low, high and dominant condition from the forecast.
     package static func dailySummary(
-        _ state: AlertState, target: AlertTarget, forecast: ForecastReport, utcOffsetSeconds: Int64, now: Timestamp
+        _ state: AlertState, target: AlertTarget, forecast: ForecastReport, zone: ZoneOffsets, now: Timestamp
     ) -> [DomainEvent] {
         guard state.settings.dailySummaryEnabled else { return [] }
-        let localMinutes = Int64.floorMod(now.milliseconds / 60_000 + utcOffsetSeconds / 60, 24 * 60)
-        guard localMinutes >= state.settings.dailySummaryMinutes else { return [] }
-        let today = LocalDate.string(now, utcOffsetSeconds: utcOffsetSeconds)
+        guard LocalDate.minuteOfDay(now, zone: zone) >= state.settings.dailySummaryMinutes else { return [] }
+        let today = LocalDate.string(now, zone: zone)
         // The provider's own day (its aggregates for the local date) when it has one; else every step's extremes.
         let day =
             forecast.daily.first { $0.date == today }
-            ?? DailySummary.days(of: forecast.entries, utcOffsetSeconds: utcOffsetSeconds, limit: 10)
+            ?? DailySummary.days(of: forecast.entries, zone: zone, limit: 10)
             .first { $0.date == today }
         guard let day else { return [] }
         return raise(
@@ -97,7 +97,7 @@ package enum AlertRules {
                 written(
                     .dailySummary, target,
                     ["low": .double(day.min), "high": .double(day.max), "condition": day.condition.json])
-            ], state: state, target: target, utcOffsetSeconds: utcOffsetSeconds, now: now)
+            ], state: state, target: target, zone: zone, now: now)
     }
 
     /// A candidate whose message is written from its figures, in °C as the log records them (`AlertText`).
@@ -111,10 +111,10 @@ package enum AlertRules {
     }
 
     private static func raise(
-        _ candidates: [(AlertRule, String, JSONValue)], state: AlertState, target: AlertTarget, utcOffsetSeconds: Int64,
+        _ candidates: [(AlertRule, String, JSONValue)], state: AlertState, target: AlertTarget, zone: ZoneOffsets,
         now: Timestamp
     ) -> [DomainEvent] {
-        let localDate = LocalDate.string(now, utcOffsetSeconds: utcOffsetSeconds)
+        let localDate = LocalDate.string(now, zone: zone)
         var number = state.nextNumber
         var events: [DomainEvent] = []
         for (rule, message, details) in candidates {

@@ -55,7 +55,7 @@ package enum OfficialAlerts {
     ///   - attribution: the credit each source asks for, kept in the alert's details.
     package static func decide(
         _ state: AlertState, target: AlertTarget, warnings: [OfficialWarning], firstIds: [String: String],
-        attribution: (OfficialWarning.Source) -> String, utcOffsetSeconds: Int64, now: Timestamp
+        attribution: (OfficialWarning.Source) -> String, zone: ZoneOffsets, now: Timestamp
     ) -> [DomainEvent] {
         guard state.settings.official else { return [] }
         let key = target.place.key
@@ -75,7 +75,7 @@ package enum OfficialAlerts {
             }
             let alert = RaisedAlert(
                 id: "alert-\(number)", rule: .official, key: key, place: target.place, favoriteId: target.favoriteId,
-                localDate: LocalDate.string(now, utcOffsetSeconds: utcOffsetSeconds), raisedAt: now,
+                localDate: LocalDate.string(now, zone: zone), raisedAt: now,
                 message: message + ".",
                 details: [
                     "warning": warning.json, "firstId": .string(first),

@@ -26,13 +26,10 @@ package enum MoonPhase {
         return (min(max(phase, 0), (1.0).nextDown), age)
     }
 
-    /// The phase and age at local noon of `localDate` (`YYYY-MM-DD`) for clocks `utcOffsetSeconds`
-    /// east of UTC; nil when `localDate` is not a valid date.
-    package static func onLocalDate(_ localDate: String, utcOffsetSeconds: Int64) -> (phase: Double, age: Double)? {
-        guard localDate.utf8.count == 10, let midnight = Timestamp(rfc3339: localDate + "T00:00:00Z") else {
-            return nil
-        }
-        return at(Timestamp(milliseconds: midnight.milliseconds + 43_200_000 - utcOffsetSeconds * 1000))
+    /// The phase and age at local noon of `localDate` (`YYYY-MM-DD`) for clocks that keep the offsets of
+    /// `zone`; nil when `localDate` is not a valid date.
+    package static func onLocalDate(_ localDate: String, zone: ZoneOffsets) -> (phase: Double, age: Double)? {
+        LocalDate.instant(on: localDate, at: 43_200_000, zone: zone).map(at)
     }
 
     /// The instant (UT) of the new moon of lunation `k` (0 is 2000-01-06).

@@ -18,7 +18,7 @@
 /// minute or so (see AstronomyTests).
 ///
 /// **Which day.** The events are those around the solar noon that falls on `localDate` in the
-/// place's time (UTC + `utcOffsetSeconds`); a sunrise or dusk may therefore fall on the local day
+/// place's clock time (`ZoneOffsets`: the offset valid at each instant); a sunrise or dusk may therefore fall on the local day
 /// before or after (e.g. dusk after midnight in a northern summer).
 ///
 /// **Polar day and night.** Each of the four crossings is looked for on its own: it happens when the
@@ -68,14 +68,14 @@ package struct SolarDay: Sendable, Equatable {
     package static let civilZenith = 96.0
 
     /// The Sun on `localDate` (`YYYY-MM-DD`) at a place (degrees, north and east positive) whose
-    /// clocks are `utcOffsetSeconds` east of UTC; nil when `localDate` is not a valid date.
-    package static func compute(lat: Double, lon: Double, localDate: String, utcOffsetSeconds: Int64) -> SolarDay? {
+    /// clocks keep the offsets of `zone`; nil when `localDate` is not a valid date.
+    package static func compute(lat: Double, lon: Double, localDate: String, zone: ZoneOffsets) -> SolarDay? {
         guard localDate.utf8.count == 10, let midnight = Timestamp(rfc3339: localDate + "T00:00:00Z") else {
             return nil
         }
         let latitude = min(90, max(-90, lat))
         let localDay = midnight.milliseconds / AstronomyMath.millisecondsPerDay
-        let day = Self.utcDay(of: localDay, lon: lon, utcOffsetSeconds: utcOffsetSeconds)
+        let day = Self.utcDay(of: localDay, lon: lon, zone: zone)
         let noon = Self.transit(utcDay: day, lon: lon)
         func event(_ zenithDistance: Double, morning: Bool) -> Double? {
             var minutes = noon
@@ -110,14 +110,13 @@ package struct SolarDay: Sendable, Equatable {
 
     /// The UTC day whose solar noon falls on `localDay` in the place's clock time: the offset and the
     /// longitude usually agree to within an hour or two, but not everywhere (e.g. +14:00 at 157° W).
-    static func utcDay(of localDay: Int64, lon: Double, utcOffsetSeconds: Int64) -> Int64 {
+    static func utcDay(of localDay: Int64, lon: Double, zone: ZoneOffsets) -> Int64 {
         let localNoon = localDay * AstronomyMath.millisecondsPerDay + 43_200_000
         var best = localDay
         var bestDistance = Int64.max
         for candidate in (localDay - 2)...(localDay + 2) {
-            let local =
-                timestamp(utcDay: candidate, minutes: transit(utcDay: candidate, lon: lon)).milliseconds
-                + utcOffsetSeconds * 1000
+            let local = zone.wallClock(at: timestamp(utcDay: candidate, minutes: transit(utcDay: candidate, lon: lon)))
+                .milliseconds
             if Int64.floorDiv(local, AstronomyMath.millisecondsPerDay) == localDay { return candidate }
             if abs(local - localNoon) < bestDistance { (best, bestDistance) = (candidate, abs(local - localNoon)) }
         }

@@ -58,18 +58,18 @@ package struct DailySummary: Sendable, Equatable {
             sunrise: try r.optionalTimestamp("sunrise"), sunset: try r.optionalTimestamp("sunset"))
     }
 
-    /// Summarizes steps by local date (`utcOffsetSeconds` east of UTC), from every step given: low, high,
+    /// Summarizes steps by local date (on clocks that keep the offsets of `zone`), from every step given: low, high,
     /// total precipitation, highest chance of precipitation and UV index, and the dominant condition.
     ///
     /// For a provider without daily figures. Each date the steps touch is a day, in order, the first and
     /// last possibly partial.
     package static func days(
-        of entries: [ForecastEntry], utcOffsetSeconds: Int64, limit: Int = .max
+        of entries: [ForecastEntry], zone: ZoneOffsets, limit: Int = .max
     ) -> [DailySummary] {
         var order: [String] = []
         var groups: [String: [ForecastEntry]] = [:]
         for entry in entries {
-            let date = LocalDate.string(entry.time, utcOffsetSeconds: utcOffsetSeconds)
+            let date = LocalDate.string(entry.time, zone: zone)
             if groups[date] == nil { order.append(date) }
             groups[date, default: []].append(entry)
         }

@@ -26,23 +26,19 @@ package struct ForecastHalf: Sendable, Equatable {
     /// have begun before the steps do. Where the Sun neither rises nor sets, each local day is one half
     /// (`isDay` as the polar day or night).
     package static func halves(
-        of steps: [TimedStep], lat: Double, lon: Double, utcOffsetSeconds: Int64
+        of steps: [TimedStep], lat: Double, lon: Double, zone: ZoneOffsets
     ) -> [ForecastHalf] {
         guard let first = steps.first, let last = steps.last else { return [] }
-        let firstDate = LocalDate.string(first.entry.time, utcOffsetSeconds: utcOffsetSeconds)
-        let lastDate = LocalDate.string(last.end, utcOffsetSeconds: utcOffsetSeconds)
+        let firstDate = LocalDate.string(first.entry.time, zone: zone)
+        let lastDate = LocalDate.string(last.end, zone: zone)
         // Each boundary is when a half begins, and whether it is a day.
         var boundaries: [(time: Timestamp, isDay: Bool)] = []
         var date = LocalDate.adding(-1, to: firstDate)
         while let current = date, current <= (LocalDate.adding(1, to: lastDate) ?? lastDate) {
-            if let sun = SolarDay.compute(
-                lat: lat, lon: lon, localDate: current, utcOffsetSeconds: utcOffsetSeconds)
-            {
+            if let sun = SolarDay.compute(lat: lat, lon: lon, localDate: current, zone: zone) {
                 if let sunrise = sun.sunrise { boundaries.append((sunrise, true)) }
                 if let sunset = sun.sunset { boundaries.append((sunset, false)) }
-                if let polar = sun.polar,
-                    let midnight = LocalDate.start(of: current, utcOffsetSeconds: utcOffsetSeconds)
-                {
+                if let polar = sun.polar, let midnight = LocalDate.start(of: current, zone: zone) {
                     boundaries.append((midnight, polar == .day))
                 }
             }
@@ -61,7 +57,7 @@ package struct ForecastHalf: Sendable, Equatable {
             guard last.end >= end.time, let summary = StepSummary(inside) else { continue }
             halves.append(
                 ForecastHalf(
-                    date: LocalDate.string(start.time, utcOffsetSeconds: utcOffsetSeconds), isDay: start.isDay,
+                    date: LocalDate.string(start.time, zone: zone), isDay: start.isDay,
                     start: start.time, end: end.time, summary: summary))
         }
         return halves

@@ -32,10 +32,9 @@ package enum ForecastTimeline {
 
     /// Whether the Sun is up at `time` at a place, computed locally (`SolarDay`) for when the provider
     /// does not say: between the sunrise and sunset of `time`'s local date, all day in a polar day.
-    package static func isDaylight(at time: Timestamp, lat: Double, lon: Double, utcOffsetSeconds: Int64) -> Bool {
-        let date = LocalDate.string(time, utcOffsetSeconds: utcOffsetSeconds)
-        guard let sun = SolarDay.compute(lat: lat, lon: lon, localDate: date, utcOffsetSeconds: utcOffsetSeconds)
-        else { return true }
+    package static func isDaylight(at time: Timestamp, lat: Double, lon: Double, zone: ZoneOffsets) -> Bool {
+        let date = LocalDate.string(time, zone: zone)
+        guard let sun = SolarDay.compute(lat: lat, lon: lon, localDate: date, zone: zone) else { return true }
         if let polar = sun.polar { return polar == .day }
         // On the first or last day of a polar day only one of the two happens.
         let risen = sun.sunrise.map { time >= $0 } ?? (sun.sunset != nil)

@@ -55,38 +55,6 @@ package struct Place: Sendable, Equatable {
     }
 }
 
-/// Calendar arithmetic in a place's own time zone, given as an offset from UTC.
-package enum LocalDate {
-    /// `YYYY-MM-DD` of `time` at `utcOffsetSeconds` east of UTC.
-    package static func string(_ time: Timestamp, utcOffsetSeconds: Int64) -> String {
-        let local = Timestamp(milliseconds: time.milliseconds + utcOffsetSeconds * 1000)
-        return String(local.description.prefix(10))
-    }
-
-    /// The instant the local day `date` (`YYYY-MM-DD`) begins at `utcOffsetSeconds` east of UTC; nil when
-    /// `date` is not a valid date.
-    package static func start(of date: String, utcOffsetSeconds: Int64) -> Timestamp? {
-        guard date.utf8.count == 10, let midnight = Timestamp(rfc3339: date + "T00:00:00Z") else { return nil }
-        return Timestamp(milliseconds: midnight.milliseconds - utcOffsetSeconds * 1000)
-    }
-
-    /// The instant the local day `date` ends (the next local midnight); nil when `date` is not a valid date.
-    ///
-    /// A day is 24 hours here: the offset is the place's at fetch time, so a change of daylight saving
-    /// time within the forecast shifts later days by its hour.
-    package static func end(of date: String, utcOffsetSeconds: Int64) -> Timestamp? {
-        start(of: date, utcOffsetSeconds: utcOffsetSeconds).map {
-            Timestamp(milliseconds: $0.milliseconds + 86_400_000)
-        }
-    }
-
-    /// The local date `days` days after `date`; nil when `date` is not a valid date.
-    package static func adding(_ days: Int64, to date: String) -> String? {
-        guard let start = start(of: date, utcOffsetSeconds: 0) else { return nil }
-        return string(Timestamp(milliseconds: start.milliseconds + days * 86_400_000), utcOffsetSeconds: 0)
-    }
-}
-
 extension [String: JSONValue] {
     /// Sets `key` to `value` when there is one, so that a value the provider did not give stays absent.
     mutating func set(_ key: String, _ value: Double?) {

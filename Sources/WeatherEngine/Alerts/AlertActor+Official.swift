@@ -1,3 +1,4 @@
+import Providers
 import WeatherDomain
 import WeatherRuntime
 
@@ -14,18 +15,22 @@ extension AlertActor {
 
     /// Decides the `air_quality` rule for `target` with its air quality now and for the next hours.
     func airQuality(_ target: AlertTarget, report: AirQualityReport, cause: String) async {
-        let offset = await utcOffset(of: target.place.key)
         let now = clock.timestamp()
+        let zone = await zone(of: target.place.key, around: now)
         await append(cause: cause) { state in
-            AirQualityAlerts.decide(state, target: target, report: report, utcOffsetSeconds: offset, now: now)
+            AirQualityAlerts.decide(state, target: target, report: report, zone: zone, now: now)
         }
     }
 
-    /// The place's offset from UTC as the last weather fetched for it says (0 when none was).
-    private func utcOffset(of key: String) async -> Int64 {
-        await cache.read { cache in
-            cache.current[key]?.value.utcOffsetSeconds ?? cache.forecast[key]?.value.utcOffsetSeconds ?? 0
+    /// The place's clocks around `now`, by the zone (or else the offset) the last weather fetched for it
+    /// names (UTC when none was).
+    private func zone(of key: String, around now: Timestamp) async -> ZoneOffsets {
+        let named = await cache.read { cache in
+            cache.current[key].map { ($0.value.timezone, $0.value.utcOffsetSeconds) }
+                ?? cache.forecast[key].map { ($0.value.timezone, $0.value.utcOffsetSeconds) }
         }
+        guard let named else { return .fixed(0) }
+        return .place(timezone: named.0, utcOffsetSeconds: named.1, around: now)
     }
 
     /// Decides the `official` rule for `target` with the warnings in force there now.
@@ -36,12 +41,12 @@ extension AlertActor {
         let known = await alerts.read { OfficialAlerts.firstIds(in: $0) }
         let firstIds = lineage.record(warnings, isFirst: known.contains)
         guard !warnings.isEmpty else { return }
-        let offset = await utcOffset(of: target.place.key)
         let now = clock.timestamp()
+        let zone = await zone(of: target.place.key, around: now)
         await append(cause: cause) { state in
             OfficialAlerts.decide(
                 state, target: target, warnings: warnings, firstIds: firstIds, attribution: attribution,
-                utcOffsetSeconds: offset, now: now)
+                zone: zone, now: now)
         }
     }
 }

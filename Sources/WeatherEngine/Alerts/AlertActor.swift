@@ -1,4 +1,5 @@
 import EventLog
+import Providers
 import WeatherDomain
 import WeatherRuntime
 
@@ -96,14 +97,22 @@ package actor AlertActor {
             previous[fetched.key] = (report.current.temperature, fetched.call.at)
         }
         let currentTemperature = previous[fetched.key]?.temperature
+        // The place's clocks, looked up once (outside the decisions, which stay pure).
+        let zone =
+            switch fetched.report {
+            case .current(let report): report.zone(around: now)
+            case .forecast(let report): report.zone(around: now)
+            }
         for target in targets {
             await append(cause: cause) { state in
                 switch fetched.report {
                 case .current(let report):
-                    AlertRules.afterCurrent(state, target: target, report: report, previous: before, now: now)
+                    AlertRules.afterCurrent(
+                        state, target: target, report: report, previous: before, zone: zone, now: now)
                 case .forecast(let report):
                     AlertRules.afterForecast(
-                        state, target: target, report: report, currentTemperature: currentTemperature, now: now)
+                        state, target: target, report: report, currentTemperature: currentTemperature, zone: zone,
+                        now: now)
                 }
             }
         }
@@ -113,11 +122,10 @@ package actor AlertActor {
         let now = clock.timestamp()
         let forecasts = await cache.read { $0.forecast }
         for (key, cached) in forecasts {
+            let zone = cached.value.zone(around: now)
             for target in await targets(for: key) {
                 await append(cause: "timer:daily_summary") { state in
-                    AlertRules.dailySummary(
-                        state, target: target, forecast: cached.value, utcOffsetSeconds: cached.value.utcOffsetSeconds,
-                        now: now)
+                    AlertRules.dailySummary(state, target: target, forecast: cached.value, zone: zone, now: now)
                 }
             }
         }

@@ -16,7 +16,7 @@ enum MCPSummary {
             if let degrees = current?["windDirection"]?.doubleValue { said += " \(compass(degrees))" }
             parts.append(said)
         }
-        if let time = localTime(answer["observedAt"], answer) { parts.append("as of \(time)") }
+        if let time = localTime(answer["observedAt"], answer, now: now) { parts.append("as of \(time)") }
         parts.append(freshness(answer, now: now))
         return "\(placeName(answer)): \(parts.joined(separator: ", "))"
     }
@@ -25,8 +25,8 @@ enum MCPSummary {
     static func forecast(_ answer: JSONValue, now: Timestamp) -> String {
         let days = answer["daily"]?.arrayValue ?? []
         let unit = answer["units"]?["temperature"]
-        let today = answer["location"]?["utcOffsetSeconds"]?.intValue.map {
-            LocalDate.string(now, utcOffsetSeconds: $0)
+        let today = answer["location"].map {
+            LocalDate.string(now, zone: .of(location: $0, around: now))
         }
         let shown = days.prefix(3).map { day -> String in
             let date = day["date"]?.stringValue ?? "?"
@@ -43,7 +43,7 @@ enum MCPSummary {
         if let steps = answer["entries"]?.arrayValue {
             tail.append("\(steps.count) \(answer["type"]?.stringValue ?? "") steps")
         }
-        if let time = localTime(answer["fetchedAt"], answer) { tail.append("fetched \(time)") }
+        if let time = localTime(answer["fetchedAt"], answer, now: now) { tail.append("fetched \(time)") }
         tail.append(freshness(answer, now: now))
         return
             "\(placeName(answer)), \(count): \(shown.joined(separator: ", "))\(more); \(tail.joined(separator: ", "))"
@@ -131,11 +131,10 @@ enum MCPSummary {
         return minutes < 120 ? "stale, \(minutes) min old" : "stale, \(minutes / 60) h old"
     }
 
-    /// `HH:MM` of a time member in the place's local time.
-    private static func localTime(_ member: JSONValue?, _ answer: JSONValue) -> String? {
+    /// `HH:MM` of a time member in the place's local time (by its zone's rules around `now`).
+    private static func localTime(_ member: JSONValue?, _ answer: JSONValue, now: Timestamp) -> String? {
         guard let text = member?.stringValue, let time = Timestamp(rfc3339: text) else { return nil }
-        let offset = answer["location"]?["utcOffsetSeconds"]?.intValue ?? 0
-        let minuteOfDay = ((time.milliseconds / 60_000 + offset / 60) % 1440 + 1440) % 1440
+        let minuteOfDay = LocalDate.minuteOfDay(time, zone: .of(location: answer["location"], around: now))
         let hours = minuteOfDay / 60
         let minutes = minuteOfDay % 60
         return "\(hours < 10 ? "0" : "")\(hours):\(minutes < 10 ? "0" : "")\(minutes)"

@@ -1,3 +1,4 @@
+import Providers
 import WeatherDomain
 import WeatherEngine
 
@@ -17,7 +18,7 @@ enum MapFeatures {
                 let now = cached.value.current
                 let isDay = WeatherFormatting.isDay(
                     now.isDay, at: now.observedAt, place: cached.value.place,
-                    utcOffsetSeconds: cached.value.utcOffsetSeconds)
+                    zone: cached.value.zone(around: now.observedAt))
                 properties["weather"] = .object([
                     "temperature": .double(WeatherFormatting.temperature(now.temperature, units)),
                     "units": .object(["temperature": .string(units.temperature.rawValue)]),

@@ -1,3 +1,4 @@
+import Providers
 import WeatherDomain
 import WeatherEngine
 
@@ -6,7 +7,8 @@ extension WeatherFormatting {
     ///
     /// One rule for what is past (`ForecastTimeline.isPast`): a step, a half or a day is left out once it
     /// ended at or before `now`, so the day and the step running now are kept. `days` counts the days that
-    /// are not past; with it, the steps are those of the days kept (by the place's local date).
+    /// are not past; with it, the steps are those of the days kept (by the place's local date). Local dates
+    /// and days follow the place's time zone rules (`ForecastReport.zone`).
     ///
     /// - Parameters:
     ///   - days: the days kept (all when nil).
@@ -17,10 +19,9 @@ extension WeatherFormatting {
         detail: ForecastDetail = .full, type: ForecastType = .threeHourly
     ) -> JSONValue {
         let report = answer.value
-        let offset = report.utcOffsetSeconds
+        let zone = report.zone(around: now)
         let upcomingDays = report.daily.filter { day in
-            LocalDate.end(of: day.date, utcOffsetSeconds: offset).map { !ForecastTimeline.isPast(end: $0, now: now) }
-                ?? true
+            LocalDate.end(of: day.date, zone: zone).map { !ForecastTimeline.isPast(end: $0, now: now) } ?? true
         }
         let kept = days.map { Array(upcomingDays.prefix($0)) } ?? upcomingDays
         let lastDate = days == nil ? nil : kept.last?.date ?? ""
@@ -31,18 +32,19 @@ extension WeatherFormatting {
                 end: Timestamp(milliseconds: $0.time.milliseconds + ForecastTimeline.threeHours), now: now)
         }
         var result: [String: JSONValue] = [
-            "location": location(report.place, timezone: report.timezone, utcOffsetSeconds: offset),
+            "location": location(report.place, timezone: report.timezone, utcOffsetSeconds: report.utcOffsetSeconds),
             "units": unitNames(units), "type": .string(type.rawValue),
-            "daily": .array(kept.map { day(report, $0, units: units) }),
+            "daily": .array(kept.map { day(report, $0, zone: zone, units: units) }),
             "fetchedAt": .string(answer.fetchedAt.description), "source": .string(answer.source),
             "stale": .bool(answer.stale), "provider": .string(answer.provider),
         ]
         if detail == .full {
-            let local = { (time: Timestamp) in LocalDate.string(time, utcOffsetSeconds: offset) }
+            let local = { (time: Timestamp) in LocalDate.string(time, zone: zone) }
             switch type {
             case .threeHourly:
                 result["entries"] = .array(
-                    threeHourly.filter { inKeptDays(local($0.time)) }.map { step(report, $0, units: units) })
+                    threeHourly.filter { inKeptDays(local($0.time)) }.map { step(report, $0, zone: zone, units: units) }
+                )
             case .hourly:
                 let horizon = Timestamp(milliseconds: now.milliseconds + ForecastType.hourlyHorizonMs)
                 let hours = report.hourly.filter {
@@ -50,11 +52,10 @@ extension WeatherFormatting {
                         end: Timestamp(milliseconds: $0.time.milliseconds + ForecastTimeline.hour), now: now)
                         && $0.time < horizon && inKeptDays(local($0.time))
                 }
-                result["entries"] = .array(hours.map { step(report, $0, units: units) })
+                result["entries"] = .array(hours.map { step(report, $0, zone: zone, units: units) })
             case .twiceDaily:
                 let halves = ForecastHalf.halves(
-                    of: ForecastTimeline.finest(report), lat: report.place.lat, lon: report.place.lon,
-                    utcOffsetSeconds: offset
+                    of: ForecastTimeline.finest(report), lat: report.place.lat, lon: report.place.lon, zone: zone
                 ).filter { !ForecastTimeline.isPast(end: $0.end, now: now) && inKeptDays($0.date) }
                 result["entries"] = .array(halves.map { half($0, units: units) })
             case .daily:
@@ -67,12 +68,15 @@ extension WeatherFormatting {
         return .object(result)
     }
 
-    /// A forecast step in `units`, with whether it is day and its condition's HA name.
-    static func step(_ report: ForecastReport, _ entry: ForecastEntry, units: UnitChoice) -> JSONValue {
+    /// A forecast step in `units`, with whether it is day (at the place, on clocks that keep `zone`) and its
+    /// condition's HA name.
+    static func step(_ report: ForecastReport, _ entry: ForecastEntry, zone: ZoneOffsets, units: UnitChoice)
+        -> JSONValue
+    {
         var step = Quantities(units)
         step.temperature("temperature", entry.temperature)
         step.measurements(entry)
-        let isDay = isDay(entry.isDay, at: entry.time, place: report.place, utcOffsetSeconds: report.utcOffsetSeconds)
+        let isDay = isDay(entry.isDay, at: entry.time, place: report.place, zone: zone)
         step.object["isDay"] = .bool(isDay)
         step.object["time"] = .string(entry.time.description)
         step.object["condition"] = condition(entry.condition, isDay: isDay, windSpeed: entry.windSpeed)
@@ -80,8 +84,8 @@ extension WeatherFormatting {
     }
 
     /// A day in `units`: the provider's figures (or the summary of its steps), and the Sun and Moon
-    /// computed locally for its date.
-    static func day(_ report: ForecastReport, _ day: DailySummary, units: UnitChoice) -> JSONValue {
+    /// computed locally for its date on clocks that keep `zone`.
+    static func day(_ report: ForecastReport, _ day: DailySummary, zone: ZoneOffsets, units: UnitChoice) -> JSONValue {
         var object = Quantities(units)
         object.temperature("min", day.min)
         object.temperature("max", day.max)
@@ -90,7 +94,7 @@ extension WeatherFormatting {
         object.plain("uvIndex", day.uvIndex)
         object.object["date"] = .string(day.date)
         object.object["condition"] = condition(day.condition, isDay: true)
-        sky(on: day.date, at: report.place, utcOffsetSeconds: report.utcOffsetSeconds, into: &object.object)
+        sky(on: day.date, at: report.place, zone: zone, into: &object.object)
         return .object(object.object)
     }
 

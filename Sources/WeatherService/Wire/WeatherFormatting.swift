@@ -1,3 +1,4 @@
+import Providers
 import WeatherDomain
 import WeatherEngine
 
@@ -30,6 +31,8 @@ enum WeatherFormatting {
     /// The unit of each quantity, so a client needs no table.
     static func unitNames(_ units: UnitChoice) -> JSONValue { units.json }
 
+    /// The place an answer is for, with its IANA zone (when the provider named one) and its offset from UTC
+    /// when the weather was fetched.
     static func location(_ place: Place, timezone: String?, utcOffsetSeconds: Int64) -> JSONValue {
         guard case .object(var object) = place.json else { return place.json }
         if let timezone { object["timezone"] = .string(timezone) }
@@ -100,9 +103,8 @@ enum WeatherFormatting {
     }
 
     /// Whether `time` is daytime at the report's place: as the provider said, else from the Sun computed locally.
-    static func isDay(_ said: Bool?, at time: Timestamp, place: Place, utcOffsetSeconds: Int64) -> Bool {
-        said
-            ?? ForecastTimeline.isDaylight(at: time, lat: place.lat, lon: place.lon, utcOffsetSeconds: utcOffsetSeconds)
+    static func isDay(_ said: Bool?, at time: Timestamp, place: Place, zone: ZoneOffsets) -> Bool {
+        said ?? ForecastTimeline.isDaylight(at: time, lat: place.lat, lon: place.lon, zone: zone)
     }
 
     static func current(_ answer: FetchAnswer<CurrentReport>, units: UnitChoice) -> JSONValue {
@@ -114,7 +116,7 @@ enum WeatherFormatting {
         current.temperature("tempMax", now.tempMax)
         current.measurements(now)
         let isDay = Self.isDay(
-            now.isDay, at: now.observedAt, place: report.place, utcOffsetSeconds: report.utcOffsetSeconds)
+            now.isDay, at: now.observedAt, place: report.place, zone: report.zone(around: now.observedAt))
         current.object["isDay"] = .bool(isDay)
         current.object["condition"] = condition(now.condition, isDay: isDay, windSpeed: now.windSpeed)
         if let sunrise = now.sunrise { current.object["sunrise"] = .string(sunrise.description) }
@@ -133,10 +135,8 @@ enum WeatherFormatting {
     /// left out when it does not happen that day, `polar` (`day` or `night`) when the Sun neither rises
     /// nor sets, `moonPhase` (0 new, 0.5 full, up to 1; three decimals) and `moonDay` (days since new
     /// moon; one decimal) at local noon. Nothing is added for a date that is not `YYYY-MM-DD`.
-    static func sky(on date: String, at place: Place, utcOffsetSeconds: Int64, into object: inout [String: JSONValue]) {
-        if let sun = SolarDay.compute(
-            lat: place.lat, lon: place.lon, localDate: date, utcOffsetSeconds: utcOffsetSeconds)
-        {
+    static func sky(on date: String, at place: Place, zone: ZoneOffsets, into object: inout [String: JSONValue]) {
+        if let sun = SolarDay.compute(lat: place.lat, lon: place.lon, localDate: date, zone: zone) {
             let times: [(String, Timestamp?)] = [
                 ("dawn", sun.dawn), ("sunrise", sun.sunrise), ("zenith", sun.zenith), ("sunset", sun.sunset),
                 ("dusk", sun.dusk),
@@ -144,7 +144,7 @@ enum WeatherFormatting {
             for (key, time) in times { if let time { object[key] = .string(time.description) } }
             if let polar = sun.polar { object["polar"] = .string(polar.rawValue) }
         }
-        if let moon = MoonPhase.onLocalDate(date, utcOffsetSeconds: utcOffsetSeconds) {
+        if let moon = MoonPhase.onLocalDate(date, zone: zone) {
             // A phase that rounds to 1 is the new moon: 0.
             let phase = Rounding.round(moon.phase, decimals: 3)
             object["moonPhase"] = .double(phase >= 1 ? 0 : phase)
