@@ -38,7 +38,7 @@ extension BarView {
 
     /// `14:00  🌦️ +3°C  rain 65%`: a step's local time, its emoji, temperature and chance of precipitation.
     private func step(_ page: ForecastPage, _ step: (time: Timestamp, entry: JSONValue)) -> String {
-        LocalTime.clock(step.time, offset: page.offset).prefix(5) + "  "
+        LocalTime.clock(step.time, zone: page.zone).prefix(5) + "  "
             + Symbols.emoji(step.entry["condition"] ?? .null, night: page.isNight(step.time)) + " "
             + page.quantities.temperature(step.entry["temperature"])
             + (step.entry["pop"]?.doubleValue.map { "  rain " + Quantities.percent($0) } ?? "")
