@@ -23,6 +23,13 @@ package struct Context: Sendable {
     /// Whether the command prints its method's result as JSON.
     var json: Bool { invocation.switches.contains("--json") }
 
+    /// With `--json`, prints `answer` as one JSON line and returns true (the command is done); else false.
+    func printedAsJSON(_ answer: JSONValue) -> Bool {
+        guard json else { return false }
+        output.print(answer.jsonString)
+        return true
+    }
+
     /// Sends `method` with `params` and returns its result as the command shows it (`shown`).
     ///
     /// - Throws: the server's `RPCError`, or the connection's end.

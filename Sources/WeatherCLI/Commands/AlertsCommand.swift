@@ -26,10 +26,7 @@ enum AlertsCommand {
         var params: [String: JSONValue] = ["limit": .int(limit)]
         if let units = context.invocation.values["--units"] { params["units"] = .string(units) }
         let result = try await context.call("alerts/list", params)
-        if context.json {
-            context.output.print(result.jsonString)
-            return CLI.Exit.ok
-        }
+        if context.printedAsJSON(result) { return CLI.Exit.ok }
         let alerts = result["alerts"]?.arrayValue ?? []
         if alerts.isEmpty {
             context.output.print("no alerts")

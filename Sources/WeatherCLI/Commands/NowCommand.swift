@@ -30,10 +30,7 @@ enum NowCommand {
         let format = try OneLine(context.invocation.values["--format"] ?? OneLine.standard)
         let params = try await weatherParams(context)
         let current = try await context.call("weather/current", params)
-        if context.json {
-            context.output.print(current.jsonString)
-            return CLI.Exit.ok
-        }
+        if context.printedAsJSON(current) { return CLI.Exit.ok }
         // The forecast adds what the current conditions lack (sun, moon, chance of rain); without it those
         // codes print "?".
         let forecast = format.needsForecast ? try? await context.call("weather/forecast", params) : nil

@@ -30,10 +30,7 @@ enum SearchCommand {
         let limit = Int64(context.invocation.values["--limit"] ?? "") ?? 5
         let result = try await context.call(
             "cities/search", ["query": .string(query), "limit": .int(limit)])
-        if context.json {
-            context.output.print(result.jsonString)
-            return CLI.Exit.ok
-        }
+        if context.printedAsJSON(result) { return CLI.Exit.ok }
         let candidates = result["candidates"]?.arrayValue ?? []
         guard !candidates.isEmpty else {
             context.output.error("weatherd search: no place called \"\(query)\" was found; check the spelling")

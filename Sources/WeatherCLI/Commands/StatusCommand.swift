@@ -17,10 +17,7 @@ enum StatusCommand {
             """
     ) { context in
         let status = try await context.call("service/status")
-        if context.json {
-            context.output.print(status.jsonString)
-            return CLI.Exit.ok
-        }
+        if context.printedAsJSON(status) { return CLI.Exit.ok }
         var rows: [(String, String)] = [
             ("version", "\(status["version"]?.stringValue ?? "?") (pid \(status["pid"]?.intValue ?? 0))"),
             ("data dir", status["dataDir"]?.stringValue ?? "?"),

@@ -41,10 +41,7 @@ enum UnitsCommand {
         let settings =
             changes.isEmpty
             ? try await context.call("settings/get") : try await context.call("settings/set", changes)
-        if context.json {
-            context.output.print(settings.jsonString)
-            return CLI.Exit.ok
-        }
+        if context.printedAsJSON(settings) { return CLI.Exit.ok }
         var rows = [["system", settings["units"]?.stringValue ?? "?"]]
         for quantity in quantities {
             let chosen = settings[quantity.member]?.stringValue != nil ? "(chosen)" : ""

@@ -19,10 +19,7 @@ enum WarningsCommand {
         positionals: 0...1, positionalText: "at most one PLACE"
     ) { context in
         let result = try await context.call("warnings/list", try await NowCommand.placeParams(context))
-        if context.json {
-            context.output.print(result.jsonString)
-            return CLI.Exit.ok
-        }
+        if context.printedAsJSON(result) { return CLI.Exit.ok }
         let place = PlaceText.name(result["location"])
         let warnings = result["warnings"]?.arrayValue ?? []
         guard result["source"] != nil else {
@@ -77,10 +74,7 @@ enum AirCommand {
         positionals: 0...1, positionalText: "at most one PLACE"
     ) { context in
         let result = try await context.call("weather/airQuality", try await NowCommand.placeParams(context))
-        if context.json {
-            context.output.print(result.jsonString)
-            return CLI.Exit.ok
-        }
+        if context.printedAsJSON(result) { return CLI.Exit.ok }
         let stale = result["stale"]?.boolValue == true ? " " + context.output.styled("(stale)", "33") : ""
         context.output.print("\(PlaceText.name(result["location"]))\(stale)")
         guard let current = result["current"] else {
