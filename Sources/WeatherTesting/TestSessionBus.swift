@@ -25,7 +25,9 @@ package final class TestSessionBus: Sendable {
         var authLines: [String] = []
         var nextId: UInt32 = 1
         var nextName = 1
-        var open: [Int32] = []
+        /// The connections being served; each is closed by its own thread, under the lock, as it ends.
+        var open: Set<Int32> = []
+        var stopped = false
     }
 
     /// What the bus offers.
@@ -53,12 +55,29 @@ package final class TestSessionBus: Sendable {
             }
         }
         guard bound == 0, listen(listener, 8) == 0 else { throw DBusWireError("the test bus cannot listen") }
-        startThread(named: "test-bus") { [self] in
+        // The accept thread owns the listener and closes it when accepting fails (after `stop`), so no other
+        // thread ever uses or closes a descriptor number that may already belong to something else.
+        startThread(named: "test-bus") { [self, listener] in
             while true {
                 let client = accept(listener, nil, nil)
-                guard client >= 0 else { return }
-                state.withLock { $0.open.append(client) }
-                startThread(named: "test-bus-client") { self.serve(client, mode) }
+                guard client >= 0 else {
+                    close(listener)
+                    return
+                }
+                let served = state.withLock { state in
+                    state.stopped ? false : state.open.insert(client).inserted
+                }
+                guard served else {
+                    close(client)
+                    continue
+                }
+                startThread(named: "test-bus-client") {
+                    self.serve(client, mode)
+                    self.state.withLock { state in
+                        state.open.remove(client)
+                        close(client)
+                    }
+                }
             }
         }
     }
@@ -74,11 +93,18 @@ package final class TestSessionBus: Sendable {
         received.filter { $0.destination == "org.freedesktop.Notifications" && $0.member == member }
     }
 
-    /// Stops listening and closes every connection.
+    /// Stops listening and ends every connection (once; later calls do nothing). Each descriptor is closed by
+    /// the thread that uses it.
     package func stop() {
+        let first = state.withLock { state in
+            defer { state.stopped = true }
+            if !state.stopped {
+                for fd in state.open { shutdown(fd, Int32(SHUT_RDWR)) }
+            }
+            return !state.stopped
+        }
+        guard first else { return }
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-        for fd in state.withLock({ $0.open }) { shutdown(fd, Int32(SHUT_RDWR)) }
         unlink(path)
     }
 
