@@ -57,8 +57,9 @@ package struct Climate: Sendable, Equatable {
         var (recordLow, recordHigh): (Record?, Record?) = (nil, nil)
         var since: Int?
         for past in days {
-            guard let (year, m, d) = Self.parse(past.date) else { continue }
-            byDay[CivilDate.toDays(year: year, month: m, day: d)] = past
+            guard let number = LocalDate.dayNumber(of: past.date) else { continue }
+            let (year, m, d) = CivilDate.fromDays(number)
+            byDay[number] = past
             since = min(since ?? Int(year), Int(year))
             guard m == month, d == day else { continue }
             if let low = past.low,
@@ -88,15 +89,5 @@ package struct Climate: Sendable, Equatable {
         normalLow = lows.isEmpty ? nil : lows.reduce(0, +) / Double(lows.count)
         normalHigh = highs.isEmpty ? nil : highs.reduce(0, +) / Double(highs.count)
         normalYears = years
-    }
-
-    /// (year, month, day) of `YYYY-MM-DD`; nil for anything else.
-    static func parse(_ date: String) -> (Int64, Int64, Int64)? {
-        let parts = date.split(separator: "-", omittingEmptySubsequences: false)
-        guard date.utf8.count == 10, parts.count == 3, let year = Int64(parts[0]), let month = Int64(parts[1]),
-            let day = Int64(parts[2]), (1...12).contains(month),
-            (1...CivilDate.daysIn(month: month, year: year)).contains(day)
-        else { return nil }
-        return (year, month, day)
     }
 }

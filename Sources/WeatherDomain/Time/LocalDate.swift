@@ -13,7 +13,7 @@ package enum LocalDate {
     /// The instant the local day `date` (`YYYY-MM-DD`) begins: its midnight at the offset valid then (the
     /// first instant of the day when the clocks skip midnight); nil when `date` is not a valid date.
     package static func start(of date: String, zone: ZoneOffsets) -> Timestamp? {
-        guard date.utf8.count == 10, let midnight = Timestamp(rfc3339: date + "T00:00:00Z") else { return nil }
+        guard let midnight = midnightUTC(date) else { return nil }
         return zone.instant(ofWallClock: midnight)
     }
 
@@ -27,13 +27,24 @@ package enum LocalDate {
     /// The instant the clocks read `clock` (milliseconds after midnight) on the local day `date`; nil when
     /// `date` is not a valid date.
     package static func instant(on date: String, at clock: Int64, zone: ZoneOffsets) -> Timestamp? {
-        guard date.utf8.count == 10, let midnight = Timestamp(rfc3339: date + "T00:00:00Z") else { return nil }
+        guard let midnight = midnightUTC(date) else { return nil }
         return zone.instant(ofWallClock: Timestamp(milliseconds: midnight.milliseconds + clock))
     }
 
     /// The local date `days` days after `date`; nil when `date` is not a valid date.
     package static func adding(_ days: Int64, to date: String) -> String? {
-        guard date.utf8.count == 10, let midnight = Timestamp(rfc3339: date + "T00:00:00Z") else { return nil }
+        guard let midnight = midnightUTC(date) else { return nil }
         return String(Timestamp(milliseconds: midnight.milliseconds + days * 86_400_000).description.prefix(10))
+    }
+
+    /// The count of days since 1970-01-01 of the date `date` (`YYYY-MM-DD`); nil when it is not a valid date.
+    package static func dayNumber(of date: String) -> Int64? {
+        midnightUTC(date).map { Int64.floorDiv($0.milliseconds, 86_400_000) }
+    }
+
+    /// Midnight UTC of `date` (`YYYY-MM-DD`), the wall clock every local calculation starts from; nil when
+    /// `date` is not a valid date.
+    private static func midnightUTC(_ date: String) -> Timestamp? {
+        date.utf8.count == 10 ? Timestamp(rfc3339: date + "T00:00:00Z") : nil
     }
 }

@@ -78,8 +78,8 @@ package enum ForecastChanges {
 
     /// The English name of the weekday of `date` (`YYYY-MM-DD`); nil when it is not a date.
     package static func weekday(of date: String) -> String? {
-        guard let (year, month, day) = Climate.parse(date) else { return nil }
+        guard let number = LocalDate.dayNumber(of: date) else { return nil }
         let names = ["Thursday", "Friday", "Saturday", "Sunday", "Monday", "Tuesday", "Wednesday"]
-        return names[Int(Int64.floorMod(CivilDate.toDays(year: year, month: month, day: day), 7))]
+        return names[Int(Int64.floorMod(number, 7))]
     }
 }
