@@ -104,6 +104,12 @@ package struct ProviderError: Error, Sendable, Equatable, CustomStringConvertibl
         switch status {
         case 200..<300:
             return nil
+        case 403 where provider == Nowcast.Source.metNorway.rawValue:
+            // MET Norway answers 403 to clients it has blocked for breaking its terms: wait long before asking again.
+            return ProviderError(
+                .rateLimited, "\(provider) refused weatherd (HTTP 403), as it does clients that break its terms.",
+                advice: "weatherd waits an hour before asking it again; check the contact (--contact).",
+                status: status, retryAfterSeconds: 3600)
         case 401, 403:
             return ProviderError(
                 .unauthorized, "\(provider) refused the API key (HTTP \(status)).",

@@ -44,7 +44,7 @@ package final class InProcessWeatherd: Sendable {
         configuration.snapshotEvery = snapshotEvery
         configuration.maxFavorites = maxFavorites
         configuration.nwsBaseURL = Self.nwsBaseURL
-        configuration.nwsContact = "tests@weatherd.test"
+        configuration.contact = "tests@weatherd.test"
         configuration.meteoAlarmBaseURL = Self.meteoAlarmBaseURL
         configuration.openMeteoAirQualityBaseURL = Self.airQualityBaseURL
         configuration.warningsInterval = warningsInterval

@@ -51,7 +51,7 @@ struct ConfigurationTests {
         #expect(defaults.nwsBaseURL == "https://api.weather.gov")
         #expect(defaults.meteoAlarmBaseURL == "https://feeds.meteoalarm.org")
         #expect(defaults.openMeteoAirQualityBaseURL == "https://air-quality-api.open-meteo.com")
-        #expect(defaults.nwsContact == nil)
+        #expect(defaults.contact == nil)
         #expect(defaults.warningsInterval == .seconds(600))
         #expect(defaults.summaryCheckInterval == .seconds(60))
         #expect(
@@ -65,7 +65,7 @@ struct ConfigurationTests {
         ]
         let fromEnvironment = try Configuration.parse([], environment: environment)
         #expect(fromEnvironment.nwsBaseURL == "http://nws.env")
-        #expect(fromEnvironment.nwsContact == "env@example.com")
+        #expect(fromEnvironment.contact == "env@example.com")
         #expect(fromEnvironment.meteoAlarmBaseURL == "http://ma.env")
         #expect(fromEnvironment.openMeteoAirQualityBaseURL == "http://aq.env")
         let flags = try Configuration.parse(
@@ -74,7 +74,7 @@ struct ConfigurationTests {
                 "http://ma.flag", "--open-meteo-air-quality-base-url=http://aq.flag", "--warnings-interval", "0",
             ], environment: environment)
         #expect(flags.nwsBaseURL == "http://nws.flag")
-        #expect(flags.nwsContact == "ops@example.org")
+        #expect(flags.contact == "ops@example.org")
         #expect(flags.meteoAlarmBaseURL == "http://ma.flag")
         #expect(flags.openMeteoAirQualityBaseURL == "http://aq.flag")
         #expect(flags.warningsInterval == nil)

@@ -390,6 +390,7 @@ struct GoldenLogTests {
         try await record("v2-official", v2OfficialEvents())
         try await record("v1-unit-overrides", v1UnitOverridesEvents())
         try await record("v1-points", v1PointEvents())
+        try await record("v1-nowcast", v1NowcastEvents())
     }
 
     static func record(_ name: String, _ events: [(DomainEvent, String, String?)]) async throws {

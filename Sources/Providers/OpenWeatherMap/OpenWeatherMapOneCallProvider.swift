@@ -18,7 +18,7 @@ package struct OpenWeatherMapOneCallProvider: WeatherProvider {
 
     /// The provider for geocoding, which One Call does not do, and for the request and reading rules the two
     /// APIs share.
-    private let classic: OpenWeatherMapProvider
+    let classic: OpenWeatherMapProvider
 
     /// Creates a provider; the base URL may carry a path prefix (a proxy) and a trailing slash.
     package init(

@@ -24,12 +24,7 @@ package struct NWSWarningProvider: Sendable {
     /// Control characters in `contact` become spaces so it can never end the header line; an empty
     /// contact gives `weatherd/1.0` alone.
     package static func userAgent(contact: String, version: String = "1.0") -> String {
-        let cleaned = String(
-            contact.map { character in
-                character.unicodeScalars.contains { $0.properties.generalCategory == .control } ? " " : character
-            }
-        ).trimmingWhitespace
-        return cleaned.isEmpty ? "weatherd/\(version)" : "weatherd/\(version) (\(cleaned))"
+        UserAgent.weatherd(contact: contact, version: version)
     }
 
     /// `GET /alerts/active?point=LAT,LON`, coordinates with at most 4 decimals as NWS requires.

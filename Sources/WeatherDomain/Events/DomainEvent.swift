@@ -25,6 +25,9 @@ package enum DomainEvent: Sendable, Equatable {
     case warningsFetched(WarningsFetched)
     case airQualityFetched(AirQualityFetched)
     case pointFetched(PointFetched)
+    case nowcastFetched(NowcastFetched)
+    case notModified(NotModified)
+    case nowcastChanged(NowcastChanged)
 
     /// The event's type name as written in the log.
     package var type: String { kind.type }
@@ -53,6 +56,9 @@ package enum DomainEvent: Sendable, Equatable {
         case .warningsFetched: EventKind("warnings.fetched", 1)
         case .airQualityFetched: EventKind("air_quality.fetched", 1)
         case .pointFetched: EventKind("point.fetched", 1)
+        case .nowcastFetched: EventKind("nowcast.fetched", 1)
+        case .notModified: EventKind("upstream.not_modified", 1)
+        case .nowcastChanged: EventKind("nowcast.changed", 1)
         }
     }
 
@@ -77,6 +83,9 @@ package enum DomainEvent: Sendable, Equatable {
         case .warningsFetched(let fetched): fetched.json
         case .airQualityFetched(let fetched): fetched.json
         case .pointFetched(let fetched): fetched.json
+        case .nowcastFetched(let fetched): fetched.json
+        case .notModified(let confirmed): confirmed.json
+        case .nowcastChanged(let changed): changed.json
         }
     }
 
@@ -109,6 +118,9 @@ package enum DomainEvent: Sendable, Equatable {
         case ("warnings.fetched", 1): return .warningsFetched(try WarningsFetched(json: data))
         case ("air_quality.fetched", 1): return .airQualityFetched(try AirQualityFetched(json: data))
         case ("point.fetched", 1): return .pointFetched(try PointFetched(json: data))
+        case ("nowcast.fetched", 1): return .nowcastFetched(try NowcastFetched(json: data))
+        case ("upstream.not_modified", 1): return .notModified(try NotModified(json: data))
+        case ("nowcast.changed", 1): return .nowcastChanged(try NowcastChanged(json: data))
         default: return nil
         }
     }

@@ -20,6 +20,9 @@ package struct Nowcast: Sendable, Equatable {
     package var steps: [NowcastStep]
     /// What falls, when the source says; nil: precipitation of a kind the source does not name.
     package var kind: PrecipitationKind?
+    /// MET Norway's word on its radar at the place (`ok`, `temporarily unavailable`, `no coverage`); nil from
+    /// the other sources. Only `ok` makes the steps a radar nowcast.
+    package var radarCoverage: String? = nil
 
     package init(source: Source, resolutionMinutes: Int, steps: [NowcastStep], kind: PrecipitationKind? = nil) {
         self.source = source

@@ -43,6 +43,7 @@ extension WeatherCache {
             try Self.time(item, itemPath)
         }
         try decodeOfficial(reader)
+        try decodeNowcasts(reader)
     }
 
     /// A cache entry of `value`, with the time and provider its canonical form records beside it.

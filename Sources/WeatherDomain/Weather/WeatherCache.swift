@@ -33,6 +33,12 @@ package struct WeatherCache: StateSlice {
     package internal(set) var airQuality: [String: Cached<AirQualityReport>] = [:]
     /// `<kind>|<key>` → what NWS or the provider said about a point without a country (`point.fetched`).
     package internal(set) var points: [String: Cached<PointFetched.Facts>] = [:]
+    /// `<source>|<key>` → the last nowcast answer of a source for a place (`nowcast.fetched`).
+    package internal(set) var nowcasts: [String: Cached<Nowcast>] = [:]
+    /// Place key → the last nowcast reading said of it (`nowcast.changed`).
+    package internal(set) var nowcastReadings: [String: NowcastChanged] = [:]
+    /// `<kind>|<provider>|<key>` → what the last answer's own headers said about asking again.
+    package internal(set) var validity: [String: Validity] = [:]
 
     package init() {}
 
@@ -70,9 +76,17 @@ package struct WeatherCache: StateSlice {
             apply(fetched)
         case .pointFetched(let fetched):
             apply(fetched)
+        case .nowcastFetched(let fetched):
+            apply(fetched)
+        case .notModified(let confirmed):
+            apply(confirmed)
+        case .nowcastChanged(let changed):
+            nowcastReadings[changed.key] = changed
+            Self.trim(&nowcastReadings)
         default:
             break
         }
+        if let (kind, key, call) = event.upstreamEntry { noteValidity(kind: kind, key: key, call: call) }
     }
 
     static func trim<V>(_ map: inout [String: Cached<V>]) {
@@ -123,6 +137,9 @@ package struct WeatherCache: StateSlice {
             "warnings": entries(warnings) { list, object in object["value"] = .array(list.map(\.json)) },
             "airQuality": entries(airQuality) { report, object in object["value"] = report.json },
             "points": entries(points) { facts, object in object["value"] = facts.json },
+            "nowcasts": entries(nowcasts) { nowcast, object in object["value"] = nowcast.json },
+            "nowcastReadings": .object(nowcastReadings.mapValues(\.json)),
+            "validity": .object(validity.mapValues(\.json)),
         ])
     }
 }

@@ -66,9 +66,15 @@ package struct UpstreamCall: Sendable, Equatable {
     package var attempt: Int64
     /// When the answer (or the failure) came.
     package var at: Timestamp
+    /// Until when the answer's own headers (`Expires`, `Cache-Control: max-age`) say it is fresh: weatherd
+    /// asks again for it no earlier. Nil when the answer says neither.
+    package var expiresAt: Timestamp? = nil
+    /// The answer's `Last-Modified`, exactly as sent: the next call repeats it in `If-Modified-Since`.
+    package var lastModified: String? = nil
 
     package init(
-        provider: String, url: String, status: Int64?, latencyMs: Int64, bytes: Int64, attempt: Int64, at: Timestamp
+        provider: String, url: String, status: Int64?, latencyMs: Int64, bytes: Int64, attempt: Int64, at: Timestamp,
+        expiresAt: Timestamp? = nil, lastModified: String? = nil
     ) {
         self.provider = provider
         self.url = url
@@ -77,6 +83,8 @@ package struct UpstreamCall: Sendable, Equatable {
         self.bytes = bytes
         self.attempt = attempt
         self.at = at
+        self.expiresAt = expiresAt
+        self.lastModified = lastModified
     }
 
     func write(into object: inout [String: JSONValue]) {
@@ -87,13 +95,16 @@ package struct UpstreamCall: Sendable, Equatable {
         object["bytes"] = .int(bytes)
         object["attempt"] = .int(attempt)
         object["fetchedAt"] = .string(at.description)
+        if let expiresAt { object["expires"] = .string(expiresAt.description) }
+        if let lastModified { object["lastModified"] = .string(lastModified) }
     }
 
     init(_ r: FieldReader) throws(FieldError) {
         self.init(
             provider: try r.string("provider"), url: try r.string("url"), status: try r.optionalInt("status"),
             latencyMs: try r.int("latencyMs"), bytes: try r.int("bytes"), attempt: try r.int("attempt"),
-            at: try r.timestamp("fetchedAt"))
+            at: try r.timestamp("fetchedAt"), expiresAt: try r.optionalTimestamp("expires"),
+            lastModified: try r.optionalString("lastModified"))
     }
 }
 

@@ -20,6 +20,8 @@ package protocol WeatherFacet: Sendable {
     func searchCities(_ query: String, limit: Int, origin: Origin) throws(FieldError) -> Completion<[Place]>
     func mapFavorites() async -> Completion<FavoritesMap>
     func airQuality(_ place: PlaceQuery, maxAgeMs: Int64?, origin: Origin) -> Completion<AirQualityAnswer>
+    /// See `Engine.nowcast(_:units:origin:)`.
+    func nowcast(_ place: PlaceQuery, units: Units?, origin: Origin) -> Completion<NowcastAnswer>
     func warnings(_ place: PlaceQuery, origin: Origin) -> Completion<WarningsAnswer>
     func placeKey(of place: PlaceQuery, cause: String) async -> String?
     func completePlace(_ typed: String, cause: String) async throws -> [String]

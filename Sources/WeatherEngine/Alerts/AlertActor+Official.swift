@@ -25,12 +25,7 @@ extension AlertActor {
     /// The place's clocks around `now`, by the zone (or else the offset) the last weather fetched for it
     /// names (UTC when none was).
     private func zone(of key: String, around now: Timestamp) async -> ZoneOffsets {
-        let named = await cache.read { cache in
-            cache.current[key].map { ($0.value.timezone, $0.value.utcOffsetSeconds) }
-                ?? cache.forecast[key].map { ($0.value.timezone, $0.value.utcOffsetSeconds) }
-        }
-        guard let named else { return .fixed(0) }
-        return .place(timezone: named.0, utcOffsetSeconds: named.1, around: now)
+        await cache.read { Engine.zone(of: key, in: $0, around: now) }
     }
 
     /// Decides the `official` rule for `target` with the warnings in force there now.

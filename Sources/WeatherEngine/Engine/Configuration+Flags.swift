@@ -153,7 +153,16 @@ extension Configuration {
         case "--open-meteo-air-quality-base-url": openMeteoAirQualityBaseURL = try reader.url()
         case "--nws-base-url": nwsBaseURL = try reader.url()
         case "--meteoalarm-base-url": meteoAlarmBaseURL = try reader.url()
-        case "--nws-contact": nwsContact = try reader.value()
+        case "--contact", "--nws-contact": contact = try reader.value()
+        case "--met-norway-base-url": metNorwayBaseURL = try reader.url()
+        case "--nowcast-sources":
+            let names = try reader.value().split(separator: ",").map { String($0).trimmingWhitespace }
+            let sources = names.compactMap(Nowcast.Source.init(rawValue:))
+            guard !names.isEmpty, sources.count == names.count, Set(sources).count == sources.count else {
+                throw ConfigurationError(
+                    "--nowcast-sources must list met-norway, openweathermap or open-meteo, comma-separated")
+            }
+            nowcastSources = sources
         case "--warnings-language":
             let tag = try reader.value()
             guard !tag.isEmpty, tag.count <= 35,

@@ -12,17 +12,20 @@ extension Configuration {
 }
 
 extension Configuration {
-    /// Reads the official sources' environment variables: `NWS_BASE_URL`, `NWS_CONTACT`,
+    /// Reads the official sources' environment variables: `NWS_BASE_URL`, `WEATHERD_CONTACT` (or `NWS_CONTACT`), `MET_NORWAY_BASE_URL`,
     /// `METEOALARM_BASE_URL`, `OPEN_METEO_AIR_QUALITY_BASE_URL` (flags given later win).
     mutating func readOfficialSources(_ environment: [String: String]) {
         if let url = environment["NWS_BASE_URL"], !url.isEmpty { nwsBaseURL = url }
-        if let contact = environment["NWS_CONTACT"], !contact.isEmpty { nwsContact = contact }
+        for name in ["NWS_CONTACT", "WEATHERD_CONTACT"] {
+            if let value = environment[name], !value.isEmpty { contact = value }
+        }
+        if let url = environment["MET_NORWAY_BASE_URL"], !url.isEmpty { metNorwayBaseURL = url }
         if let url = environment["METEOALARM_BASE_URL"], !url.isEmpty { meteoAlarmBaseURL = url }
         if let url = environment["OPEN_METEO_AIR_QUALITY_BASE_URL"], !url.isEmpty { openMeteoAirQualityBaseURL = url }
     }
 
     /// The warning and air-quality sources these settings choose: NWS with a `User-Agent` naming weatherd and
-    /// `nwsContact`, MeteoAlarm, and the air quality of the weather provider's family (OpenWeatherMap's air
+    /// `contact`, MeteoAlarm, and the air quality of the weather provider's family (OpenWeatherMap's air
     /// pollution API with the OpenWeatherMap provider, else Open-Meteo's keyless air-quality API).
     package func makeOfficialSources() -> OfficialSources {
         let airQuality: any AirQualityProvider =
@@ -33,9 +36,21 @@ extension Configuration {
             }
         return OfficialSources(
             nws: NWSWarningProvider(
-                userAgent: NWSWarningProvider.userAgent(contact: nwsContact ?? "", version: Engine.version),
+                userAgent: NWSWarningProvider.userAgent(contact: contact ?? "", version: Engine.version),
                 baseURL: nwsBaseURL),
             meteoAlarm: MeteoAlarmWarningProvider(baseURL: meteoAlarmBaseURL), airQuality: airQuality,
-            language: warningsLanguage)
+            nowcast: makeNowcastSources(), language: warningsLanguage)
+    }
+
+    /// The nowcast sources these settings allow: MET Norway only with a contact, One Call's `minutely` only with
+    /// `--owm-api onecall3` and a key, Open-Meteo always (unless `--nowcast-sources` leaves one out).
+    package func makeNowcastSources() -> NowcastSources {
+        let userAgent = contact.map { UserAgent.weatherd(contact: $0, version: Engine.version) }
+        let oneCall =
+            provider == "openweathermap" && owmAPI == "onecall3"
+            ? owmAPIKey.map { OpenWeatherMapOneCallProvider(apiKey: $0, baseURL: owmBaseURL) } : nil
+        return NowcastSources(
+            metNorway: userAgent.map { (metNorwayBaseURL, $0) }, oneCall: oneCall,
+            openMeteoBaseURL: openMeteoBaseURL, enabled: nowcastSources)
     }
 }

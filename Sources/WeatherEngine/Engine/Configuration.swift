@@ -21,9 +21,14 @@ package struct Configuration: Sendable, Equatable {
     package var openMeteoGeocodingBaseURL = "https://geocoding-api.open-meteo.com"
     /// The US National Weather Service's API (`--nws-base-url`, `NWS_BASE_URL`).
     package var nwsBaseURL = "https://api.weather.gov"
-    /// Who to contact about weatherd's NWS requests, sent in their `User-Agent` as NWS asks (`--nws-contact`,
-    /// `NWS_CONTACT`): an e-mail address or a URL.
-    package var nwsContact: String?
+    /// Who to contact about weatherd's requests, sent in the `User-Agent` where a provider asks for one (NWS,
+    /// MET Norway): an e-mail address or a URL (`--contact`, `WEATHERD_CONTACT`; `--nws-contact` and
+    /// `NWS_CONTACT` are older names of the same).
+    package var contact: String?
+    /// MET Norway's API (`--met-norway-base-url`, `MET_NORWAY_BASE_URL`).
+    package var metNorwayBaseURL = "https://api.met.no"
+    /// The nowcast sources allowed, in the order they are tried (`--nowcast-sources`).
+    package var nowcastSources: [Nowcast.Source] = Nowcast.Source.allCases
     /// The language official warnings are kept in when the sender gives several (`--warnings-language`, a tag
     /// such as `de` or `fr-BE`); nil: English where given, else the sender's first.
     package var warningsLanguage: String?
@@ -102,8 +107,11 @@ package struct Configuration: Sendable, Equatable {
           --nws-base-url URL      US National Weather Service alerts (else $NWS_BASE_URL)
           --warnings-language TAG  keep official warnings in this language when the sender gives several
                                   (default: English, else the sender's first)
-          --nws-contact TEXT      an e-mail address or URL sent in the User-Agent of NWS requests, as NWS asks
-                                  (else $NWS_CONTACT)
+          --contact TEXT          an e-mail address or URL sent in the User-Agent where a provider asks for one
+                                  (NWS, MET Norway; else $WEATHERD_CONTACT); MET Norway is not called without it
+          --met-norway-base-url URL  MET Norway's API (else $MET_NORWAY_BASE_URL)
+          --nowcast-sources LIST  the next hour's precipitation from these, tried in order (default
+                                  met-norway,openweathermap,open-meteo)
           --meteoalarm-base-url URL  MeteoAlarm warning feeds (else $METEOALARM_BASE_URL)
           --cache-ttl SECONDS     serve cached current weather younger than this without a call (default 600)
           --forecast-ttl SECONDS  serve cached forecasts younger than this without a call (default 3600)

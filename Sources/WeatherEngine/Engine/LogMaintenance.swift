@@ -7,7 +7,8 @@ import WeatherRuntime
 package enum LogMaintenance {
     /// The payloads compaction strips once replaced by a later fetch of the same cache entry: a `weather.fetched`
     /// report (entry: kind and key), a `warnings.fetched` set of warnings (entry: source and key) and an
-    /// `air_quality.fetched` answer (entry: kind and key).
+    /// `air_quality.fetched` answer (entry: kind and key) and a `nowcast.fetched` set of steps (entry: source and
+    /// key).
     package static let rules: [PayloadRule] = [
         PayloadRule(
             type: "weather.fetched", version: 1, payloadMembers: WeatherFetched.payloadMembers,
@@ -18,6 +19,9 @@ package enum LogMaintenance {
         PayloadRule(
             type: "air_quality.fetched", version: 1, payloadMembers: AirQualityFetched.payloadMembers,
             entryMembers: AirQualityFetched.entryMembers),
+        PayloadRule(
+            type: "nowcast.fetched", version: 1, payloadMembers: NowcastFetched.payloadMembers,
+            entryMembers: NowcastFetched.entryMembers),
     ]
 
     /// Compacts the sealed segments of the log in `directory`: payloads written more than `retainPayloads`

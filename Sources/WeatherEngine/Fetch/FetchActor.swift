@@ -168,6 +168,7 @@ package actor FetchActor {
         case warnings([OfficialWarning])
         case airQuality(AirQualityReport)
         case point(PointFetched.Facts)
+        case nowcast(Nowcast)
     }
 
     /// A failed fetch: the error to answer with.
@@ -187,6 +188,14 @@ package actor FetchActor {
         let now = clock.timestamp()
         let state = await cache.read { $0 }
         let entry = cached(state)
+        let validity = state.validity[WeatherCache.validityEntry(kind: kind, provider: source, key: key)]
+        // The answer's own Expires (or max-age) wins over a refresh: no call for it before then.
+        if let entry, let expiresAt = validity?.expiresAt, now < expiresAt {
+            counts.cacheHits += 1
+            return FetchAnswer(entry, source: "cache", stale: false)
+        }
+        // With a Last-Modified, the call asks for the answer only if it changed (a 304 keeps `entry`).
+        let conditional = entry.flatMap { entry in validity?.lastModified.map { (entry, $0) } }
         if !refresh, case .fresh(let fresh) = CachePolicy.lookup(entry, now: now, ttlMs: ttlMs, maxAgeMs: maxAgeMs) {
             counts.cacheHits += 1
             return FetchAnswer(fresh, source: "cache", stale: false)
@@ -202,7 +211,7 @@ package actor FetchActor {
                 .rateLimited, "\(source) asked weatherd to wait until \(until).", advice: "Try again then.")
             return try staleOr(entry, error)
         }
-        let flightKey = "\(kind)|\(key)"
+        let flightKey = "\(kind)|\(source)|\(key)"
         let outcome: Promise<Outcome>
         if let running = inFlight[flightKey] {
             counts.sharedCalls += 1
@@ -213,7 +222,8 @@ package actor FetchActor {
             outcome = Promise()
             let task = Task {
                 let result = await self.call(
-                    kind: kind, key: key, cause: cause, request: request, source: source, decode: decode)
+                    kind: kind, key: key, cause: cause, request: request, source: source, conditional: conditional,
+                    decode: decode)
                 self.endFlight(flightKey)
                 outcome.fulfill(result)
             }
@@ -260,8 +270,12 @@ package actor FetchActor {
 
     /// Makes the call, with retries and backoff inside the deadline, auditing every attempt.
     private func call(
-        kind: String, key: String, cause: String, request: ProviderRequest, source: String, decode: @escaping Decode
+        kind: String, key: String, cause: String, request: ProviderRequest, source: String,
+        conditional: (entry: Cached<FetchedValue>, lastModified: String)?, decode: @escaping Decode
     ) async -> Result<Cached<FetchedValue>, FetchFailure> {
+        var conditionalHeaders = request.headers
+        if let conditional { conditionalHeaders["If-Modified-Since"] = conditional.lastModified }
+        let headers = conditionalHeaders
         let deadline = clock.deadline(after: policy.deadline)
         var attempt: Int64 = 0
         while true {
@@ -271,7 +285,7 @@ package actor FetchActor {
             let transport = self.transport
             let outcome: Result<HTTPResponse, TransportError> = await withDeadline(deadline, clock: clock) {
                 do throws(TransportError) {
-                    return .success(try await transport.get(HTTPRequest(url: request.url, headers: request.headers)))
+                    return .success(try await transport.get(HTTPRequest(url: request.url, headers: headers)))
                 } catch {
                     return .failure(error)
                 }
@@ -283,13 +297,20 @@ package actor FetchActor {
             let at = clock.timestamp()
             let attemptNumber = attempt
             let providerName = source
+            let validity = (try? outcome.get()).map { HTTPValidity(headers: $0.headers, receivedAt: at) }
             let audit = { (status: Int64?, bytes: Int64) in
                 UpstreamCall(
                     provider: providerName, url: request.auditURL, status: status, latencyMs: latency,
-                    bytes: bytes, attempt: attemptNumber, at: at)
+                    bytes: bytes, attempt: attemptNumber, at: at, expiresAt: validity?.expiresAt,
+                    lastModified: validity?.lastModified)
             }
             let result = Self.interpret(
-                outcome, provider: source, notFoundIsAnswer: request.notFoundIsAnswer, decode: decode, call: audit
+                outcome, provider: source, notFoundIsAnswer: request.notFoundIsAnswer,
+                notModified: conditional.map { conditional in
+                    { call in
+                        (conditional.entry.value, .notModified(NotModified(kind: kind, key: key, call: call)))
+                    }
+                }, decode: decode, call: audit
             ) { error, call in
                 let failed = FetchFailed(
                     key: key, kind: kind, call: call, error: error.kind.rawValue, message: error.message,
@@ -343,7 +364,8 @@ package actor FetchActor {
     /// Turns a transport outcome into the value or error and the event that audits it; a 404 goes to `decode`
     /// when the request reads it as an answer (`notFoundIsAnswer`).
     private static func interpret(
-        _ outcome: Result<HTTPResponse, TransportError>, provider: String, notFoundIsAnswer: Bool, decode: Decode,
+        _ outcome: Result<HTTPResponse, TransportError>, provider: String, notFoundIsAnswer: Bool,
+        notModified: ((UpstreamCall) -> (FetchedValue, DomainEvent))?, decode: Decode,
         call: (Int64?, Int64) -> UpstreamCall, failed: (ProviderError, UpstreamCall) -> DomainEvent
     ) -> (outcome: Result<FetchedValue, ProviderError>, event: DomainEvent) {
         switch outcome {
@@ -352,6 +374,11 @@ package actor FetchActor {
             return (.failure(error), failed(error, call(nil, 0)))
         case .success(let response):
             let audit = call(Int64(response.status), Int64(response.body.count))
+            // A 304 answers a conditional call only: the cached answer stands, and its body is not logged again.
+            if response.status == 304, let notModified {
+                let (value, event) = notModified(audit)
+                return (.success(value), event)
+            }
             if !(notFoundIsAnswer && response.status == 404),
                 let error = ProviderError.from(status: response.status, headers: response.headers, provider: provider)
             {

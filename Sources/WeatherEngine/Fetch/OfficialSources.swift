@@ -6,13 +6,16 @@ package struct OfficialSources: Sendable {
     package var nws: NWSWarningProvider
     package var meteoAlarm: MeteoAlarmWarningProvider
     package var airQuality: any AirQualityProvider
+    /// The nowcast sources, best first.
+    package var nowcast: NowcastSources
     /// The language a warning given in several is kept in (nil: English where given, else the first).
     package var language: String?
 
     package init(
         nws: NWSWarningProvider, meteoAlarm: MeteoAlarmWarningProvider, airQuality: any AirQualityProvider,
-        language: String? = nil
+        nowcast: NowcastSources, language: String? = nil
     ) {
+        self.nowcast = nowcast
         self.nws = nws
         self.meteoAlarm = meteoAlarm
         self.airQuality = airQuality

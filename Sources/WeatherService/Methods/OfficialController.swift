@@ -1,7 +1,8 @@
 import WeatherDomain
 import WeatherEngine
 
-/// `warnings/list` and `weather/airQuality`: official warnings and air quality at a place.
+/// `warnings/list`, `weather/airQuality` and `weather/nowcast`: official warnings, air quality and the next
+/// minutes' precipitation at a place.
 struct OfficialController: Controller {
     let weather: any WeatherFacet
 
@@ -15,6 +16,10 @@ struct OfficialController: Controller {
                 return weather.airQuality(request.place, maxAgeMs: request.maxAgeMs, origin: call.origin).map {
                     $0.json
                 }
+            },
+            "weather/nowcast": MethodHandler(params: PlaceParams.names.union(["units"])) { [weather] call in
+                let request = try PlaceParams(call.params)
+                return weather.nowcast(request.place, units: request.units, origin: call.origin).map { $0.json }
             },
         ]
     }

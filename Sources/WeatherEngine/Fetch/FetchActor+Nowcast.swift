@@ -1,0 +1,75 @@
+import Providers
+import WeatherDomain
+
+/// What the nowcast sources said for a place: the answer of the best that serves it, and why each one tried
+/// before it did not.
+package struct NowcastFetch: Sendable {
+    /// The answer; nil when no source serves the place.
+    package var answer: FetchAnswer<Nowcast>?
+    /// Each source passed over, in order, with why.
+    package var passedOver: [(source: Nowcast.Source, reason: String)]
+}
+
+extension FetchActor {
+    /// The next minutes' precipitation at `place`, from the first source in the configured order that serves it:
+    /// MET Norway where its radar covers the place, One Call's `minutely` when configured, else Open-Meteo's
+    /// `minutely_15`. A source that cannot be reached is passed over for the next; each source's answer is
+    /// cached for its cadence (or its own `Expires`), so ten watchers cost one call.
+    package func nowcast(at place: Place, refresh: Bool = false, cause: String) async throws -> NowcastFetch {
+        let sources = self.sources.nowcast
+        var passedOver: [(source: Nowcast.Source, reason: String)] = []
+        for source in sources.enabled {
+            if let reason = sources.unavailable(source, lat: place.lat, lon: place.lon) {
+                passedOver.append((source, reason))
+                continue
+            }
+            guard let request = sources.request(source, lat: place.lat, lon: place.lon) else { continue }
+            let answer: FetchAnswer<Nowcast>
+            do {
+                answer = try await nowcast(source, request: request, at: place, refresh: refresh, cause: cause)
+            } catch let error as ProviderError {
+                passedOver.append((source, error.message))
+                continue
+            }
+            if let coverage = answer.value.radarCoverage, coverage != "ok" {
+                passedOver.append((source, "its radar reports \"\(coverage)\" here"))
+                continue
+            }
+            return NowcastFetch(answer: answer, passedOver: passedOver)
+        }
+        return NowcastFetch(answer: nil, passedOver: passedOver)
+    }
+
+    private func nowcast(
+        _ source: Nowcast.Source, request: ProviderRequest, at place: Place, refresh: Bool, cause: String
+    ) async throws -> FetchAnswer<Nowcast> {
+        let key = place.key
+        let entry = NowcastFetched.entry(source: source, key: key)
+        let sources = self.sources.nowcast
+        let (lat, lon) = (place.lat, place.lon)
+        let answer = try await fetch(
+            kind: NowcastFetched.fetchKind, key: key, maxAgeMs: nil, refresh: refresh, cause: cause, request: request,
+            source: source.rawValue, ttlMs: NowcastSources.cadenceSeconds(source) * 1000,
+            cached: { cache in
+                cache.nowcasts[entry].map {
+                    Cached(value: .nowcast($0.value), fetchedAt: $0.fetchedAt, provider: $0.provider)
+                }
+            }
+        ) { (body: [UInt8], call: UpstreamCall) throws(ProviderError) -> (FetchedValue, DomainEvent) in
+            let nowcast = try sources.decode(source, body, lat: lat, lon: lon)
+            // MET Norway answers 203 for a product version it has deprecated: kept, and said in the event.
+            let warnings =
+                call.status == 203
+                ? ["\(source.rawValue) answered 203 Non-Authoritative Information: this product version is deprecated"]
+                : []
+            return (
+                .nowcast(nowcast),
+                .nowcastFetched(NowcastFetched(key: key, call: call, nowcast: nowcast, warnings: warnings))
+            )
+        }
+        guard case .nowcast(let nowcast) = answer.value else {
+            throw EngineError.inconsistent("a nowcast fetch answered with another kind")
+        }
+        return answer.map(nowcast)
+    }
+}
