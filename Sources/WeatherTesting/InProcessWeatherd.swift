@@ -31,7 +31,8 @@ package final class InProcessWeatherd: Sendable {
         snapshotEvery: Int = 10_000, maxFavorites: Int = FavoritesDecisions.defaultMaxCount,
         segmentBytes: Int64 = 64 << 20, logger: Logger = Logger(level: .error), warningsInterval: Duration? = nil,
         warningsLanguage: String? = nil, followerCapacity: Int = 10_000,
-        summaryCheckInterval: Duration? = .seconds(60), provider: (any WeatherProvider)? = nil
+        summaryCheckInterval: Duration? = .seconds(60), provider: (any WeatherProvider)? = nil,
+        configure: (inout Configuration) -> Void = { _ in }
     ) throws {
         self.network = network
         self.clock = clock
@@ -51,6 +52,9 @@ package final class InProcessWeatherd: Sendable {
         configuration.warningsLanguage = warningsLanguage
         configuration.followerCapacity = followerCapacity
         configuration.summaryCheckInterval = summaryCheckInterval
+        configuration.metNorwayBaseURL = Self.metNorwayBaseURL
+        configuration.openMeteoBaseURL = "http://weather.test"
+        configure(&configuration)
         let opened = try Self.open(configuration: configuration, clock: clock, logger: logger, file: file)
         let engine = Engine(
             opened, configuration: configuration, clock: clock, logger: logger,
@@ -68,6 +72,7 @@ package final class InProcessWeatherd: Sendable {
 
     /// The base URLs the official sources are asked at (route replies by their paths).
     package static let nwsBaseURL = "http://nws.test"
+    package static let metNorwayBaseURL = "http://met.test"
     package static let meteoAlarmBaseURL = "http://meteoalarm.test"
     package static let airQualityBaseURL = "http://aq.test"
 

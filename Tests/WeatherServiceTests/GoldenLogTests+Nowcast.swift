@@ -53,7 +53,8 @@ extension GoldenLogTests {
                         key: key, kind: NowcastFetched.fetchKind,
                         call: UpstreamCall(
                             provider: "met-norway", url: metURL, status: 429, latencyMs: 30, bytes: 0, attempt: 1,
-                            at: t(13)), error: "rate_limited", message: "met-norway is rate-limiting weatherd (HTTP 429).",
+                            at: t(13)), error: "rate_limited",
+                        message: "met-norway is rate-limiting weatherd (HTTP 429).",
                         retryAfterSeconds: 120)), "watch", nil
             ),
             (

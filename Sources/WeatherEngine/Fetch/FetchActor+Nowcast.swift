@@ -18,6 +18,8 @@ extension FetchActor {
     package func nowcast(at place: Place, refresh: Bool = false, cause: String) async throws -> NowcastFetch {
         let sources = self.sources.nowcast
         var passedOver: [(source: Nowcast.Source, reason: String)] = []
+        // A source's older answer, served when it cannot be reached, is kept only in case no later source answers.
+        var staleFallback: FetchAnswer<Nowcast>?
         for source in sources.enabled {
             if let reason = sources.unavailable(source, lat: place.lat, lon: place.lon) {
                 passedOver.append((source, reason))
@@ -35,9 +37,19 @@ extension FetchActor {
                 passedOver.append((source, "its radar reports \"\(coverage)\" here"))
                 continue
             }
+            if answer.value.ahead(of: clock.timestamp(), horizonMinutes: 60).isEmpty {
+                passedOver.append((source, "its answer has no steps from now on"))
+                continue
+            }
+            if answer.stale {
+                passedOver.append(
+                    (source, "cannot be reached now; its answer of \(answer.fetchedAt) is kept in reserve"))
+                staleFallback = staleFallback ?? answer
+                continue
+            }
             return NowcastFetch(answer: answer, passedOver: passedOver)
         }
-        return NowcastFetch(answer: nil, passedOver: passedOver)
+        return NowcastFetch(answer: staleFallback, passedOver: passedOver)
     }
 
     private func nowcast(

@@ -22,7 +22,7 @@ package actor FetchActor {
     /// The cache slice, which appends and applies the fetch events.
     private let cache: StateActor<WeatherCache>
     /// The wall clock, for freshness and audit times.
-    private let clock: any RuntimeClock
+    let clock: any RuntimeClock
     /// The limits.
     private let policy: FetchPolicy
     /// The rate limit.
