@@ -38,6 +38,8 @@ struct BarMachine {
     let cacheTTL: Int64
     private(set) var current: JSONValue?
     private(set) var forecast: JSONValue?
+    /// The place's `weather/nowcast` answer, when one came.
+    private(set) var nowcast: JSONValue?
     /// The cache key of the place shown (its coordinates rounded as the daemon rounds them).
     private(set) var key: String?
     /// The alerts raised for the place (not daily summaries), most recent last.
@@ -55,11 +57,13 @@ struct BarMachine {
     /// The weather answers came (the forecast may be missing): show them; ask again when the cache says the
     /// weather is due (`fetchedAt` + the cache's TTL), or after a short pause when that time has passed
     /// (the provider is failing and the answer is stale).
-    mutating func answered(current: JSONValue, forecast: JSONValue?, alerts raised: [JSONValue] = [], now: Timestamp)
-        -> [Action]
-    {
+    mutating func answered(
+        current: JSONValue, forecast: JSONValue?, nowcast: JSONValue? = nil, alerts raised: [JSONValue] = [],
+        now: Timestamp
+    ) -> [Action] {
         self.current = current
         self.forecast = forecast ?? self.forecast
+        self.nowcast = nowcast ?? self.nowcast
         let location = current["location"] ?? .null
         if let lat = location["lat"]?.doubleValue, let lon = location["lon"]?.doubleValue {
             let key = Place.key(lat: lat, lon: lon)
@@ -82,7 +86,11 @@ struct BarMachine {
     mutating func event(_ event: JSONValue) -> [Action] {
         let data = event["data"] ?? .null
         switch event["type"]?.stringValue {
-        case "weather.fetched", "weather.fetch_failed": return data["key"]?.stringValue == key ? [.ask] : []
+        case "weather.fetched", "nowcast.fetched": return data["key"]?.stringValue == key ? [.ask] : []
+        case "weather.fetch_failed":
+            // A failed nowcast call is not a reason to ask again: the ask would call again, and fail again.
+            let weather = ["current", "forecast"].contains(data["kind"]?.stringValue ?? "")
+            return weather && data["key"]?.stringValue == key ? [.ask] : []
         case "settings.changed", "favorite.updated", "location.changed", "location.cleared": return [.ask]
         default: return []
         }
@@ -123,8 +131,8 @@ struct BarMachine {
     private mutating func render(_ now: Timestamp) -> [Action] {
         guard let current else { return [] }
         let line = BarView(
-            style: style, format: format, current: current, forecast: forecast, alerts: activeAlerts(now),
-            unreachable: unreachable, now: now
+            style: style, format: format, current: current, forecast: forecast, nowcast: nowcast,
+            alerts: activeAlerts(now), unreachable: unreachable, now: now
         ).line
         guard line != printed else { return [] }
         printed = line
@@ -144,6 +152,7 @@ struct BarView {
     let format: OneLine
     let current: JSONValue
     let forecast: JSONValue?
+    var nowcast: JSONValue? = nil
     let alerts: [JSONValue]
     let unreachable: Bool
     let now: Timestamp
@@ -158,8 +167,8 @@ struct BarView {
             style == .polybar
             ? format.render(
                 current: current.mappingStrings(Self.polybarSafe), forecast: forecast?.mappingStrings(Self.polybarSafe),
-                now: now)
-            : format.render(current: current, forecast: forecast, now: now)
+                nowcast: nowcast, now: now)
+            : format.render(current: current, forecast: forecast, nowcast: nowcast, now: now)
         let warning = alerts.isEmpty ? "" : "⚠ "
         let mark = stale ? "(\(staleness))" : ""
         switch style {
@@ -167,6 +176,7 @@ struct BarView {
             var classes: [JSONValue] = [.string(current["theme"]?.stringValue ?? "unknown")]
             if stale { classes.append("stale") }
             if !alerts.isEmpty { classes.append("alert") }
+            if let nowcast, NowcastText.rainSoon(nowcast, now: now) { classes.append("rain-soon") }
             let chance = OneLine.rainChance(in: forecast, now: now) ?? 0
             return JSONValue.object([
                 "text": .string(warning + text), "tooltip": .string(tooltip), "class": .array(classes),

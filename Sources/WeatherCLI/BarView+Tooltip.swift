@@ -8,6 +8,11 @@ extension BarView {
     /// units, which are the bar's), then the alerts (in the bar's units too) and the staleness.
     var tooltip: String {
         var lines = [OneLine.placeName(current["location"] ?? .null)]
+        if let nowcast, nowcast["covered"]?.boolValue == true {
+            lines.append(
+                NowcastText.sparkline(nowcast, minutes: 60) + "  "
+                    + (nowcast["summary"]?["sentence"]?.stringValue ?? ""))
+        }
         if let forecast {
             let page = ForecastPage(forecast)
             lines += nextSteps(page).map { step(page, $0) }

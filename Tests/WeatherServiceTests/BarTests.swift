@@ -75,10 +75,16 @@ struct BarTests {
         var machine = try Self.machine()
         _ = machine.answered(current: Self.current(), forecast: Self.forecast, now: Self.noon)
         let fetched: JSONValue = ["type": "weather.fetched", "data": ["key": "52.52,13.41", "kind": "current"]]
-        let failed: JSONValue = ["type": "weather.fetch_failed", "data": ["key": "52.52,13.41"]]
+        let failed: JSONValue = ["type": "weather.fetch_failed", "data": ["key": "52.52,13.41", "kind": "forecast"]]
+        let nowcastFailed: JSONValue = [
+            "type": "weather.fetch_failed", "data": ["key": "52.52,13.41", "kind": "nowcast"],
+        ]
+        let nowcastFetched: JSONValue = ["type": "nowcast.fetched", "data": ["key": "52.52,13.41"]]
         let elsewhere: JSONValue = ["type": "weather.fetched", "data": ["key": "48.86,2.35"]]
         #expect(machine.event(fetched) == [.ask])
         #expect(machine.event(failed) == [.ask])
+        #expect(machine.event(nowcastFailed) == [], "asking again would call again, and fail again")
+        #expect(machine.event(nowcastFetched) == [.ask])
         #expect(machine.event(elsewhere) == [])
         #expect(machine.event(["type": "settings.changed", "data": ["units": "imperial"]]) == [.ask])
         #expect(machine.event(["type": "favorite.updated", "data": ["id": "fav-1"]]) == [.ask])

@@ -88,8 +88,8 @@ private struct BarModule {
             [
                 "types": .array(
                     [
-                        "weather.fetched", "weather.fetch_failed", "settings.changed", "favorite.updated",
-                        "location.changed", "location.cleared",
+                        "weather.fetched", "weather.fetch_failed", "nowcast.fetched", "settings.changed",
+                        "favorite.updated", "location.changed", "location.cleared",
                     ]
                     .map { .string($0) })
             ])
@@ -141,7 +141,8 @@ private struct BarModule {
             try await context.call("alerts/list", alertParams.merging(["limit": 100]) { $1 })["alerts"]?.arrayValue
             ?? []
         var pending = machine.answered(
-            current: first.current, forecast: first.forecast, alerts: raised, now: context.now())
+            current: first.current, forecast: first.forecast, nowcast: first.nowcast, alerts: raised,
+            now: context.now())
         var inputIterator = inputs.makeAsyncIterator()
         // With --standalone the engine is this process's own: it ends only when the process is told to stop
         // (SIGTERM, SIGINT), and so does the bar, quietly.
@@ -180,7 +181,8 @@ private struct BarModule {
             case .ask:
                 do {
                     let answer = try await ask(params)
-                    pending += machine.answered(current: answer.current, forecast: answer.forecast, now: context.now())
+                    pending += machine.answered(
+                        current: answer.current, forecast: answer.forecast, nowcast: answer.nowcast, now: context.now())
                 } catch let error as RPCError where error.kind == "daemon_gone" {
                     if standalone { return false }
                     pending += machine.lost(now: context.now())
@@ -219,14 +221,18 @@ private struct BarModule {
         }
     }
 
-    /// The place's current weather and forecast (the forecast may fail alone: it only adds to the line).
-    private func ask(_ params: [String: JSONValue]) async throws -> (current: JSONValue, forecast: JSONValue?) {
+    /// The place's current weather, forecast and nowcast (the last two may fail alone: they only add to the
+    /// line).
+    private func ask(_ params: [String: JSONValue]) async throws -> (
+        current: JSONValue, forecast: JSONValue?, nowcast: JSONValue?
+    ) {
         let current = try await context.call("weather/current", params)
         // The tooltip lists the next hours and the days: five, as many as every provider gives.
         var days = params
         days["days"] = 5
         let forecast = try? await context.call("weather/forecast", days)
-        return (current, forecast)
+        let nowcast = try? await context.call("weather/nowcast", params)
+        return (current, forecast, nowcast)
     }
 }
 

@@ -20,6 +20,7 @@ enum NowCommand {
               weatherd now Berlin                       Berlin: ⛅️ +12°C
               weatherd now --format "%l %c %t %w %r"    Berlin ⛅️ +12°C ↙3m/s 40%
               weatherd now 48.86,2.35 --format 1
+              weatherd now Oslo --format "%c %t, %N"     ☁️ +4°C, rain in 12 min
             """,
         positionals: 0...1, positionalText: "at most one PLACE", valueFlags: ["--format", "--units"],
         check: { invocation in
@@ -34,8 +35,9 @@ enum NowCommand {
         // The forecast adds what the current conditions lack (sun, moon, chance of rain); without it those
         // codes print "?".
         let forecast = format.needsForecast ? try? await context.call("weather/forecast", params) : nil
+        let nowcast = format.needsNowcast ? try? await context.call("weather/nowcast", params) : nil
         let now = context.now()
-        var line = format.render(current: current, forecast: forecast, now: now)
+        var line = format.render(current: current, forecast: forecast, nowcast: nowcast, now: now)
         if current["stale"]?.boolValue == true {
             let fetched = Timestamp(rfc3339: current["fetchedAt"]?.stringValue ?? "") ?? now
             let age = Text.duration(seconds: Double(now.milliseconds - fetched.milliseconds) / 1000)

@@ -21,7 +21,8 @@ package struct OneLine: Sendable {
         ("l", "place"), ("m", "moon phase emoji"), ("M", "moon day: days since new moon"),
         ("p", "precipitation"), ("P", "pressure"), ("u", "UV index"), ("D", "dawn"), ("S", "sunrise"),
         ("z", "zenith: solar noon"), ("s", "sunset"), ("d", "dusk"), ("T", "local time"), ("Z", "time zone"),
-        ("r", "chance of rain in the next 6 hours"), ("+Nh", "the forecast N hours ahead: emoji and temperature"),
+        ("r", "chance of rain in the next 6 hours"), ("N", "the next hour's rain, briefly: rain in 12 min"),
+        ("+Nh", "the forecast N hours ahead: emoji and temperature"),
         ("%", "a percent sign"),
     ]
 
@@ -44,6 +45,9 @@ package struct OneLine: Sendable {
             }
         }
     }
+
+    /// Whether the format has `%N`, which needs a `weather/nowcast` result.
+    package var needsNowcast: Bool { pieces.contains(.code("N")) }
 
     /// Parses a named format (`1`…`4`) or a %-format.
     ///
@@ -111,8 +115,9 @@ package struct OneLine: Sendable {
 
     /// The line for `current` (a `weather/current` result) and `forecast` (a `weather/forecast` result, when
     /// the format needs one and it could be had), at `now`.
-    func render(current: JSONValue, forecast: JSONValue?, now: Timestamp) -> String {
-        let reading = Reading(current: current, forecast: forecast, now: now)
+    func render(current: JSONValue, forecast: JSONValue?, nowcast: JSONValue? = nil, now: Timestamp) -> String {
+        var reading = Reading(current: current, forecast: forecast, now: now)
+        reading.nowcast = nowcast
         return pieces.map { piece in
             switch piece {
             case .text(let text): text
@@ -136,6 +141,8 @@ private struct Reading {
     /// The place's clocks around now.
     let zone: ZoneOffsets
     let quantities: Quantities
+    /// A `weather/nowcast` result, for `%N`.
+    var nowcast: JSONValue?
 
     init(current: JSONValue, forecast: JSONValue?, now: Timestamp) {
         self.current = current
@@ -174,6 +181,7 @@ private struct Reading {
             return current["location"]?["timezone"]?.stringValue
                 ?? "UTC" + LocalTime.offsetText(zone.offsetSeconds(at: now), colon: true)
         case "r": return rainChance
+        case "N": return nowcast.flatMap { NowcastText.short($0, now: now) } ?? "?"
         default: return "?"
         }
     }
