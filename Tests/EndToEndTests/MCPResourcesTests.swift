@@ -18,7 +18,10 @@ struct MCPResourcesTests {
         #expect(list["resources"]?.arrayValue?.last?["annotations"]?["lastModified"]?.stringValue != nil)
         let templates = try #require(try await mcp.weatherd.call("resources/templates/list")["result"])
         try MCPSchemas.expectValid(templates, "ListResourceTemplatesResult", version: "2025-06-18")
-        #expect(templates["resourceTemplates"]?.arrayValue?.count == 2)
+        #expect(
+            templates["resourceTemplates"]?.arrayValue?.compactMap { $0["uriTemplate"]?.stringValue } == [
+                "weather://current/{place}", "weather://forecast/{place}", "weather://nowcast/{place}",
+            ])
 
         let favorites = try #require(
             try await mcp.weatherd.call("resources/read", ["uri": "weather://favorites"])["result"])

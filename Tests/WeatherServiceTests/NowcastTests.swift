@@ -237,3 +237,37 @@ struct NowcastTests {
         }
     }
 }
+
+@Suite("MCP: get_nowcast and the nowcast resource")
+struct NowcastMCPTests {
+    @Test("get_nowcast leads with the sentence; a subscribed nowcast resource is announced on a new fetch")
+    func tool() async throws {
+        let network = InMemoryTransport()
+        network.route(
+            NowcastFixture.metPath, InMemoryTransport.ok(try NowcastFixture.met(rates: [0, 0, 0, 1.2])),
+            InMemoryTransport.ok(try NowcastFixture.met(rates: [0, 0, 0, 0])))
+        let clock = ManualClock(start: try OfficialFixture.time(NowcastFixture.tromsoTime))
+        try await InProcessWeatherd.with(clock: clock, network: network) { service in
+            try await OfficialMCPTests.initialize(service)
+            let answer = try await OfficialMCPTests.tool(service, "get_nowcast", NowcastFixture.tromso)
+            #expect(
+                OfficialMCPTests.texts(answer).first
+                    == "69.68,18.94: Light precipitation starting in about 15 min, easing off around 21:25. "
+                    + "(met-norway, 5-minute steps)")
+            #expect(answer["structuredContent"]?["summary"]?["state"] == "starting")
+
+            let uri = "weather://nowcast/69.68,18.94"
+            #expect(try await service.result("resources/subscribe", ["uri": .string(uri)]) == [:])
+            let read = try await service.result("resources/read", ["uri": .string(uri)])
+            let text = try #require(read["contents"]?.arrayValue?.first?["text"]?.stringValue)
+            #expect(try JSONValue.parse(Array(text.utf8))["source"] == "met-norway")
+
+            let lines = service.output.lines.count
+            clock.advance(by: .seconds(5 * 60))
+            _ = try await OfficialMCPTests.tool(service, "get_nowcast", NowcastFixture.tromso)
+            #expect(await service.output.wait(for: lines + 2))
+            let updates = try service.output.messages().filter { $0["method"] == "notifications/resources/updated" }
+            #expect(updates.map { $0["params"]?["uri"] } == [.string(uri)])
+        }
+    }
+}

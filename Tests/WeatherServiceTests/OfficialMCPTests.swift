@@ -34,7 +34,7 @@ struct OfficialMCPTests {
         try await InProcessWeatherd.with(clock: clock, network: network, fetch: OfficialFixture.quick) { service in
             try await Self.initialize(service)
             let listed = try await service.result("tools/list")["tools"]?.arrayValue?.compactMap(\.["name"])
-            #expect(listed?.suffix(2) == ["get_warnings", "get_air_quality"])
+            #expect(listed?.suffix(3) == ["get_warnings", "get_air_quality", "get_nowcast"])
             _ = try await service.result(
                 "favorites/add", ["name": "Phoenix", "lat": 33.45, "lon": -112.07, "country": "US"])
 

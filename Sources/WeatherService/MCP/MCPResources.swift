@@ -10,11 +10,12 @@ enum MCPResourceURI {
     static let warnings = "weather://warnings"
     static let currentTemplate = "weather://current/{place}"
     static let forecastTemplate = "weather://forecast/{place}"
+    static let nowcastTemplate = "weather://nowcast/{place}"
 
     /// What a URI names.
     enum Target: Equatable {
         case favorites, alerts, warnings
-        /// `current` or `forecast` weather at a place (percent-decoded).
+        /// `current`, `forecast` or `nowcast` weather at a place (percent-decoded).
         case weather(kind: String, place: String)
     }
 
@@ -23,7 +24,7 @@ enum MCPResourceURI {
         if uri == favorites { return .favorites }
         if uri == alerts { return .alerts }
         if uri == warnings { return .warnings }
-        for kind in ["current", "forecast"] where uri.hasPrefix("weather://\(kind)/") {
+        for kind in ["current", "forecast", "nowcast"] where uri.hasPrefix("weather://\(kind)/") {
             let raw = String(uri.dropFirst("weather://\(kind)/".count))
             guard let place = raw.removingPercentEncoding, !place.isEmpty, !place.contains("/") else { return nil }
             return .weather(kind: kind, place: place)
@@ -92,6 +93,12 @@ extension MCPController {
                 MCPResourceURI.forecastTemplate, "forecast", "Forecast",
                 "Forecast at a place: a favorite's id or name, a city, or \"lat,lon\"."
             ),
+            (
+                MCPResourceURI.nowcastTemplate, "nowcast", "Precipitation in the next minutes",
+                "The next two hours' precipitation at a place, and what it says (\"rain starting in 10 min\"): a "
+                    + "favorite's id or name, a city, or \"lat,lon\". Subscribed, weatherd refreshes it at its "
+                    + "source's cadence and announces each change."
+            ),
         ]
         let list: [JSONValue] = templates.map { uri, name, title, description in
             var object: [String: JSONValue] = [
@@ -120,10 +127,13 @@ extension MCPController {
         case .weather(let kind, let place):
             let query = await placeQuery(place)
             let origin = Origin(cause: call.cause)
-            value =
-                try await kind == "current"
-                ? engine.current(query, units: nil, maxAgeMs: nil, origin: origin)().json
-                : engine.forecast(query, units: nil, maxAgeMs: nil, days: nil, detail: .full, origin: origin)().json
+            switch kind {
+            case "current": value = try await engine.current(query, units: nil, maxAgeMs: nil, origin: origin)().json
+            case "nowcast": value = try await engine.nowcast(query, units: nil, origin: origin)().json
+            default:
+                value = try await engine.forecast(
+                    query, units: nil, maxAgeMs: nil, days: nil, detail: .full, origin: origin)().json
+            }
         }
         let contents: JSONValue = [
             "uri": .string(uri), "mimeType": "application/json", "text": .string(value.jsonString),
@@ -170,10 +180,13 @@ extension MCPController {
         if envelope.type.hasPrefix("favorite.") { return .favorites }
         if envelope.type == "alert.raised" { return .alerts }
         if envelope.type == "warnings.fetched" { return .warnings }
-        guard envelope.type == "weather.fetched" else { return nil }
+        guard envelope.type == "weather.fetched" || envelope.type == "nowcast.fetched" else { return nil }
         do {
-            guard case .event(.weatherFetched(let fetched)) = try envelope.decodedEvent() else { return nil }
-            return .weather(kind: fetched.kind.rawValue, key: fetched.key)
+            switch try envelope.decodedEvent() {
+            case .event(.weatherFetched(let fetched)): return .weather(kind: fetched.kind.rawValue, key: fetched.key)
+            case .event(.nowcastFetched(let fetched)): return .weather(kind: "nowcast", key: fetched.key)
+            default: return nil
+            }
         } catch {
             engine.logger.error("resource updates cannot read seq \(envelope.seq): \(error)")
             return nil

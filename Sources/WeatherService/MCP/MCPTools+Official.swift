@@ -31,6 +31,29 @@ extension MCPTool {
             ]) { first, _ in first },
             output: ["type": "object", "required": ["location", "hourly", "fetchedAt", "stale"]], readOnly: true,
             openWorld: true),
+        MCPTool(
+            name: "get_nowcast", title: "Precipitation in the next minutes",
+            description: "Rain, snow or sleet at a place (same place arguments as get_warnings; none for the "
+                + "current location) in the next two hours, minute by minute where the source allows: MET Norway's "
+                + "radar in Norway, Sweden, Finland and Denmark (5-minute steps), OpenWeatherMap One Call 3.0 "
+                + "(1-minute steps, when configured), else Open-Meteo (15-minute steps, interpolated outside "
+                + "Central Europe and North America: `native` says which). The summary says when it starts and "
+                + "stops (\"Light rain starting in about 10 min, easing off around 14:40\"). A place no source "
+                + "serves gets covered: false and why.",
+            properties: officialPlaceProperties.merging([
+                "units": [
+                    "type": "string", "enum": ["metric", "imperial", "standard"],
+                    "description": "Rates in mm/h (metric, standard) or in/h (imperial); default: the settings'.",
+                ]
+            ]) { first, _ in first },
+            output: [
+                "type": "object", "required": ["location", "covered", "passedOver"],
+                "properties": [
+                    "covered": ["type": "boolean"], "source": ["type": "string"], "resolution": ["type": "integer"],
+                    "native": ["type": "boolean"], "steps": ["type": "array", "items": ["type": "object"]],
+                    "summary": ["type": "object"], "passedOver": ["type": "array", "items": ["type": "object"]],
+                ],
+            ], readOnly: true, openWorld: true),
     ]
 
     /// Every tool `tools/list` lists, in order: the weather tools, the current location's, the settings ones,
@@ -50,7 +73,7 @@ extension MCPTool {
 
 extension MCPController {
     /// Begins one of the tools whose engine answer is typed with its own summary line (`get_warnings`,
-    /// `get_air_quality`, `get_alerts`); nil for another tool.
+    /// `get_air_quality`, `get_nowcast`, `get_alerts`); nil for another tool.
     func startOfficialTool(_ name: String, _ arguments: FieldReader, _ origin: Origin) throws -> MCPToolRun? {
         switch name {
         case "get_warnings":
@@ -64,6 +87,12 @@ extension MCPController {
             return {
                 let air = try await engine.airQuality(place.place, maxAgeMs: place.maxAgeMs, origin: origin)()
                 return MCPAnswer(air.summary, air.json)
+            }
+        case "get_nowcast":
+            let request = try PlaceParams(arguments)
+            return {
+                let nowcast = try await engine.nowcast(request.place, units: request.units, origin: origin)()
+                return MCPAnswer(nowcast.summaryLine, nowcast.json)
             }
         case "get_alerts":
             let page = try PageParams.read(arguments, defaultLimit: 100)

@@ -48,6 +48,15 @@ extension NowcastAnswer {
         return .object(object)
     }
 
+    /// One line for people: the place, and the sentence (with the source, and its staleness).
+    var summaryLine: String {
+        let name = place.name ?? place.key
+        guard let answer else { return "\(name): \(sentence)" }
+        let staleness = answer.stale ? " (stale: the source could not be reached; as of \(answer.fetchedAt))" : ""
+        return "\(name): \(sentence) (\(answer.value.source.rawValue), \(answer.value.resolutionMinutes)-minute steps)"
+            + staleness
+    }
+
     /// The credit each source asks for.
     static func attribution(_ source: Nowcast.Source) -> String {
         switch source {
