@@ -48,6 +48,11 @@ package final class InMemoryTransport: Sendable {
     /// Sets the replies for requests whose path ends with `suffix` (e.g. `/v1/forecast`) and, when
     /// `query` is given, whose query contains it (e.g. `current=`).
     package func route(_ suffix: String, query: String = "", _ replies: Reply...) {
+        route(suffix, query: query, replies: replies)
+    }
+
+    /// Answers requests whose path ends with `suffix` with `replies` in turn.
+    package func route(_ suffix: String, query: String = "", replies: [Reply]) {
         state.withLock { $0.routes[RouteKey.make(suffix, query)] = replies }
     }
 

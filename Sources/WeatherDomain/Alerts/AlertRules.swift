@@ -134,7 +134,8 @@ package enum AlertDecisions {
     /// Changes the given settings; no event when nothing changes.
     package static func configure(
         _ state: AlertState, dailySummaryEnabled: Bool?, dailySummaryMinutes: Int64?, tempDropC: Double?, severe: Bool?,
-        official: Bool? = nil, airQualityEnabled: Bool? = nil, airQualityLevel: EuropeanAQILevel? = nil
+        official: Bool? = nil, airQualityEnabled: Bool? = nil, airQualityLevel: EuropeanAQILevel? = nil,
+        nowcast: Bool? = nil
     ) -> [DomainEvent] {
         var settings = state.settings
         if let dailySummaryEnabled { settings.dailySummaryEnabled = dailySummaryEnabled }
@@ -144,6 +145,7 @@ package enum AlertDecisions {
         if let official { settings.official = official }
         if let airQualityEnabled { settings.airQualityEnabled = airQualityEnabled }
         if let airQualityLevel { settings.airQualityLevel = airQualityLevel }
+        if let nowcast { settings.nowcast = nowcast }
         return settings == state.settings ? [] : [.alertsConfigured(settings)]
     }
 }

@@ -7,6 +7,8 @@ package enum AlertRule: String, Sendable, Equatable, CaseIterable {
     case official
     /// The European Air Quality Index at or above the configured level.
     case airQuality = "air_quality"
+    /// Precipitation starting, stopping or coming and going in the next minutes (the nowcast).
+    case nowcast
 
     /// Where the alert comes from: `official` for a national weather service's warning, `forecast` for what
     /// weatherd itself derives from the forecast, current weather and air quality.
@@ -27,6 +29,8 @@ package struct AlertSettings: Sendable, Equatable {
     package var airQualityEnabled = false
     /// The level at which `air_quality` is raised.
     package var airQualityLevel = EuropeanAQILevel.poor
+    /// Whether a change of the next minutes' precipitation raises `nowcast` alerts (off by default).
+    package var nowcast = false
 
     package init() {}
 
@@ -51,6 +55,7 @@ package struct AlertSettings: Sendable, Equatable {
             "dailySummary": .object(["enabled": .bool(dailySummaryEnabled), "time": .string(dailySummaryTime)]),
             "tempDropC": .double(tempDropC), "severe": .bool(severe), "official": .bool(official),
             "airQuality": .object(["enabled": .bool(airQualityEnabled), "level": .string(airQualityLevel.rawValue)]),
+            "nowcast": .bool(nowcast),
         ])
     }
 
@@ -70,6 +75,7 @@ package struct AlertSettings: Sendable, Equatable {
         let airQuality = try FieldReader(reader.members["airQuality"], path: "data.airQuality", allowAbsent: true)
         airQualityEnabled = try airQuality.optionalBool("enabled") ?? false
         airQualityLevel = try airQuality.choice("level", as: EuropeanAQILevel.self) ?? .poor
+        nowcast = try reader.optionalBool("nowcast") ?? false
     }
 }
 
@@ -114,6 +120,7 @@ package struct RaisedAlert: Sendable, Equatable {
         {
             return OfficialAlerts.dedupKey(key: key, firstId: first, severity: severity)
         }
+        if rule == .nowcast, let at = details["at"]?.stringValue { return "\(key)|nowcast|\(at)" }
         return "\(key)|\(rule.rawValue)|\(localDate)"
     }
 

@@ -36,8 +36,14 @@ package enum AlertText {
     }
 
     /// The figures of `details` in `units`: temperatures (`temperature`, `previous`, `low`, `high`)
-    /// converted, the `drop` as a difference, two decimals as in answers; everything else as it is.
+    /// converted, the `drop` as a difference, a nowcast's `peak` rate, two decimals as in answers; everything
+    /// else as it is.
     package static func details(_ details: JSONValue, rule: AlertRule, in units: UnitChoice) -> JSONValue {
+        if rule == .nowcast, case .object(var object) = details, let peak = object["peak"]?.doubleValue {
+            // The peak rate, mm/h, in the reader's precipitation unit per hour.
+            object["peak"] = .double(Rounding.round(units.precipitation.value(millimetres: peak), decimals: 2))
+            return .object(object)
+        }
         guard rule == .tempDrop || rule == .dailySummary, case .object(var object) = details else { return details }
         let unit = units.temperature
         for key in ["temperature", "previous", "low", "high"] {

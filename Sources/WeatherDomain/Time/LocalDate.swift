@@ -6,6 +6,13 @@ package enum LocalDate {
     }
 
     /// The minute of the local day at `time` (0 at midnight, up to 1439).
+    /// `HH:MM`: the wall-clock time of `time` in `zone`.
+    package static func clockText(_ time: Timestamp, zone: ZoneOffsets) -> String {
+        let minute = minuteOfDay(time, zone: zone)
+        let (hours, minutes) = (minute / 60, minute % 60)
+        return "\(hours < 10 ? "0" : "")\(hours):\(minutes < 10 ? "0" : "")\(minutes)"
+    }
+
     package static func minuteOfDay(_ time: Timestamp, zone: ZoneOffsets) -> Int64 {
         Int64.floorMod(Int64.floorDiv(zone.wallClock(at: time).milliseconds, 60_000), 24 * 60)
     }

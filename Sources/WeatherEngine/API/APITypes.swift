@@ -192,6 +192,8 @@ package struct AlertConfiguration: Sendable, Equatable {
     /// Whether the European AQI raises `air_quality` alerts, and from which level.
     package var airQualityEnabled: Bool?
     package var airQualityLevel: EuropeanAQILevel?
+    /// Whether a change of the next minutes' precipitation raises `nowcast` alerts.
+    package var nowcast: Bool?
 
     package init(
         dailySummaryEnabled: Bool? = nil, dailySummaryMinutes: Int64? = nil, tempDropC: Double? = nil,

@@ -34,7 +34,8 @@ extension Engine {
             AlertDecisions.configure(
                 state, dailySummaryEnabled: change.dailySummaryEnabled, dailySummaryMinutes: change.dailySummaryMinutes,
                 tempDropC: change.tempDropC, severe: change.severe, official: change.official,
-                airQualityEnabled: change.airQualityEnabled, airQualityLevel: change.airQualityLevel)
+                airQualityEnabled: change.airQualityEnabled, airQualityLevel: change.airQualityLevel,
+                nowcast: change.nowcast)
         } answer: { event in
             if case .alertsConfigured(let settings) = event { settings } else { nil }
         } unchanged: {

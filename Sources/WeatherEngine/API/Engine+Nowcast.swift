@@ -23,11 +23,7 @@ package struct NowcastAnswer: Sendable {
             let tried = passedOver.map { "\($0.source.rawValue) \($0.reason)" }.joined(separator: "; ")
             return "No nowcast source serves this place (\(tried))."
         }
-        return summary.sentence(kind: nowcast.kind, now: now) { time in
-            let minute = LocalDate.minuteOfDay(time, zone: zone)
-            let (hours, minutes) = (minute / 60, minute % 60)
-            return "\(hours < 10 ? "0" : "")\(hours):\(minutes < 10 ? "0" : "")\(minutes)"
-        }
+        return summary.sentence(kind: nowcast.kind, now: now) { LocalDate.clockText($0, zone: zone) }
     }
 }
 

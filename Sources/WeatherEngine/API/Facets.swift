@@ -65,6 +65,10 @@ package protocol AlertsFacet: Sendable {
     func configureAlerts(_ change: AlertConfiguration, origin: Origin) async throws -> Completion<AlertSettings>
     func warningsInForce() async -> WarningsInForce
     func followAlerts(_ raised: @Sendable (RaisedAlert, UnitChoice) -> Void) async
+    /// See `Engine.watchNowcast(_:cause:)`.
+    func watchNowcast(_ place: PlaceQuery, cause: String) async throws
+    /// See `Engine.followingAlerts(_:)`.
+    func followingAlerts<T: Sendable>(_ body: () async throws -> T) async rethrows -> T
 }
 
 /// The log: its events, following it, verifying the state it rebuilds, and the service's facts.

@@ -72,7 +72,7 @@ package actor AlertActor {
     }
 
     private func handle(_ envelope: EventEnvelope) async {
-        guard envelope.type == "weather.fetched" else { return }
+        guard envelope.type == "weather.fetched" || envelope.type == "nowcast.changed" else { return }
         let event: DomainEvent
         do {
             guard case .event(let decoded) = try envelope.decodedEvent() else { return }
@@ -84,6 +84,8 @@ package actor AlertActor {
         switch event {
         case .weatherFetched(let fetched):
             await decide(after: fetched, cause: "event:\(envelope.seq)")
+        case .nowcastChanged(let changed):
+            await decide(after: changed, cause: "event:\(envelope.seq)")
         default:
             break
         }
@@ -132,7 +134,7 @@ package actor AlertActor {
     }
 
     /// The places with alerts on at `key`: favorites with `notify`, and the current location.
-    private func targets(for key: String) async -> [AlertTarget] {
+    func targets(for key: String) async -> [AlertTarget] {
         var targets = await favorites.read { state in
             state.items.filter { $0.notify && Place.key(lat: $0.lat, lon: $0.lon) == key }.map {
                 AlertTarget(

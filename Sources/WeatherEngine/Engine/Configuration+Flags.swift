@@ -191,6 +191,9 @@ extension Configuration {
         case "--refresh-interval":
             let seconds = try reader.number(0...(30 * 86_400))
             refreshInterval = seconds == 0 ? nil : .seconds(seconds)
+        case "--nowcast-check-interval":
+            let seconds = try reader.number(0...3600)
+            nowcastCheckInterval = seconds == 0 ? nil : .seconds(seconds)
         case "--summary-check-interval":
             let seconds = try reader.number(0...3600)
             summaryCheckInterval = seconds == 0 ? nil : .seconds(seconds)

@@ -41,6 +41,9 @@ package struct Configuration: Sendable, Equatable {
     package var warningsInterval: Duration? = .seconds(600)
     /// Time between checks whether a daily summary is due (`--summary-check-interval`); nil never raises one.
     package var summaryCheckInterval: Duration? = .seconds(60)
+    /// Time between checks which watched places' nowcasts are due (`--nowcast-check-interval`); nil never
+    /// refreshes a nowcast unasked.
+    package var nowcastCheckInterval: Duration? = .seconds(30)
     /// Time between scheduled refreshes of the favorites (`--refresh-interval`); nil disables them.
     package var refreshInterval: Duration? = .seconds(4 * 3600)
     /// Decimals kept of the client's coordinates in the log (`--location-precision`; 2 is about 1 km).
@@ -110,6 +113,8 @@ package struct Configuration: Sendable, Equatable {
           --contact TEXT          an e-mail address or URL sent in the User-Agent where a provider asks for one
                                   (NWS, MET Norway; else $WEATHERD_CONTACT); MET Norway is not called without it
           --met-norway-base-url URL  MET Norway's API (else $MET_NORWAY_BASE_URL)
+          --nowcast-check-interval SECONDS  how often the watched places' nowcasts are checked for being due
+                                  (default 30; 0 never refreshes them unasked)
           --nowcast-sources LIST  the next hour's precipitation from these, tried in order (default
                                   met-norway,openweathermap,open-meteo)
           --meteoalarm-base-url URL  MeteoAlarm warning feeds (else $METEOALARM_BASE_URL)

@@ -45,6 +45,8 @@ package final class Engine: Sendable {
     /// Opens once the start-up events are recorded; fronts serve nothing before it.
     package let ready = Latch()
     let alertActor: AlertActor
+    /// Who watches which places' nowcasts.
+    package let nowcastWatchers = NowcastWatchers()
     private let opened: OpenedDataDir
     let configuration: Configuration
     /// Why the engine stops, as `service.stopped` records it.
@@ -131,6 +133,9 @@ package final class Engine: Sendable {
         ]
         if let interval = configuration.warningsInterval {
             services.append(OfficialChecksService(engine: self, interval: interval))
+        }
+        if let interval = configuration.nowcastCheckInterval {
+            services.append(NowcastWatchService(engine: self, interval: interval))
         }
         if let interval = configuration.refreshInterval {
             services.append(

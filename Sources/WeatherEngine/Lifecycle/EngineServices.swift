@@ -51,6 +51,14 @@ struct AlertService: Service {
     func run() async { await actor.run(summaryCheckInterval: summaryCheckInterval) }
 }
 
+/// Refreshes the watched places' nowcasts at their sources' cadence.
+struct NowcastWatchService: Service {
+    let engine: Engine
+    let interval: Duration
+
+    func run() async { await engine.runNowcastWatch(every: interval) }
+}
+
 /// Refreshes the favorites on a schedule.
 struct RefreshService: Service {
     let scheduler: RefreshScheduler

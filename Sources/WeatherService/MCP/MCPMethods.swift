@@ -67,6 +67,12 @@ struct MCPController: Controller {
                     session.resolve(uri, key: await placeKey(of: uri, cause: call.cause))
                     session.startFollower { await followResourceChanges(session) }
                     pushes.afterAnswer(to: call.id) { session.subscribe(uri) }
+                    if case .weather("nowcast", let place)? = MCPResourceURI.target(uri) {
+                        let query = await placeQuery(place)
+                        pushes.startSubscription(Self.watchID(uri)) {
+                            try? await engine.watchNowcast(query, cause: call.cause)
+                        }
+                    }
                     return request.result([:])
                 }
             },
@@ -74,6 +80,7 @@ struct MCPController: Controller {
                 guard !request.version.isStateless else { throw RPCError.methodNotFound("resources/unsubscribe") }
                 let uri = try call.params.string("uri")
                 session.unsubscribe(uri)
+                _ = pushes.stopSubscriptions(Self.watchID(uri))
                 return Completion { request.result([:]) }
             },
             "subscriptions/listen": mcp(["notifications"], false) { request, call in
@@ -110,4 +117,9 @@ struct MCPController: Controller {
             },
         ]
     }
+}
+
+extension MCPController {
+    /// The id of the watch a subscription to a nowcast resource holds (ended by `resources/unsubscribe`).
+    static func watchID(_ uri: String) -> String { "nowcast-watch:" + uri }
 }

@@ -16,7 +16,8 @@ struct AlertsController: Controller {
                 return await alerts.listAlerts().map { $0.page(page, units: units) }
             },
             "alerts/configure": MethodHandler(
-                changesState: true, params: ["dailySummary", "tempDropC", "severe", "official", "airQuality"]
+                changesState: true,
+                params: ["dailySummary", "tempDropC", "severe", "official", "airQuality", "nowcast"]
             ) { [alerts] call in
                 try await alerts.configureAlerts(try Self.configuration(call.params), origin: call.origin).map {
                     $0.json
@@ -42,6 +43,7 @@ struct AlertsController: Controller {
         change.tempDropC = try p.double("tempDropC", in: 0.1...100)
         change.severe = try p.optionalBool("severe")
         change.official = try p.optionalBool("official")
+        change.nowcast = try p.optionalBool("nowcast")
         if p.has("airQuality") {
             let airQuality = try FieldReader(p.members["airQuality"], path: "params.airQuality")
             try airQuality.rejectUnknown(["enabled", "level"])

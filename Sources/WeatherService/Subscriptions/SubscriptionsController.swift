@@ -1,8 +1,9 @@
 import WeatherDomain
 import WeatherEngine
 
-/// `events/subscribe`, `events/unsubscribe`, `alerts/subscribe` and `alerts/unsubscribe`: the feeds
-/// of one connection, which carry what every connection caused.
+/// `events/subscribe`, `events/unsubscribe`, `alerts/subscribe`, `alerts/unsubscribe` and `nowcast/watch`: the
+/// feeds of one connection, which carry what every connection caused, and the places it watches. While a feed
+/// runs, the places with alerts on are watched: their nowcasts are refreshed at their sources' cadence.
 struct SubscriptionsController: Controller {
     let log: any LogFacet
     let alerts: any AlertsFacet
@@ -16,7 +17,9 @@ struct SubscriptionsController: Controller {
                 let id = pushes.newSubscriptionID()
                 return Completion {
                     pushes.afterAnswer(to: call.id) {
-                        pushes.startSubscription(id) { await Self.feed(log, pushes, id, afterSeq, types) }
+                        pushes.startSubscription(id) {
+                            await alerts.followingAlerts { await Self.feed(log, pushes, id, afterSeq, types) }
+                        }
                     }
                     return .object(["subscriptionId": .string(id), "afterSeq": .int(afterSeq)])
                 }
@@ -33,10 +36,20 @@ struct SubscriptionsController: Controller {
                 return Completion {
                     pushes.afterAnswer(to: call.id) {
                         pushes.setAlerts(true) {
-                            await alerts.followAlerts { pushes.notify("alerts/raised", $0.json(in: units ?? $1)) }
+                            await alerts.followingAlerts {
+                                await alerts.followAlerts { pushes.notify("alerts/raised", $0.json(in: units ?? $1)) }
+                            }
                         }
                     }
                     return .object(["subscribed": true])
+                }
+            },
+            "nowcast/watch": MethodHandler(params: PlaceParams.names) { [alerts, pushes] call in
+                let place = try PlaceParams(call.params).place
+                let id = pushes.newSubscriptionID()
+                return Completion {
+                    pushes.startSubscription(id) { try? await alerts.watchNowcast(place, cause: call.cause) }
+                    return .object(["subscriptionId": .string(id)])
                 }
             },
             "alerts/unsubscribe": MethodHandler { [pushes] _ in
