@@ -31,7 +31,13 @@ struct DocExamplesTests {
                     ])))
             server.route(
                 "/v1/forecast", query: "current=", .init(body: OpenMeteoBodies.current(temperature: 4.2, code: 2)))
-            server.route("/v1/forecast", query: "hourly=", .init(body: OpenMeteoBodies.forecast()))
+            // The weather session's forecast begins at today's local midnight, as Open-Meteo's does, whatever day
+            // the suite runs on (a fixed day would leave no step ahead a few days later).
+            let now = Int64(Date().timeIntervalSince1970)
+            let midnight = (now + 3600) / 86_400 * 86_400 - 3600
+            server.route(
+                "/v1/forecast", query: "hourly=",
+                .init(body: OpenMeteoBodies.forecast(start: Timestamp(milliseconds: midnight * 1000))))
             let bin = directory.path + "/bin"
             try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
             try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
