@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+import WeatherDomain
+import WeatherTesting
+
+@Suite("weatherd metrics and --metrics-listen, on the real binary")
+struct MetricsEndToEndTests {
+    @Test("weatherd metrics prints the daemon's exposition; printing it writes nothing to the log")
+    func printsOnce() async throws {
+        let shared = try SharedDataDir()
+        let options = ["--data-dir", shared.directory.path, "--idle-exit", "120"] + quietTimers
+        let added = try await runCommand(
+            ["favorites", "add", "52.52,13.405", "--name", "Berlin \"Mitte\""] + options,
+            environment: shared.environment)
+        #expect(added.status == 0, "\(added.errors)")
+        let before = try Self.log(shared.directory.path)
+        var outputs: [String] = []
+        for _ in 0..<3 {
+            let run = try await runCommand(["metrics"] + options, environment: shared.environment)
+            #expect(run.status == 0, "\(run.errors)")
+            outputs.append(run.output)
+        }
+        #expect(try Self.log(shared.directory.path) == before, "the log is byte-identical after three scrapes")
+        let families = try ExpositionParser.parse(try #require(outputs.last))
+        #expect(families["weatherd_build_info"]?.samples.count == 1)
+        #expect((families["weatherd_connected_clients"]?.samples.first?.value ?? 0) >= 1, "its own connection at least")
+        #expect(families["weatherd_log_events_total"] != nil)
+        let json = try await runCommand(["metrics", "--json"] + options, environment: shared.environment)
+        let answer = try JSONValue.parse(Array(json.output.utf8))
+        #expect(answer["contentType"] == "text/plain; version=0.0.4; charset=utf-8")
+        #expect(try ExpositionParser.parse(answer["text"]?.stringValue ?? "").count == families.count)
+        try await shared.stopDaemon()
+    }
+
+    @Test("serve refuses a non-loopback --metrics-listen without --metrics-allow-remote (exit 64)")
+    func refusesRemote() async throws {
+        let directory = TemporaryDataDirectory()
+        let run = try await runCommand([
+            "serve", "--data-dir", directory.path, "--metrics-listen", "0.0.0.0:9466",
+        ])
+        #expect(run.status == 64)
+        #expect(run.errors.contains("--metrics-allow-remote"), "\(run.errors)")
+    }
+
+    /// The event log's files in `directory`, in name order.
+    static func log(_ directory: String) throws -> [Data] {
+        try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix("events") }.sorted()
+            .map { try Data(contentsOf: URL(fileURLWithPath: directory + "/" + $0)) }
+    }
+}
