@@ -3,6 +3,12 @@ import Testing
 import WeatherDomain
 import WeatherTesting
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 @Suite("weatherd metrics and --metrics-listen, on the real binary")
 struct MetricsEndToEndTests {
     @Test("weatherd metrics prints the daemon's exposition; printing it writes nothing to the log")
@@ -30,6 +36,30 @@ struct MetricsEndToEndTests {
         #expect(answer["contentType"] == "text/plain; version=0.0.4; charset=utf-8")
         #expect(try ExpositionParser.parse(answer["text"]?.stringValue ?? "").count == families.count)
         try await shared.stopDaemon()
+    }
+
+    @Test("weatherd serve --metrics-listen answers GET /metrics beside its socket, and stops cleanly at SIGTERM")
+    func servesHTTP() async throws {
+        let shared = try SharedDataDir()
+        let daemon = try RunningWeatherd(
+            arguments: [
+                "serve", "--data-dir", shared.directory.path, "--socket", try shared.socketPath, "--log-level", "info",
+                "--metrics-listen", "127.0.0.1:0",
+            ] + quietTimers, environment: shared.environment)
+        let announced = "metrics on http://127.0.0.1:"
+        #expect(await eventually { daemon.standardError.contains(announced) }, "\(daemon.standardError)")
+        let line = try #require(daemon.standardError.split(separator: "\n").first { $0.contains(announced) })
+        let port = try #require(Int(line.split(separator: ":").last?.split(separator: "/").first ?? ""))
+        let before = try Self.log(shared.directory.path)
+        for _ in 0..<20 {
+            let answer = try await ScrapeConnection.exchange(port: port, ScrapeConnection.scrape)
+            #expect(answer.status == 200)
+            #expect(try ExpositionParser.parse(answer.body)["weatherd_build_info"] != nil)
+        }
+        #expect(try await ScrapeConnection.exchange(port: port, "GET / HTTP/1.1\r\n\r\n").status == 404)
+        #expect(try Self.log(shared.directory.path) == before, "scrapes write nothing to the log")
+        daemon.signal(SIGTERM)
+        #expect(await daemon.waitForExit() == 0)
     }
 
     @Test("serve refuses a non-loopback --metrics-listen without --metrics-allow-remote (exit 64)")
