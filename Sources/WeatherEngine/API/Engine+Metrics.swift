@@ -74,6 +74,8 @@ extension Engine {
         do {
             logBytes = try LogFiles.list(directory: dataDirectory.path).bytes
         } catch {
+            // The folder could not be listed (a segment compacted away meanwhile): the active file's length, as
+            // `service/status` falls back to.
             logBytes = writerStatus.length
         }
         return MetricsReading(
