@@ -28,7 +28,8 @@ package enum CLI {
         NowCommand.command, NowcastCommand.command, ForecastCommand.command, ChartCommand.command, BarCommand.command,
         WarningsCommand.command, AirCommand.command, SearchCommand.command, LocationCommand.command,
         UnitsCommand.command, RefreshCommand.command, FavoritesCommand.command, AlertsCommand.command,
-        EventsCommand.command, StatusCommand.command, StopCommand.command, CompletionsCommand.command,
+        EventsCommand.command, StatusCommand.command, MetricsCommand.command, StopCommand.command,
+        CompletionsCommand.command,
     ]
 
     /// The command named `name`, if there is one.

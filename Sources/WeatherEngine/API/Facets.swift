@@ -84,6 +84,8 @@ package protocol LogFacet: Sendable {
     var lastSeq: Int64 { get }
     func verify() async throws -> StateVerification
     func status() async -> ServiceStatus
+    /// See `Engine.metrics()`.
+    func metrics() async -> MetricsReading
 }
 
 extension Engine: WeatherFacet, FavoritesFacet, SettingsFacet, LocationFacet, AlertsFacet, LogFacet {}

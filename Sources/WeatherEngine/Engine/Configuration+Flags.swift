@@ -93,6 +93,7 @@ extension Configuration {
         if try readProviderFlag(&reader) { return }
         if try readFetchFlag(&reader) { return }
         if try readServiceFlag(&reader) { return }
+        if try readMetricsFlag(&reader) { return }
         throw ConfigurationError("unknown option \(reader.argument)")
     }
 

@@ -76,6 +76,10 @@ package struct Configuration: Sendable, Equatable {
     package var idleExit: Duration?
     /// Where the daemon's log lines go instead of stderr (`--log-file`, size-bounded).
     package var logFile: String?
+    /// Where `weatherd serve` answers `GET /metrics` (`--metrics-listen`); nil: nowhere.
+    package var metricsListen: MetricsEndpoint?
+    /// Whether `metricsListen` may be an address other hosts reach (`--metrics-allow-remote`).
+    package var metricsAllowRemote = false
 
     /// How long the answers to requests already read may take once a client's input has ended: the
     /// upstream deadline and a margin. The relay waits as long for the daemon.
@@ -160,6 +164,7 @@ package struct Configuration: Sendable, Equatable {
         while reader.next() {
             try config.readFlag(&reader)
         }
+        try config.checkMetricsEndpoint()
         if config.provider == "openweathermap", config.owmAPIKey == nil {
             throw ConfigurationError(
                 "--provider openweathermap needs the API key in the OWM_API_KEY environment variable")

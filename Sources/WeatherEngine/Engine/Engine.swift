@@ -51,6 +51,8 @@ package final class Engine: Sendable {
     let configuration: Configuration
     /// Why the engine stops, as `service.stopped` records it.
     private let stopReason = Mutex<String?>(nil)
+    /// The counters `/metrics` shows, folded from every committed batch.
+    let metricsRecorder: MetricsRecorder
     /// Facts the front adds to `service/status` (the socket, the connections).
     private let frontFacts = Mutex<(@Sendable () -> FrontStatus)?>(nil)
 
@@ -64,6 +66,7 @@ package final class Engine: Sendable {
         let state = opened.replay.state
         let bus = EventBus(lastSeq: opened.position.nextSeq - 1)
         let registry = CommandRegistry(ledger: state.commands)
+        let metricsRecorder = MetricsRecorder()
         let snapshotter = Snapshotter(
             state: state, chain: opened.position.lastChain, snapshotSeq: opened.replay.startup.snapshotSeq,
             lastChange: opened.replay.lastChange,
@@ -74,6 +77,7 @@ package final class Engine: Sendable {
             segmentBytes: configuration.segmentBytes, now: { clock.timestamp() }
         ) { batch in
             registry.record(batch)
+            metricsRecorder.record(batch)
             bus.publish(batch)
             snapshotter.record(batch)
         }
@@ -94,6 +98,7 @@ package final class Engine: Sendable {
             provider: provider, sources: configuration.makeOfficialSources(), transport: transport, cache: cache,
             clock: clock, policy: configuration.fetch)
         self.registry = registry
+        self.metricsRecorder = metricsRecorder
         self.writer = writer
         self.bus = bus
         self.snapshotter = snapshotter

@@ -1,7 +1,7 @@
 import WeatherDomain
 import WeatherEngine
 
-/// `events/query`, `state/verify` and `service/status`.
+/// `events/query`, `state/verify`, `service/status` and `metrics/get`.
 struct LogController: Controller {
     let log: any LogFacet
 
@@ -13,6 +13,15 @@ struct LogController: Controller {
             },
             "state/verify": MethodHandler { [log] _ in Completion { try await log.verify().json } },
             "service/status": MethodHandler { [log] _ in Completion { await log.status().json } },
+            // The Prometheus exposition, as `GET /metrics` serves it: for `weatherd metrics` and anyone without HTTP.
+            "metrics/get": MethodHandler { [log] _ in
+                Completion {
+                    [
+                        "contentType": .string(Exposition.contentType),
+                        "text": .string(MetricsText.render(await log.metrics())),
+                    ]
+                }
+            },
         ]
     }
 

@@ -34,6 +34,17 @@ package enum Daemon {
             opened.lock.release()
             return 1
         }
+        var metricsListener: TCPListener?
+        if let endpoint = configuration.metricsListen {
+            do {
+                metricsListener = try TCPListener(endpoint)
+            } catch {
+                logger.error("weatherd serve: --metrics-listen \(endpoint): \(error)")
+                listener.close()
+                opened.lock.release()
+                return 1
+            }
+        }
         logger.info("listening on \(listener.path ?? "the socket systemd passed")")
         let engine = Engine(
             opened, configuration: configuration, clock: clock, logger: logger, provider: provider,
@@ -42,8 +53,11 @@ package enum Daemon {
             maxLineBytes: configuration.maxLineBytes, endOfInputGrace: configuration.endOfInputGrace)
         settings.maxConnections = configuration.maxConnections
         settings.idleExit = configuration.idleExit
-        await ServiceGroup.serve(engine, front: DaemonService(engine: engine, listener: listener, settings: settings))
+        await ServiceGroup.serve(
+            engine, front: DaemonService(engine: engine, listener: listener, settings: settings),
+            also: metricsListener.map { [MetricsService(engine: engine, listener: $0)] } ?? [])
         listener.close()
+        metricsListener?.close()
         return 0
     }
 

@@ -29,10 +29,10 @@ package final class TerminationSignals {
 }
 
 extension ServiceGroup {
-    /// Runs the engine's log, `front` and the engine's workers as one group until it shuts down: when the
-    /// front returns, or at SIGTERM/SIGINT (recorded as `signal`).
-    static func serve(_ engine: Engine, front: any Service) async {
-        let group = ServiceGroup(services: [engine.logService, front] + engine.workerServices()) { error in
+    /// Runs the engine's log, `front`, `others` (the metrics endpoint) and the engine's workers as one group
+    /// until it shuts down: when the front returns, or at SIGTERM/SIGINT (recorded as `signal`).
+    static func serve(_ engine: Engine, front: any Service, also others: [any Service] = []) async {
+        let group = ServiceGroup(services: [engine.logService, front] + others + engine.workerServices()) { error in
             engine.logger.error("a service stopped: \(error)")
         }
         let signals = TerminationSignals {

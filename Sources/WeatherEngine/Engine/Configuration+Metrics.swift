@@ -1,0 +1,60 @@
+/// Where `weatherd serve` answers `GET /metrics` (`--metrics-listen HOST:PORT`).
+package struct MetricsEndpoint: Sendable, Equatable, CustomStringConvertible {
+    /// A numeric IPv4 or IPv6 address (`localhost` is read as `127.0.0.1`).
+    package var host: String
+    /// The TCP port; 0 lets the system choose one (the daemon logs which).
+    package var port: Int
+    /// Whether `host` is a loopback address (`127.0.0.0/8`, `::1`).
+    package var isLoopback: Bool { host == "::1" || host.hasPrefix("127.") }
+    /// Whether `host` is an IPv6 address.
+    package var isIPv6: Bool { host.contains(":") }
+
+    package init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    /// `127.0.0.1:9466`, `[::1]:9466`.
+    package var description: String { isIPv6 ? "[\(host)]:\(port)" : "\(host):\(port)" }
+
+    /// Reads `HOST:PORT`: an IPv4 address, `[IPv6]` or `localhost`, then a port from 0 to 65535.
+    ///
+    /// - Throws: `ConfigurationError` saying what is wrong.
+    package static func parse(_ text: String) throws(ConfigurationError) -> MetricsEndpoint {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+            (0...65535).contains(port)
+        else { throw ConfigurationError("--metrics-listen must be HOST:PORT, such as 127.0.0.1:9466") }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host == "localhost" { host = "127.0.0.1" }
+        let ipv4 = host.split(separator: ".", omittingEmptySubsequences: false)
+        let isIPv4 = ipv4.count == 4 && ipv4.allSatisfy { UInt8($0) != nil }
+        let isIPv6 = host.contains(":") && host.allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
+        guard isIPv4 || isIPv6 else {
+            throw ConfigurationError(
+                "--metrics-listen needs a numeric address (127.0.0.1, [::1], 0.0.0.0) or localhost, not \(host)")
+        }
+        return MetricsEndpoint(host: host, port: port)
+    }
+}
+
+extension Configuration {
+    /// Reads `--metrics-listen HOST:PORT` and `--metrics-allow-remote`; false when it is another flag.
+    mutating func readMetricsFlag(_ reader: inout ArgumentReader) throws(ConfigurationError) -> Bool {
+        switch reader.flag {
+        case "--metrics-listen": metricsListen = try MetricsEndpoint.parse(try reader.value())
+        case "--metrics-allow-remote": metricsAllowRemote = true
+        default: return false
+        }
+        return true
+    }
+
+    /// Refuses a `--metrics-listen` address other hosts can reach unless `--metrics-allow-remote` asks for it:
+    /// the metrics name the places weatherd keeps, and are served without authentication.
+    func checkMetricsEndpoint() throws(ConfigurationError) {
+        guard let endpoint = metricsListen, !endpoint.isLoopback, !metricsAllowRemote else { return }
+        throw ConfigurationError(
+            "--metrics-listen \(endpoint) is reachable from other hosts; the metrics name your places and have no "
+                + "authentication, so add --metrics-allow-remote to mean it (or listen on 127.0.0.1)")
+    }
+}
