@@ -97,7 +97,9 @@ private struct BarModule {
         let units = context.invocation.values["--units"].map { ["units": JSONValue.string($0)] } ?? [:]
         _ = try await context.call("alerts/subscribe", units)
         // The bar's place is watched while it runs: weatherd keeps its nowcast fresh and says when it changes.
-        _ = try await context.call("nowcast/watch", params)
+        var place = params
+        place["units"] = nil
+        _ = try await context.call("nowcast/watch", place)
         // The inputs the bar reacts to, each fed by a child task that ends with the run; the bar itself runs in a
         // child too, so that its reader going away ends it even while it waits for an answer.
         return try await withThrowingTaskGroup(of: Int32?.self) { group in

@@ -3,12 +3,12 @@
 ///
 /// A pure fold over events, like a state slice: every upstream call is one event (`weather.fetched`,
 /// `weather.fetch_failed`, `geocode.fetched`, `geocode.failed`, `warnings.fetched`, `air_quality.fetched`,
-/// `point.fetched`) and every alert is one `alert.raised`, so counting the events committed is counting what
+/// `point.fetched`, `nowcast.fetched`, and `upstream.not_modified` for a 304) and every alert is one `alert.raised`, so counting the events committed is counting what
 /// happened, and nothing else has to remember it. It is not part of the snapshot: the daemon counts from its
 /// start, as a Prometheus counter may (a restart is a counter reset, which `rate()` and `increase()` handle).
 package struct MetricCounters: Sendable, Equatable {
-    /// An upstream request's provider (`open-meteo`, `nws`, …) and outcome (`ok`, or the error kind of the
-    /// failure: `timeout`, `offline`, `not_found`, `rate_limited`, `upstream_error`, …).
+    /// An upstream request's provider (`open-meteo`, `nws`, …) and outcome (`ok`, `not_modified` for a 304, or
+    /// the error kind of the failure: `timeout`, `offline`, `not_found`, `rate_limited`, `upstream_error`, …).
     package struct Request: Sendable, Hashable {
         package var provider: String
         package var outcome: String
@@ -62,6 +62,8 @@ package struct MetricCounters: Sendable, Equatable {
         case .warningsFetched(let fetched): request(fetched.call, outcome: "ok")
         case .airQualityFetched(let fetched): request(fetched.call, outcome: "ok")
         case .pointFetched(let fetched): request(fetched.call, outcome: "ok")
+        case .nowcastFetched(let fetched): request(fetched.call, outcome: "ok")
+        case .notModified(let confirmed): request(confirmed.call, outcome: "not_modified")
         case .weatherFetchFailed(let failed), .geocodeFailed(let failed): request(failed.call, outcome: failed.error)
         case .alertRaised(let alert): alerts[alert.rule.rawValue, default: 0] += 1
         default: break
