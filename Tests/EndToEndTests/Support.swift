@@ -43,7 +43,10 @@ func startWeatherd(_ directory: TemporaryDataDirectory, _ extra: [String] = []) 
 /// slowed down by a busy machine must not see a timer fire that a fast one does not, and the verdict of an
 /// end-to-end test never depends on them. Their behaviour is tested on the manual clock; a test that
 /// wants one passes its own flag after these.
-let quietTimers = ["--warnings-interval", "0", "--refresh-interval", "0", "--summary-check-interval", "0"]
+let quietTimers = [
+    "--warnings-interval", "0", "--refresh-interval", "0", "--summary-check-interval", "0", "--nowcast-check-interval",
+    "0",
+]
 
 /// Adds favorites `P<i>` at latitude `i` for each index, one request at a time.
 func addFavorites(_ weatherd: RunningWeatherd, _ indices: Range<Int>) async throws {

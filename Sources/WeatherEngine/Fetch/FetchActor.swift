@@ -311,7 +311,10 @@ package actor FetchActor {
                         (conditional.entry.value, .notModified(NotModified(kind: kind, key: key, call: call)))
                     }
                 }, decode: decode, call: audit
-            ) { error, call in
+            ) { error, answered in
+                // What a failed answer said about its freshness means nothing: only a success is kept.
+                var call = answered
+                (call.expiresAt, call.lastModified) = (nil, nil)
                 let failed = FetchFailed(
                     key: key, kind: kind, call: call, error: error.kind.rawValue, message: error.message,
                     retryAfterSeconds: error.retryAfterSeconds)
