@@ -5,9 +5,10 @@ import WeatherDomain
 ///
 /// Read from the time zone database's `zone1970.tab` (else `zone.tab`), which gives each zone the coordinates of
 /// its principal location. The zone of a point is estimated as that of the nearest principal location within
-/// `reachKilometres`: right inside a zone, possibly an hour off near a border between zones whose rules differ
-/// (a point in Spain nearer Lisbon than Madrid). Farther out (at sea), or with no table, the clocks are taken
-/// to keep the nautical offset of the longitude, whole hours of 15°, which no place's clocks need keep.
+/// `reachKilometres`: right inside a zone, possibly off near a border between zones whose rules differ (a
+/// point in Spain nearer Lisbon than Madrid, one in China's far south-west nearer Yangon than Shanghai, which
+/// stands for all of eastern China). Farther out (at sea), or with no table, the clocks are taken to keep the
+/// nautical offset of the longitude, whole hours of 15°, which no place's clocks need keep.
 package struct ZoneTable: Sendable, Equatable {
     /// A zone and its principal location.
     package struct Entry: Sendable, Equatable {
@@ -19,8 +20,9 @@ package struct ZoneTable: Sendable, Equatable {
     /// The zones, in the table's order.
     package var entries: [Entry]
 
-    /// The farthest a principal location is taken to speak for a point.
-    package static let reachKilometres = 1000.0
+    /// The farthest a principal location is taken to speak for a point: far enough for Beijing, 1070 km from
+    /// Shanghai, whose zone is all of China's but the far west.
+    package static let reachKilometres = 2000.0
 
     /// Where the time zone database's tables are on Linux and macOS.
     package static let systemPaths = ["/usr/share/zoneinfo/zone1970.tab", "/usr/share/zoneinfo/zone.tab"]
@@ -85,7 +87,8 @@ package struct ZoneTable: Sendable, Equatable {
         let radians = Double.pi / 180
         let dLat = (lat2 - lat1) * radians
         let dLon = (lon2 - lon1) * radians
-        let a = sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * radians) * cos(lat2 * radians) * sin(dLon / 2) * sin(dLon / 2)
+        let a =
+            sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * radians) * cos(lat2 * radians) * sin(dLon / 2) * sin(dLon / 2)
         return 6371 * 2 * atan2(a.squareRoot(), (1 - a).squareRoot())
     }
 
