@@ -22,12 +22,15 @@ package struct ProviderRequest: Sendable, Equatable {
 
 /// A weather provider: how to ask it, and how to read its answers into canonical units.
 ///
-/// Three implementations: `OpenMeteoProvider`, and for OpenWeatherMap `OpenWeatherMapProvider` (its 2.5 APIs) and
-/// `OpenWeatherMapOneCallProvider` (One Call 3.0). None performs I/O:
+/// Four implementations: `OpenMeteoProvider`, for OpenWeatherMap `OpenWeatherMapProvider` (its 2.5 APIs) and
+/// `OpenWeatherMapOneCallProvider` (One Call 3.0), and `MetNorwayProvider`. None performs I/O:
 /// the `FetchActor` makes the calls, times them, retries them and audits every attempt.
 package protocol WeatherProvider: Sendable {
-    /// `open-meteo` or `openweathermap`, as recorded in events.
+    /// `open-meteo`, `openweathermap` or `met-norway`, as recorded in events.
     var name: String { get }
+    /// The provider whose geocoding `geocodeRequest` asks, as recorded in its events and rate limits: `name`,
+    /// but for MET Norway, which has none and searches with Open-Meteo's.
+    var geocodingName: String { get }
     /// Whether its forecast has hourly steps (besides the 3-hourly ones and the days).
     var hasHourlyForecast: Bool { get }
 
@@ -46,6 +49,11 @@ package protocol WeatherProvider: Sendable {
     func decodeForecast(_ body: [UInt8], place: Place) throws(ProviderError) -> ForecastReport
     /// Reads a 2xx geocoding body; no results is an empty array.
     func decodeGeocode(_ body: [UInt8]) throws(ProviderError) -> [Place]
+}
+
+extension WeatherProvider {
+    /// The provider's own name: it geocodes itself.
+    package var geocodingName: String { name }
 }
 
 /// A provider failure with a stable kind and a message that says what to do.

@@ -70,6 +70,7 @@ package enum PointCoverage {
         switch provider {
         case "open-meteo": "Open-Meteo"
         case "openweathermap": "OpenWeatherMap"
+        case "met-norway": "MET Norway"
         default: provider
         }
     }

@@ -5,7 +5,8 @@ package enum Theme: String, Sendable, Equatable, CaseIterable {
 
 /// A weather condition as the provider coded it, with weatherd's reading of it.
 package struct Condition: Sendable, Equatable {
-    /// The code system: `wmo` (Open-Meteo) or `owm` (OpenWeatherMap condition ids).
+    /// The code system: `wmo` (Open-Meteo, and MET Norway's symbols read as WMO codes) or `owm` (OpenWeatherMap
+    /// condition ids).
     package var scheme: String
     /// The provider's code.
     package var code: Int64
@@ -43,7 +44,8 @@ package struct Condition: Sendable, Equatable {
     }
 }
 
-/// WMO weather interpretation codes (WW), as Open-Meteo documents them.
+/// WMO weather interpretation codes (WW), as Open-Meteo documents them, and the four of WMO 4677 for rain and
+/// snow mixed (68, 69, 83, 84).
 package enum WMOCode {
     package static func text(_ code: Int64) -> String {
         switch code {
@@ -63,6 +65,10 @@ package enum WMOCode {
         case 65: "heavy rain"
         case 66: "light freezing rain"
         case 67: "heavy freezing rain"
+        // 68, 69, 83 and 84 are WMO 4677's rain and snow mixed (sleet), which Open-Meteo never sends; MET Norway's
+        // sleet symbols read as them.
+        case 68: "slight rain and snow"
+        case 69: "rain and snow"
         case 71: "slight snow fall"
         case 73: "moderate snow fall"
         case 75: "heavy snow fall"
@@ -70,6 +76,8 @@ package enum WMOCode {
         case 80: "slight rain showers"
         case 81: "moderate rain showers"
         case 82: "violent rain showers"
+        case 83: "slight rain and snow showers"
+        case 84: "rain and snow showers"
         case 85: "slight snow showers"
         case 86: "heavy snow showers"
         case 95: "thunderstorm"
@@ -85,7 +93,7 @@ package enum WMOCode {
         case 2, 3: .cloudy
         case 45, 48: .foggy
         case 51...67, 80...82: .rainy
-        case 71...77, 85, 86: .snowy
+        case 68, 69, 71...77, 83...86: .snowy
         case 95...99: .stormy
         default: .cloudy
         }

@@ -42,7 +42,8 @@ package enum HACondition: String, Sendable, Equatable, CaseIterable {
     ///
     /// As Home Assistant's Open-Meteo integration maps them, except the thunderstorms, where the WMO
     /// table is more precise than its single `lightning`: 95 is a thunderstorm with rain or snow, 96 and
-    /// 99 are thunderstorms with hail.
+    /// 99 are thunderstorms with hail. Rain and snow mixed (68, 69, 83, 84, which only MET Norway's sleet gives) is
+    /// `snowy-rainy`.
     static func wmo(_ code: Int64) -> HACondition? {
         switch code {
         case 0, 1: .sunny
@@ -52,6 +53,7 @@ package enum HACondition: String, Sendable, Equatable, CaseIterable {
         case 51, 53, 55, 56, 57, 61, 63, 66, 80, 81: .rainy
         case 65, 67, 82: .pouring
         case 71, 73, 75, 77, 85, 86: .snowy
+        case 68, 69, 83, 84: .snowyRainy
         case 95: .lightningRainy
         case 96, 99: .hail
         default: nil

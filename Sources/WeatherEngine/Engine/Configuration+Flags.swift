@@ -140,8 +140,8 @@ extension Configuration {
         switch reader.flag {
         case "--provider":
             let name = try reader.value()
-            guard ["open-meteo", "openweathermap"].contains(name) else {
-                throw ConfigurationError("--provider must be open-meteo or openweathermap")
+            guard Self.providers.contains(name) else {
+                throw ConfigurationError("--provider must be open-meteo, openweathermap or met-norway")
             }
             provider = name
         case "--owm-base-url": owmBaseURL = try reader.url()

@@ -1,11 +1,18 @@
 import Providers
 
 extension Configuration {
-    /// The provider these settings choose; with OpenWeatherMap, its 2.5 APIs or One Call 3.0 (`owmAPI`).
-    package func makeProvider() -> any WeatherProvider {
+    /// The provider these settings choose; with OpenWeatherMap, its 2.5 APIs or One Call 3.0 (`owmAPI`); MET
+    /// Norway with the `User-Agent` naming `contact` (which `parse` requires for it), Open-Meteo's geocoding and
+    /// the system's time zone table (`zones`, read here when not given).
+    package func makeProvider(zones: ZoneTable? = nil) -> any WeatherProvider {
         if provider == "openweathermap", let owmAPIKey {
             if owmAPI == "onecall3" { return OpenWeatherMapOneCallProvider(apiKey: owmAPIKey, baseURL: owmBaseURL) }
             return OpenWeatherMapProvider(apiKey: owmAPIKey, baseURL: owmBaseURL)
+        }
+        if provider == "met-norway" {
+            return MetNorwayProvider(
+                userAgent: UserAgent.weatherd(contact: contact ?? "", version: Engine.version),
+                baseURL: metNorwayBaseURL, geocodingBaseURL: openMeteoGeocodingBaseURL, zones: zones ?? .system())
         }
         return OpenMeteoProvider(baseURL: openMeteoBaseURL, geocodingBaseURL: openMeteoGeocodingBaseURL)
     }

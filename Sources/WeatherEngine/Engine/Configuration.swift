@@ -9,7 +9,7 @@ package struct Configuration: Sendable, Equatable {
     package var maxLineBytes = 1 << 20
     package var logLevel: Logger.Level = .info
     package var commandWindow = 100_000
-    /// `open-meteo` or `openweathermap`.
+    /// `open-meteo`, `openweathermap` or `met-norway` (`providers`).
     package var provider = "open-meteo"
     /// The OpenWeatherMap key, from `OWM_API_KEY` only (a flag would show it in `ps`).
     package var owmAPIKey: String?
@@ -104,7 +104,8 @@ package struct Configuration: Sendable, Equatable {
           --max-line-bytes N      longest accepted input line (default 1048576)
           --log-level LEVEL       debug | info (default) | warning | error; logs go to stderr
           --command-window N      how many commandIds are remembered (default 100000)
-          --provider NAME         open-meteo (default) | openweathermap (default when OWM_API_KEY is set)
+          --provider NAME         open-meteo (default) | openweathermap (default when OWM_API_KEY is set) |
+                                  met-norway (MET Norway's Locationforecast; needs --contact)
           --owm-base-url URL      OpenWeatherMap base URL (else $OWM_BASE_URL)
           --owm-api API           2.5 (default) | onecall3: OpenWeatherMap's weather API (else $OWM_API);
                                   onecall3 (One Call 3.0) adds hourly steps and needs its subscription
@@ -169,8 +170,17 @@ package struct Configuration: Sendable, Equatable {
             throw ConfigurationError(
                 "--provider openweathermap needs the API key in the OWM_API_KEY environment variable")
         }
+        if config.provider == "met-norway", (config.contact ?? "").trimmingWhitespace.isEmpty {
+            throw ConfigurationError(
+                "--provider met-norway needs a contact: MET Norway's terms require every client to name itself and "
+                    + "a way to reach its operator in the User-Agent, and it blocks those that do not; give an "
+                    + "e-mail address or URL with --contact (or WEATHERD_CONTACT)")
+        }
         return config
     }
+
+    /// The values of `--provider`.
+    static let providers = ["open-meteo", "openweathermap", "met-norway"]
 
     /// The values of `--owm-api` and `OWM_API`.
     static let owmAPIs = ["2.5", "onecall3"]

@@ -4,7 +4,7 @@ import WeatherDomain
 /// deadline, the cache ages, and which OpenWeatherMap key it calls with (as a digest, never the key). A
 /// client compares its own with the running daemon's, which keeps those it was started with.
 package struct UpstreamSettings: Sendable, Equatable {
-    /// `open-meteo` or `openweathermap`.
+    /// `open-meteo`, `openweathermap` or `met-norway`.
     package var provider: String
     /// OpenWeatherMap's weather API (`2.5` or `onecall3`); nil with Open-Meteo.
     package var owmAPI: String?
@@ -39,7 +39,10 @@ package struct UpstreamSettings: Sendable, Equatable {
         self.init(
             provider: configuration.provider, owmAPI: owm ? configuration.owmAPI : nil,
             baseURLs: [
-                "weather": owm ? configuration.owmBaseURL : configuration.openMeteoBaseURL,
+                "weather": owm
+                    ? configuration.owmBaseURL
+                    : configuration.provider == "met-norway"
+                        ? configuration.metNorwayBaseURL : configuration.openMeteoBaseURL,
                 "geocoding": owm ? configuration.owmBaseURL : configuration.openMeteoGeocodingBaseURL,
                 "airQuality": owm ? configuration.owmBaseURL : configuration.openMeteoAirQualityBaseURL,
                 "nws": configuration.nwsBaseURL, "meteoAlarm": configuration.meteoAlarmBaseURL,
@@ -50,7 +53,8 @@ package struct UpstreamSettings: Sendable, Equatable {
             owmKeyDigest: configuration.owmAPIKey.map { Digest.fnv1a(Array($0.utf8)) })
     }
 
-    /// The roles of `baseURLs` in the order they are shown, each with the flag that sets it for each provider.
+    /// The roles of `baseURLs` in the order they are shown, each with the flag that sets it for each provider
+    /// (MET Norway's are Open-Meteo's but for `weather`, `--met-norway-base-url`).
     package static let roles: [(role: String, openMeteo: String, openWeatherMap: String)] = [
         ("weather", "--open-meteo-base-url", "--owm-base-url"),
         ("geocoding", "--open-meteo-geocoding-base-url", "--owm-base-url"),
@@ -68,7 +72,10 @@ package struct UpstreamSettings: Sendable, Equatable {
         compare("--provider", daemon.provider, provider)
         if daemon.provider == provider { compare("--owm-api", daemon.owmAPI, owmAPI) }
         for role in Self.roles where daemon.provider == provider {
-            let flag = provider == "openweathermap" ? role.openWeatherMap : role.openMeteo
+            let flag =
+                provider == "openweathermap"
+                ? role.openWeatherMap
+                : provider == "met-norway" && role.role == "weather" ? "--met-norway-base-url" : role.openMeteo
             if !found.contains(where: { $0.hasPrefix(flag + " ") }) {
                 compare(flag, daemon.baseURLs[role.role], baseURLs[role.role])
             }

@@ -142,7 +142,7 @@ package actor FetchActor {
         let request = provider.geocodeRequest(query: query, limit: 5)
         let outcome = try await fetch(
             kind: "geocode", key: key, maxAgeMs: nil, refresh: false, cause: cause, request: request,
-            source: provider.name, ttlMs: policy.ttl.milliseconds,
+            source: provider.geocodingName, ttlMs: policy.ttl.milliseconds,
             cached: {
                 $0.geocodes[key].map {
                     Cached(value: FetchedValue.places($0.value), fetchedAt: $0.fetchedAt, provider: $0.provider)
@@ -150,7 +150,7 @@ package actor FetchActor {
             }
         ) { [provider] (body: [UInt8], call: UpstreamCall) throws(ProviderError) -> (FetchedValue, DomainEvent) in
             let places = Array(try provider.decodeGeocode(body).prefix(5))
-            try ReportCheck.check(places, provider: provider.name)
+            try ReportCheck.check(places, provider: provider.geocodingName)
             return (
                 .places(places), .geocodeFetched(GeocodeFetched(query: query, key: key, call: call, candidates: places))
             )

@@ -26,6 +26,7 @@ enum MCPDetail: String, CaseIterable, Sendable {
     /// The members of either answer a summary result keeps besides those.
     private static let answerMembers: Set<String> = [
         "location", "units", "current", "daily", "type", "observedAt", "fetchedAt", "source", "stale", "provider",
+        "attribution",
     ]
 
     /// `answer` as much as this detail keeps of it: the minimal result for `summary`, else all of it.

@@ -60,7 +60,7 @@ extension NowcastAnswer {
     /// The credit each source asks for.
     static func attribution(_ source: Nowcast.Source) -> String {
         switch source {
-        case .metNorway: "Data from MET Norway (api.met.no), CC BY 4.0"
+        case .metNorway: MetNorwayProvider.attribution
         case .openWeatherMap: "Weather data provided by OpenWeather"
         case .openMeteo: "Weather data by Open-Meteo.com, CC BY 4.0"
         }

@@ -65,6 +65,7 @@ extension WeatherFormatting {
         if let first = threeHourly.first ?? report.entries.last ?? report.hourly.first {
             result["observedAt"] = .string(first.time.description)
         }
+        if let credit = attribution(provider: answer.provider) { result["attribution"] = .string(credit) }
         return .object(result)
     }
 

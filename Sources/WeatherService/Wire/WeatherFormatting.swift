@@ -121,13 +121,21 @@ enum WeatherFormatting {
         current.object["condition"] = condition(now.condition, isDay: isDay, windSpeed: now.windSpeed)
         if let sunrise = now.sunrise { current.object["sunrise"] = .string(sunrise.description) }
         if let sunset = now.sunset { current.object["sunset"] = .string(sunset.description) }
-        return .object([
+        var result: [String: JSONValue] = [
             "location": location(report.place, timezone: report.timezone, utcOffsetSeconds: report.utcOffsetSeconds),
             "units": unitNames(units), "current": .object(current.object),
             "theme": .string(now.condition.theme.rawValue), "observedAt": .string(now.observedAt.description),
             "fetchedAt": .string(answer.fetchedAt.description), "source": .string(answer.source),
             "stale": .bool(answer.stale), "provider": .string(answer.provider),
-        ])
+        ]
+        if let credit = attribution(provider: answer.provider) { result["attribution"] = .string(credit) }
+        return .object(result)
+    }
+
+    /// The credit answers carry beside `provider` (`attribution`): MET Norway's, whose terms ask it of every
+    /// display of its data; nil for the others, whose answers name the provider alone, as they always have.
+    static func attribution(provider: String) -> String? {
+        provider == Nowcast.Source.metNorway.rawValue ? MetNorwayProvider.attribution : nil
     }
 
     /// Adds the Sun and Moon of a local date at a place to a daily entry, computed locally
