@@ -128,8 +128,8 @@ package final class DBusConnection: Sendable {
         return try result.get()
     }
 
-    /// A connected socket to the bus.
-    private static func open(_ socket: DBusSocket) throws(DBusError) -> Int32 {
+    /// A connected socket to the bus (the test support's notification server connects through it too).
+    package static func open(_ socket: DBusSocket) throws(DBusError) -> Int32 {
         switch socket {
         case .path(let path):
             do throws(SocketError) {
