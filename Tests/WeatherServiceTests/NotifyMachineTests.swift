@@ -72,8 +72,13 @@ struct NotifyMachineTests {
         #expect(machine.cursor.seq == 5)
     }
 
-    @Test("urgency follows severity", arguments: [("Minor", 0), ("Moderate", 1), ("Severe", 2), ("Extreme", 2)])
-    func urgency(severity: String, expected: Int) {
+    @Test(
+        "urgency follows severity, in the log's lower case as in CAP's capitals; the hook is told it capitalised",
+        arguments: [
+            ("minor", 0, "Minor"), ("moderate", 1, "Moderate"), ("severe", 2, "Severe"), ("extreme", 2, "Extreme"),
+            ("Severe", 2, "Severe"), ("unknown", 1, "Moderate"),
+        ])
+    func urgency(severity: String, expected: Int, told: String) {
         var machine = Self.machine()
         let actions = machine.event(
             Self.raised(seq: 1, number: 1, warning: Self.warning("w1", severity: severity)), now: Self.now)
@@ -82,6 +87,7 @@ struct NotifyMachineTests {
             return
         }
         #expect(notice.urgency == UInt8(expected))
+        #expect(notice.environment["WEATHERD_SEVERITY"] == told)
     }
 
     @Test("a severe-weather alert takes its condition's icon; a daily summary is low urgency")

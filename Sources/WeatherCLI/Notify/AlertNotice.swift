@@ -50,11 +50,17 @@ struct AlertNotice: Sendable, Equatable {
         }
     }
 
-    /// An official warning's own severity; `severe` weather is Severe, a temperature drop and poor air
-    /// Moderate, the daily summary Minor.
+    /// An official warning's own severity (the log keeps it in lower case, `severe`; an unknown one is told as
+    /// Moderate); `severe` weather is Severe, a temperature drop and poor air Moderate, the daily summary Minor.
     static func severity(of alert: JSONValue) -> String {
         switch alert["rule"]?.stringValue {
-        case AlertRule.official.rawValue: alert["details"]?["warning"]?["severity"]?.stringValue ?? "Moderate"
+        case AlertRule.official.rawValue:
+            switch WarningSeverity(cap: alert["details"]?["warning"]?["severity"]?.stringValue ?? "") {
+            case .minor: "Minor"
+            case .severe: "Severe"
+            case .extreme: "Extreme"
+            case .moderate, .unknown: "Moderate"
+            }
         case AlertRule.severe.rawValue: "Severe"
         case AlertRule.dailySummary.rawValue: "Minor"
         default: "Moderate"

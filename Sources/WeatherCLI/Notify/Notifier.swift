@@ -70,9 +70,11 @@ struct Notifier {
                 var timer: Task<Void, Never>?
                 defer { timer?.cancel() }
                 var armed: Timestamp?
+                // What the file holds: the backlog's events move the cursor before `caughtUp`, and it is saved
+                // once the backlog is read even when its end moved nothing more.
+                var saved = start.cursor
                 for await input in inputs {
                     let now = context.now()
-                    let before = machine.cursor
                     var actions: [NotifyMachine.Action] = []
                     switch input {
                     case .lost:
@@ -93,7 +95,10 @@ struct Notifier {
                         output.error("weatherd notify: \(Self.unavailable(error))")
                         return CLI.Exit.unavailable
                     }
-                    if machine.caughtUp, machine.cursor != before { try store.save(machine.cursor) }
+                    if machine.caughtUp, machine.cursor != saved {
+                        try store.save(machine.cursor)
+                        saved = machine.cursor
+                    }
                     if machine.nextExpiry != armed {
                         armed = machine.nextExpiry
                         timer?.cancel()
@@ -120,9 +125,21 @@ struct Notifier {
     /// The units `--units` names, else the settings' (with their per-quantity choices).
     private func readerUnits() async throws -> UnitChoice {
         if let name = context.invocation.values["--units"], let units = Units(rawValue: name) { return units.choice }
-        let settings = try await context.call("settings/get")
-        let change = try SettingsChange(json: settings)
-        return UnitChoice(system: change.units, overrides: change.overrides)
+        return try Self.units(settings: try await context.call("settings/get"))
+    }
+
+    /// The reader's units in a `settings/get` answer.
+    ///
+    /// - Throws: `RPCError` `bad_settings` when the answer is not settings, saying so and what to do instead.
+    static func units(settings: JSONValue) throws(RPCError) -> UnitChoice {
+        do throws(FieldError) {
+            let change = try SettingsChange(json: settings)
+            return UnitChoice(system: change.units, overrides: change.overrides)
+        } catch {
+            throw RPCError.application(
+                "bad_settings",
+                "the daemon's settings (settings/get) could not be read: \(error); give --units to choose the units")
+        }
     }
 
     private func perform(
