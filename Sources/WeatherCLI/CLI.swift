@@ -28,7 +28,8 @@ package enum CLI {
         NowCommand.command, NowcastCommand.command, ForecastCommand.command, ChartCommand.command, BarCommand.command,
         WarningsCommand.command, AirCommand.command, SearchCommand.command, LocationCommand.command,
         UnitsCommand.command, RefreshCommand.command, FavoritesCommand.command, AlertsCommand.command,
-        EventsCommand.command, StatusCommand.command, MetricsCommand.command, StopCommand.command,
+        EventsCommand.command, NotifyCommand.command, StatusCommand.command, MetricsCommand.command,
+        StopCommand.command,
         CompletionsCommand.command,
     ]
 
@@ -100,7 +101,7 @@ package enum CLI {
             status = try await command.run(
                 Context(
                     invocation: invocation, client: connection.client, notifications: notifications.stream,
-                    clock: environment.clock))
+                    clock: environment.clock, variables: environment.variables))
         } catch {
             output.error("weatherd \(command.name): \(Self.message(error))")
             status = (error as? RPCError)?.kind == "daemon_unavailable" ? Exit.unavailable : Exit.failed

@@ -16,6 +16,8 @@ package struct Context: Sendable {
     package var notifications: AsyncStream<Notification>
     /// The time, and what a long-running command waits on.
     var clock: any RuntimeClock
+    /// The environment weatherd was started with (`DBUS_SESSION_BUS_ADDRESS`, `XDG_STATE_HOME`, `HOME`).
+    var variables: [String: String] = [:]
 
     var output: Output { invocation.output }
     /// The time now.

@@ -111,25 +111,44 @@ package final class TestSessionBus: Sendable {
     deinit { stop() }
 
     private func serve(_ fd: Int32, _ mode: Mode) {
-        var buffer: [UInt8] = []
+        var framer = DBusFramer()
         func fill() -> Bool {
             var chunk = [UInt8](repeating: 0, count: 4096)
             let count = chunk.withUnsafeMutableBytes { Descriptor.read(fd, into: $0) }
             guard count > 0 else { return false }
-            buffer += chunk[..<count]
+            framer.append(chunk[..<count])
             return true
         }
         func line() -> String? {
-            while !buffer.contains(UInt8(ascii: "\n")) { guard fill() else { return nil } }
-            let end = buffer.firstIndex(of: UInt8(ascii: "\n"))!
-            let text = String(decoding: buffer[..<end].filter { $0 != UInt8(ascii: "\r") }, as: UTF8.self)
-            buffer.removeFirst(end + 1)
-            state.withLock { $0.authLines.append(text) }
-            return text
+            while true {
+                let next: String?
+                do {
+                    next = try framer.line()
+                } catch {
+                    return nil
+                }
+                if let text = next {
+                    state.withLock { $0.authLines.append(text) }
+                    return text
+                }
+                guard fill() else { return nil }
+            }
         }
-        func send(_ message: DBusMessage) { Descriptor.writeAll(fd, message.bytes) }
-        while buffer.isEmpty { guard fill() else { return } }
-        guard buffer.removeFirst() == 0, line()?.hasPrefix("AUTH EXTERNAL ") == true else { return }
+        // Bytes of a signal held back to go out before the next message, as a stream socket may cut a
+        // message anywhere: a client must keep what it read past a reply.
+        var held: [UInt8] = []
+        func send(_ message: DBusMessage, cutting signal: DBusMessage? = nil) {
+            var bytes = held + message.bytes
+            held = []
+            if let signal {
+                let whole = signal.bytes
+                bytes += whole.prefix(10)
+                held = Array(whole.dropFirst(10))
+            }
+            Descriptor.writeAll(fd, bytes)
+        }
+        while framer.isEmpty { guard fill() else { return } }
+        guard framer.firstByte() == 0, line()?.hasPrefix("AUTH EXTERNAL ") == true else { return }
         if case .refuseAuth = mode {
             Descriptor.writeAll(fd, Array("REJECTED EXTERNAL\r\n".utf8))
             return
@@ -137,20 +156,26 @@ package final class TestSessionBus: Sendable {
         Descriptor.writeAll(fd, Array("OK 0123456789abcdef0123456789abcdef\r\n".utf8))
         guard line() == "BEGIN" else { return }
         var serial: UInt32 = 1
-        func reply(to call: DBusMessage, _ body: [DBusValue], error: String? = nil) {
+        func reply(to call: DBusMessage, _ body: [DBusValue], error: String? = nil, cutting signal: DBusMessage? = nil)
+        {
             serial += 1
             send(
                 DBusMessage(
                     kind: error == nil ? .methodReturn : .error, serial: serial, errorName: error,
-                    replySerial: call.serial, sender: "org.freedesktop.DBus", body: body))
+                    replySerial: call.serial, sender: "org.freedesktop.DBus", body: body),
+                cutting: signal)
         }
         while true {
-            guard let length = try? DBusMessage.length(of: buffer[...]), buffer.count >= length else {
+            let next: DBusMessage?
+            do {
+                next = try framer.message()
+            } catch {
+                return
+            }
+            guard let call = next else {
                 guard fill() else { return }
                 continue
             }
-            guard let call = try? DBusMessage(bytes: Array(buffer[..<length])) else { return }
-            buffer.removeFirst(length)
             state.withLock { $0.received.append(call) }
             switch (call.destination, call.member) {
             case ("org.freedesktop.DBus", "Hello"):
@@ -183,7 +208,12 @@ package final class TestSessionBus: Sendable {
                             defer { state.nextId += 1 }
                             return state.nextId
                         }
-                    reply(to: call, [.uint32(id)])
+                    serial += 1
+                    let closed = DBusMessage(
+                        kind: .signal, serial: serial, path: "/org/freedesktop/Notifications",
+                        interface: "org.freedesktop.Notifications", member: "NotificationClosed",
+                        sender: "org.freedesktop.Notifications", body: [.uint32(id), .uint32(3)])
+                    reply(to: call, [.uint32(id)], cutting: closed)
                 case "CloseNotification" where call.signature == "u":
                     reply(to: call, [])
                 case "GetServerInformation":

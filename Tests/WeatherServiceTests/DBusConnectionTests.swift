@@ -76,14 +76,15 @@ struct DBusConnectionTests {
         }
     }
 
-    @Test("bus addresses: the first unix:path=, unescaped; anything else is no bus")
+    @Test("bus addresses: the first unix:path= or unix:abstract=, unescaped; anything else is no bus")
     func addresses() throws {
-        #expect(try DBusConnection.socketPath(of: "unix:path=/run/user/1000/bus") == "/run/user/1000/bus")
+        #expect(try DBusConnection.socket(of: "unix:path=/run/user/1000/bus") == .path("/run/user/1000/bus"))
         #expect(
-            try DBusConnection.socketPath(of: "unix:abstract=/tmp/dbus-x,guid=1;unix:path=/tmp/a%20b,guid=2")
-                == "/tmp/a b")
-        for address in ["", "tcp:host=localhost,port=1", "unix:abstract=/tmp/dbus-x"] {
-            #expect(throws: DBusError.self) { try DBusConnection.socketPath(of: address) }
+            try DBusConnection.socket(of: "tcp:host=x,port=1;unix:path=/tmp/a%20b,guid=2;unix:abstract=/tmp/y")
+                == .path("/tmp/a b"))
+        #expect(try DBusConnection.socket(of: "unix:abstract=/tmp/dbus-x,guid=1") == .abstract("/tmp/dbus-x"))
+        for address in ["", "tcp:host=localhost,port=1", "unix:tmpdir=/tmp"] {
+            #expect(throws: DBusError.self) { try DBusConnection.socket(of: address) }
         }
     }
 

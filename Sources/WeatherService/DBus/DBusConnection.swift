@@ -28,6 +28,12 @@ package enum DBusError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+/// Where a bus listens: a socket file, or (Linux) a name in the abstract socket namespace.
+package enum DBusSocket: Sendable, Equatable {
+    case path(String)
+    case abstract(String)
+}
+
 /// One connection to a message bus over its Unix socket: the handshake, `Hello`, then method calls one at a
 /// time, each waiting for its reply (signals the bus sends meanwhile are skipped). The blocking reads and
 /// writes run on a thread of their own; a reply that does not come within `replyTimeoutSeconds` (the
@@ -37,57 +43,63 @@ package final class DBusConnection: Sendable {
     package let uniqueName: String
     private let fd: Int32
     private let serial = Mutex<UInt32>(1)
-    private let calls = Mutex<Void>(())
+    /// One call at a time; the framer keeps what was read past a reply (a signal's first bytes) for the next.
+    private let calls: Mutex<DBusFramer>
 
     package static let replyTimeoutSeconds = 25
 
-    /// The socket path of a bus address: the first `unix:path=…` of `address` (several are separated by `;`).
-    package static func socketPath(of address: String) throws(DBusError) -> String {
+    /// The socket of a bus address: the first `unix:path=…` or `unix:abstract=…` of `address` (several are
+    /// separated by `;`).
+    package static func socket(of address: String) throws(DBusError) -> DBusSocket {
         for entry in address.split(separator: ";") where entry.hasPrefix("unix:") {
-            for pair in entry.dropFirst(5).split(separator: ",") where pair.hasPrefix("path=") {
-                return Self.unescape(String(pair.dropFirst(5)))
+            for pair in entry.dropFirst(5).split(separator: ",") {
+                if pair.hasPrefix("path=") { return .path(Self.unescape(String(pair.dropFirst(5)))) }
+                if pair.hasPrefix("abstract=") { return .abstract(Self.unescape(String(pair.dropFirst(9)))) }
             }
         }
-        throw .noBus("\(address.isEmpty ? "DBUS_SESSION_BUS_ADDRESS is not set" : "no unix:path= in \(address)")")
+        throw .noBus(
+            "\(address.isEmpty ? "DBUS_SESSION_BUS_ADDRESS is not set" : "no unix:path= or unix:abstract= in \(address)")"
+        )
     }
 
     /// Connects to the bus at `address` as user `uid`, authenticates and says `Hello`.
     package static func connect(address: String, uid: UInt32) async throws(DBusError) -> DBusConnection {
-        let path = try socketPath(of: address)
-        let result = await onOwnThread(named: "dbus-connect") { () -> Result<(Int32, String), DBusError> in
+        let socket = try socket(of: address)
+        let result = await onOwnThread(named: "dbus-connect") { () -> Result<(Int32, String, DBusFramer), DBusError> in
             let fd: Int32
-            do throws(SocketError) {
-                fd = try UnixSocket.connect(path)
+            do throws(DBusError) {
+                fd = try open(socket)
             } catch {
-                return .failure(.noBus("\(error)"))
+                return .failure(error)
             }
             var timeout = timeval(tv_sec: replyTimeoutSeconds, tv_usec: 0)
             _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            var reader = LineReader(fd: fd)
+            var framer = DBusFramer()
             do throws(DBusError) {
                 try send(fd, DBusAuth.start(uid: uid))
-                let line = try reader.line()
+                let line = try receiveLine(fd, &framer)
                 guard DBusAuth.accepted(line) != nil else { throw .refused(line) }
                 try send(fd, DBusAuth.begin)
                 let hello = DBusMessage.call(
                     serial: 1, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                     interface: "org.freedesktop.DBus", member: "Hello")
                 try send(fd, hello.bytes)
-                let reply = try receiveReply(fd, to: 1, pending: reader.rest)
+                let reply = try receiveReply(fd, to: 1, &framer)
                 guard let name = reply.body.first?.text else { throw .broken("Hello gave no name") }
-                return .success((fd, name))
+                return .success((fd, name, framer))
             } catch {
                 close(fd)
                 return .failure(error)
             }
         }
-        let (fd, name) = try result.get()
-        return DBusConnection(fd: fd, uniqueName: name)
+        let (fd, name, framer) = try result.get()
+        return DBusConnection(fd: fd, uniqueName: name, framer: framer)
     }
 
-    private init(fd: Int32, uniqueName: String) {
+    private init(fd: Int32, uniqueName: String, framer: DBusFramer) {
         self.fd = fd
         self.uniqueName = uniqueName
+        calls = Mutex(framer)
         serial.withLock { $0 = 2 }
     }
 
@@ -104,10 +116,10 @@ package final class DBusConnection: Sendable {
         let message = DBusMessage.call(
             serial: number, destination: destination, path: path, interface: interface, member: member, body: body)
         let result = await onOwnThread(named: "dbus-call") { [self] () -> Result<[DBusValue], DBusError> in
-            calls.withLock { _ in
+            calls.withLock { framer in
                 do throws(DBusError) {
                     try Self.send(fd, message.bytes)
-                    return .success(try Self.receiveReply(fd, to: number, pending: []).body)
+                    return .success(try Self.receiveReply(fd, to: number, &framer).body)
                 } catch {
                     return .failure(error)
                 }
@@ -116,44 +128,96 @@ package final class DBusConnection: Sendable {
         return try result.get()
     }
 
+    /// A connected socket to the bus (the test support's notification server connects through it too).
+    package static func open(_ socket: DBusSocket) throws(DBusError) -> Int32 {
+        switch socket {
+        case .path(let path):
+            do throws(SocketError) {
+                return try UnixSocket.connect(path)
+            } catch {
+                throw .noBus("\(error)")
+            }
+        case .abstract(let name):
+            #if os(Linux)
+                let bytes = [0] + Array(name.utf8)
+                var address = sockaddr_un()
+                guard bytes.count <= MemoryLayout.size(ofValue: address.sun_path) else {
+                    throw .noBus("the abstract socket name \(name) is too long")
+                }
+                let fd: Int32
+                do throws(SocketError) {
+                    fd = try UnixSocket.make()
+                } catch {
+                    throw .noBus("\(error)")
+                }
+                address.sun_family = sa_family_t(AF_UNIX)
+                withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+                // An abstract name is exactly its bytes: the address ends with them, not at sun_path's end.
+                let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count)
+                let result = withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, length) }
+                }
+                guard result == 0 else {
+                    let code = errno
+                    close(fd)
+                    throw .noBus("cannot connect to the abstract socket \(name): \(String(cString: strerror(code)))")
+                }
+                return fd
+            #else
+                throw .noBus("unix:abstract= sockets exist only on Linux")
+            #endif
+        }
+    }
+
     private static func send(_ fd: Int32, _ bytes: [UInt8]) throws(DBusError) {
         if let code = Descriptor.writeAll(fd, bytes, using: .send(flags: UnixSocket.sendFlags)) {
             throw .broken(String(cString: strerror(code)))
         }
     }
 
-    /// Reads messages until the reply to `serial`: its return, or its error as `.remote`.
-    private static func receiveReply(_ fd: Int32, to serial: UInt32, pending: [UInt8]) throws(DBusError)
-        -> DBusMessage
-    {
-        var buffer = pending
+    /// Reads more of what the bus sends into `framer`.
+    private static func fill(_ fd: Int32, _ framer: inout DBusFramer, during what: String) throws(DBusError) {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let count = chunk.withUnsafeMutableBytes { Descriptor.read(fd, into: $0) }
+        guard count > 0 else {
+            throw .broken(count == 0 ? "the bus closed the connection\(what)" : String(cString: strerror(errno)))
+        }
+        framer.append(chunk[..<count])
+    }
+
+    /// The handshake's next line.
+    private static func receiveLine(_ fd: Int32, _ framer: inout DBusFramer) throws(DBusError) -> String {
         while true {
-            var length: Int?
             do throws(DBusWireError) {
-                length = try DBusMessage.length(of: buffer[...])
+                if let line = try framer.line() { return line }
             } catch {
                 throw .broken(error.message)
             }
-            if let length, buffer.count >= length {
-                let message: DBusMessage
-                do throws(DBusWireError) {
-                    message = try DBusMessage(bytes: Array(buffer[..<length]))
-                } catch {
-                    throw .broken(error.message)
-                }
-                buffer.removeFirst(length)
-                guard message.replySerial == serial else { continue }
-                if message.kind == .error {
-                    throw .remote(name: message.errorName ?? "error", message: message.body.first?.text ?? "")
-                }
-                return message
+            try fill(fd, &framer, during: " during the handshake")
+        }
+    }
+
+    /// Reads messages until the reply to `serial`: its return, or its error as `.remote`. What follows the
+    /// reply stays in `framer`.
+    private static func receiveReply(_ fd: Int32, to serial: UInt32, _ framer: inout DBusFramer) throws(DBusError)
+        -> DBusMessage
+    {
+        while true {
+            let next: DBusMessage?
+            do throws(DBusWireError) {
+                next = try framer.message()
+            } catch {
+                throw .broken(error.message)
             }
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            let count = chunk.withUnsafeMutableBytes { Descriptor.read(fd, into: $0) }
-            guard count > 0 else {
-                throw .broken(count == 0 ? "the bus closed the connection" : String(cString: strerror(errno)))
+            guard let message = next else {
+                try fill(fd, &framer, during: "")
+                continue
             }
-            buffer += chunk[..<count]
+            guard message.replySerial == serial else { continue }
+            if message.kind == .error {
+                throw .remote(name: message.errorName ?? "error", message: message.body.first?.text ?? "")
+            }
+            return message
         }
     }
 
@@ -172,28 +236,5 @@ package final class DBusConnection: Sendable {
             }
         }
         return String(decoding: bytes, as: UTF8.self)
-    }
-}
-
-/// Reads the handshake's `\r\n`-ended lines, keeping what follows the last one (the first message's bytes).
-private struct LineReader {
-    let fd: Int32
-    private(set) var rest: [UInt8] = []
-
-    init(fd: Int32) { self.fd = fd }
-
-    mutating func line() throws(DBusError) -> String {
-        while true {
-            if let end = rest.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = rest[..<end].filter { $0 != UInt8(ascii: "\r") }
-                rest.removeFirst(end + 1)
-                return String(decoding: line, as: UTF8.self)
-            }
-            guard rest.count < 16 * 1024 else { throw .broken("a handshake line past 16 KiB") }
-            var chunk = [UInt8](repeating: 0, count: 512)
-            let count = chunk.withUnsafeMutableBytes { Descriptor.read(fd, into: $0) }
-            guard count > 0 else { throw .broken("the bus closed the connection during the handshake") }
-            rest += chunk[..<count]
-        }
     }
 }

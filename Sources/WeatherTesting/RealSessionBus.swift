@@ -1,0 +1,98 @@
+import Foundation
+import Synchronization
+import WeatherRuntime
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A private `dbus-daemon` for one test, where the machine has one: a session bus listening on a socket in a
+/// temporary directory, or on a name in the abstract namespace (Linux). It is ended with SIGKILL: a bus has
+/// nothing to save, and asking it to stop and waiting for it has hung a run before.
+package final class RealSessionBus: Sendable {
+    /// Where the bus listens.
+    package enum Listen: Sendable {
+        case path
+        case abstract
+    }
+
+    /// The installed `dbus-daemon`, or nil.
+    package static let executable: String? = ["/usr/bin/dbus-daemon", "/bin/dbus-daemon"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
+
+    /// Whether sockets can be named in the abstract namespace here.
+    package static var abstractSockets: Bool {
+        #if os(Linux)
+            true
+        #else
+            false
+        #endif
+    }
+
+    /// The address the daemon printed, to give as `DBUS_SESSION_BUS_ADDRESS`.
+    package let address: String
+    private let directory: String
+    /// The daemon (kept so that Foundation reaps it once killed).
+    private let process: Mutex<Process?>
+
+    /// Starts `dbus-daemon` with a session configuration that lets any client own any name, and waits for the
+    /// address it prints once it listens.
+    ///
+    /// - Throws: when there is no `dbus-daemon`, or it ends without printing an address (its stderr is told).
+    package init(_ listen: Listen = .path) async throws {
+        guard let executable = Self.executable else { throw RunningWeatherdError("no dbus-daemon here") }
+        directory = NSTemporaryDirectory() + "wd-dbus-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let listening =
+            switch listen {
+            case .path: "unix:path=\(directory)/bus"
+            case .abstract: "unix:abstract=/tmp/weatherd-test-\(UUID().uuidString.prefix(12))"
+            }
+        let config = directory + "/session.conf"
+        try """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig><type>session</type><listen>\(listening)</listen><auth>EXTERNAL</auth>
+        <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/>
+        <allow own="*"/></policy></busconfig>
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: executable)
+        daemon.arguments = ["--config-file=\(config)", "--nofork", "--print-address=1"]
+        let output = Pipe()
+        let errors = Pipe()
+        daemon.standardOutput = output
+        daemon.standardError = errors
+        try daemon.run()
+        process = Mutex(daemon)
+        let line = await onOwnThread(named: "dbus-daemon-address") {
+            Self.firstLine(output.fileHandleForReading.fileDescriptor)
+        }
+        address = line
+        guard !line.isEmpty else {
+            kill(daemon.processIdentifier, SIGKILL)
+            let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            throw RunningWeatherdError("dbus-daemon printed no address: \(said)")
+        }
+    }
+
+    /// Kills the daemon (once) and removes its directory.
+    package func stop() {
+        guard let daemon = process.withLock({ $0.take() }) else { return }
+        kill(daemon.processIdentifier, SIGKILL)
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    deinit { stop() }
+
+    /// The first line read from `fd`, without its newline; empty when it ends first.
+    private static func firstLine(_ fd: Int32) -> String {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while bytes.count < 4096, read(fd, &byte, 1) == 1, byte != UInt8(ascii: "\n") { bytes.append(byte) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
