@@ -11,7 +11,9 @@ struct StatusEndToEndTests {
         let shared = try SharedDataDir()
         let options =
             [
-                "--data-dir", shared.directory.path, "--idle-exit", "120", "--open-meteo-base-url", server.baseURL,
+                // The daemon lives through the test however slow the run: an idle exit between two commands would
+                // start a new daemon whose counters begin at zero.
+                "--data-dir", shared.directory.path, "--idle-exit", "3600", "--open-meteo-base-url", server.baseURL,
                 "--cache-ttl", "300",
             ] + quietTimers
         let now = try await runCommand(["now", "52.52,13.41"] + options, environment: shared.environment)

@@ -115,6 +115,14 @@ struct NotifyMachineTests {
             return
         }
         #expect(daily.icon == "weather-showers" && daily.urgency == 0)
+        let rain = machine.event(
+            Self.raised(seq: 3, number: 3, rule: "nowcast", details: ["state": "starting", "precipitation": "snow"]),
+            now: Self.now)
+        guard case .show(let soon, _, nil) = rain.first else {
+            Issue.record("\(rain)")
+            return
+        }
+        #expect(soon.icon == "weather-snow" && soon.urgency == 1 && soon.summary.hasPrefix("Next hour ("))
     }
 
     @Test("an update raised again replaces the notification; its cancellation and its expiry close it")

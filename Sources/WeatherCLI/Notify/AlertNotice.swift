@@ -44,6 +44,10 @@ struct AlertNotice: Sendable, Equatable {
         case AlertRule.dailySummary.rawValue:
             summary = "Today (\(place))"
             icon = Self.icon(of: details["condition"])
+        case AlertRule.nowcast.rawValue:
+            let snow = ["snow", "sleet"].contains(details["precipitation"]?.stringValue ?? "")
+            summary = "Next hour (\(place))"
+            icon = snow ? "weather-snow" : "weather-showers"
         default:
             summary = "Severe weather (\(place))"
             icon = Self.icon(of: details["condition"])
