@@ -38,6 +38,7 @@ extension MCPController {
         if let run = try await startLocationTool(name, a, origin) { return run }
         if let run = try await startSettingsTool(name, a, origin) { return run }
         if let run = try startOfficialTool(name, a, origin) { return run }
+        if let run = try startPastTool(name, a, origin) { return run }
         throw MCPErrors.unknownTool(name)
     }
 
