@@ -60,7 +60,7 @@ extension PastFetched {
     }
 
     /// `YYYY-MM-DD`.
-    static func dateText(_ year: Int64, _ month: Int64, _ day: Int64) -> String {
+    package static func dateText(_ year: Int64, _ month: Int64, _ day: Int64) -> String {
         func pad(_ value: Int64, _ width: Int) -> String {
             let text = String(value)
             return String(repeating: "0", count: max(0, width - text.count)) + text
