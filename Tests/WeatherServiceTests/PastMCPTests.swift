@@ -27,11 +27,20 @@ struct PastMCPTests {
             #expect(summary.contains("2020-03-01 to 2020-03-03 (3 days)"), "\(summary)")
             #expect(history["structuredContent"]?["days"]?.arrayValue?.count == 3)
 
+            let before = try await OfficialMCPTests.tool(service, "get_current_weather", .object(PastFixture.enschede))
+            #expect(OfficialMCPTests.texts(before).first?.contains("normal") == false, "no climate cached: no call")
+            #expect(PastFixture.archiveCalls(network).count == 1)
+
             let climate = try await OfficialMCPTests.tool(service, "get_climate", .object(PastFixture.enschede))
             let line = try #require(OfficialMCPTests.texts(climate).first)
             #expect(line.contains("Normal for 27 November"), "\(line)")
             #expect(line.contains("record high"))
             #expect(climate["structuredContent"]?["date"] == "2026-11-27")
+            let after = try await OfficialMCPTests.tool(service, "get_current_weather", .object(PastFixture.enschede))
+            let withNormal = try #require(OfficialMCPTests.texts(after).first)
+            #expect(withNormal.contains("; today's high 12 °C is "), "\(withNormal)")
+            #expect(withNormal.hasSuffix("normal for 27 November"), "\(withNormal)")
+            #expect(PastFixture.archiveCalls(network).count == 2, "the summary reads the cached climate")
 
             arguments["from"] = "1939-01-01"
             let refused = try await service.call(

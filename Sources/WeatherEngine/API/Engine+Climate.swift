@@ -70,3 +70,30 @@ extension Engine {
         return page.map { Climate($0.days, month: month, day: day) }
     }
 }
+
+/// Today's high at a place against its normal, for the summary line of current weather.
+package struct TodayAgainstNormal: Sendable, Equatable {
+    package var month: Int
+    package var day: Int
+    /// Today's high (°C), from the provider's daily figures.
+    package var high: Double
+    /// Today's high less the 1991–2020 normal high, °C.
+    package var anomaly: Double
+}
+
+extension Engine {
+    /// Today's high in `current` against the place's normal high, when the place's climate is already cached:
+    /// asking costs no call. Nil without a cached climate, a normal, or a high for today.
+    package func todayAgainstNormal(_ current: CurrentWeather) async -> TodayAgainstNormal? {
+        let report = current.answer.value
+        guard let high = report.current.tempMax else { return nil }
+        let now = clock.timestamp()
+        let zone = ZoneOffsets.place(timezone: report.timezone, utcOffsetSeconds: report.utcOffsetSeconds, around: now)
+        guard let number = LocalDate.dayNumber(of: LocalDate.string(now, zone: zone)) else { return nil }
+        let (_, month, day) = CivilDate.fromDays(number)
+        guard let climate = await cachedClimate(at: report.place.key, month: Int(month), day: Int(day)),
+            let normal = climate.normalHigh
+        else { return nil }
+        return TodayAgainstNormal(month: Int(month), day: Int(day), high: high, anomaly: high - normal)
+    }
+}
