@@ -138,3 +138,36 @@ struct PastFetchedTests {
         #expect(bytes > 300_000, "\(bytes) bytes: the figure in the docs")
     }
 }
+
+@Suite("The past in the cache: pages kept by entry, covering ranges, and snapshots")
+struct PastCacheTests {
+    static func fetched(_ kind: PastFetched.Kind, from: String, to: String, final: Bool, minute: Int64)
+        -> DomainEvent
+    {
+        let days = [PastDay(date: from, low: 1, high: 4, precipitation: 0.5, condition: .wmo(3))]
+        let call = UpstreamCall(
+            provider: "open-meteo", url: "http://archive.test/v1/archive", status: 200, latencyMs: 5, bytes: 10,
+            attempt: 1, at: Timestamp(milliseconds: 1_795_348_800_000 + minute * 60_000))
+        return .pastFetched(
+            PastFetched(
+                kind: kind, key: "52.22,6.89", page: PastPage(from: from, to: to, final: final, days: days), call: call)
+        )
+    }
+
+    @Test("a final page answers a range inside it; a preliminary one only a preliminary ask; snapshots keep both")
+    func coveringAndSnapshot() throws {
+        var cache = WeatherCache()
+        cache.apply(Self.fetched(.history, from: "2020-01-01", to: "2020-12-31", final: true, minute: 0))
+        cache.apply(Self.fetched(.history, from: "2026-11-01", to: "2026-11-27", final: false, minute: 1))
+        cache.apply(Self.fetched(.climate, from: "1940-01-01", to: "2026-11-20", final: true, minute: 2))
+        let key = "52.22,6.89"
+        #expect(cache.pastPage(key: key, from: "2020-03-01", to: "2020-03-31", hourly: false, final: true) != nil)
+        #expect(cache.pastPage(key: key, from: "2020-03-01", to: "2021-01-01", hourly: false, final: true) == nil)
+        #expect(cache.pastPage(key: key, from: "2020-03-01", to: "2020-03-31", hourly: true, final: true) == nil)
+        #expect(cache.pastPage(key: key, from: "2026-11-02", to: "2026-11-05", hourly: false, final: true) == nil)
+        #expect(cache.pastPage(key: key, from: "2026-11-02", to: "2026-11-05", hourly: false, final: false) != nil)
+        #expect(cache.past.count == 3, "the climate page apart from the history pages")
+        let restored = try WeatherCache(json: JSONValue.parse(cache.json.jsonBytes))
+        #expect(restored == cache)
+    }
+}
