@@ -121,6 +121,39 @@ struct PastTests {
         }
     }
 
+    @Test("hourly: true asks for the hours and answers them in the reader's units; a daily page does not serve it")
+    func hourly() async throws {
+        let body: JSONValue = [
+            "utc_offset_seconds": 3600, "hourly_units": ["temperature_2m": "°C", "wind_speed_10m": "m/s"],
+            "hourly": [
+                "time": ["1953-01-31T00:00", "1953-01-31T01:00"], "temperature_2m": [5.8, 5.5],
+                "precipitation": [0.4, 0], "wind_speed_10m": [6.4, 6.6], "weather_code": [61, 3],
+            ],
+            "daily": ["time": ["1953-01-31"], "temperature_2m_min": [1.2], "temperature_2m_max": [6.1]],
+        ]
+        let network = InMemoryTransport()
+        network.route("/v1/archive", query: "hourly=", InMemoryTransport.ok(body.jsonBytes))
+        network.route(
+            "/v1/archive", InMemoryTransport.ok(try PastFixture.body(from: "1953-01-31", to: "1953-01-31")))
+        let clock = ManualClock(start: try OfficialFixture.time(now))
+        try await InProcessWeatherd.with(clock: clock, network: network) { service in
+            var params = PastFixture.enschede
+            params["from"] = "1953-01-31"
+            params["to"] = "1953-01-31"
+            let daily = try await service.result("weather/history", .object(params))
+            #expect(daily["hours"] == nil)
+            params["hourly"] = true
+            params["units"] = "imperial"
+            let answer = try await service.result("weather/history", .object(params))
+            #expect(answer["calls"] == 1, "a page without hours does not answer an ask for them")
+            let hours = try #require(answer["hours"]?.arrayValue)
+            #expect(hours.map { $0["time"] } == ["1953-01-31T00:00", "1953-01-31T01:00"])
+            #expect(hours.first?["temperature"]?.doubleValue == Rounding.round(5.8 * 9 / 5 + 32, decimals: 2))
+            #expect(hours.first?["condition"]?["code"] == 61)
+            #expect(PastFixture.archiveCalls(network).last?.contains("&hourly=temperature_2m,") == true)
+        }
+    }
+
     @Test(
         "dates are checked: malformed, before 1940, after today, from after to, over ten years",
         arguments: [
