@@ -53,6 +53,7 @@ package final class InProcessWeatherd: Sendable {
         configuration.followerCapacity = followerCapacity
         configuration.summaryCheckInterval = summaryCheckInterval
         configuration.metNorwayBaseURL = Self.metNorwayBaseURL
+        configuration.openMeteoArchiveBaseURL = Self.archiveBaseURL
         configuration.openMeteoBaseURL = "http://weather.test"
         configure(&configuration)
         let opened = try Self.open(configuration: configuration, clock: clock, logger: logger, file: file)
@@ -75,6 +76,7 @@ package final class InProcessWeatherd: Sendable {
     package static let metNorwayBaseURL = "http://met.test"
     package static let meteoAlarmBaseURL = "http://meteoalarm.test"
     package static let airQualityBaseURL = "http://aq.test"
+    package static let archiveBaseURL = "http://archive.test"
 
     /// Opens the data dir, waiting up to 5 s while its lock is held by this very process. That happens only
     /// in tests that stop a service and open the dir again: the lock's descriptor is closed, but a child

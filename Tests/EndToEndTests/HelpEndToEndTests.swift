@@ -7,7 +7,8 @@ import WeatherTesting
 struct HelpEndToEndTests {
     /// Every command for people.
     static let commands = [
-        "now", "forecast", "chart", "bar", "warnings", "air", "search", "location", "units", "refresh", "favorites",
+        "now", "forecast", "history", "climate", "chart", "bar", "warnings", "air", "search", "location", "units",
+        "refresh", "favorites",
         "alerts", "events", "status", "stop", "completions",
     ]
 

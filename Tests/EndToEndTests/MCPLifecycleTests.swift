@@ -30,7 +30,7 @@ struct MCPLifecycleTests {
             tools["tools"]?.arrayValue?.compactMap { $0["name"]?.stringValue } == [
                 "get_current_weather", "get_forecast", "search_cities", "list_favorites", "add_favorite",
                 "remove_favorite", "get_alerts", "refresh_weather", "set_location", "get_settings", "set_units",
-                "get_warnings", "get_air_quality", "get_nowcast",
+                "get_warnings", "get_air_quality", "get_nowcast", "get_history", "get_climate",
             ])
         let hasOutputSchema = tools["tools"]?.arrayValue?.allSatisfy { $0["outputSchema"] != nil } ?? false
         #expect(hasOutputSchema == (answered >= "2025-06-18"))

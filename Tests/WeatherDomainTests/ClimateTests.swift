@@ -97,3 +97,77 @@ extension Array {
         return (0..<count).map { self[($0 * 7919) % count] }
     }
 }
+
+@Suite("past.fetched: pages in columns, and what a climate page costs in the log")
+struct PastFetchedTests {
+    @Test("a page round-trips through its payload, dates implied by from, leap day included")
+    func roundTrip() throws {
+        let page = PastPage(
+            from: "2024-02-28", to: "2024-03-01", final: true,
+            days: [
+                PastDay(
+                    date: "2024-02-28", low: 1, high: 5.5, precipitation: 0, mean: 3, windMax: 4, condition: .wmo(3)),
+                PastDay(date: "2024-02-29", low: nil, high: nil),
+                PastDay(date: "2024-03-01", low: -2.25, high: 4, precipitation: 1.2),
+            ],
+            hours: [PastHour(time: "2024-02-28T00:00", temperature: 1.5, precipitation: 0, windSpeed: 2)])
+        let call = UpstreamCall(
+            provider: "open-meteo", url: "http://archive.test/v1/archive", status: 200, latencyMs: 5, bytes: 10,
+            attempt: 1, at: Timestamp(milliseconds: 1_795_348_800_000))
+        let fetched = PastFetched(kind: .history, key: "52.22,6.89", page: page, call: call)
+        #expect(try PastFetched(json: JSONValue.parse(fetched.json.jsonBytes)) == fetched)
+        #expect(fetched.json["entry"] == "history|52.22,6.89|2024-02-28|2024-03-01|hourly")
+    }
+
+    @Test("a climate page of every day since 1940 is under 500 KB in the log (about 450 KB), in columns")
+    func climateCost() throws {
+        let first = try #require(LocalDate.dayNumber(of: "1940-01-01"))
+        let days = (0..<31_375).map { index -> PastDay in
+            let (y, m, d) = CivilDate.fromDays(first + Int64(index))
+            let low = Double((index * 37) % 250 - 100) / 10
+            return PastDay(
+                date: PastFetched.dateText(y, m, d), low: low, high: low + Double((index * 13) % 120) / 10,
+                precipitation: Double((index * 7) % 60) / 10)
+        }
+        let page = PastPage(from: "1940-01-01", to: days.last?.date ?? "", final: true, days: days)
+        let call = UpstreamCall(
+            provider: "open-meteo", url: "https://archive-api.open-meteo.com/v1/archive", status: 200,
+            latencyMs: 900, bytes: 1_000_000, attempt: 1, at: Timestamp(milliseconds: 1_795_348_800_000))
+        let bytes = PastFetched(kind: .climate, key: "52.22,6.89", page: page, call: call).json.jsonBytes.count
+        #expect(bytes < 500_000, "\(bytes) bytes")
+        #expect(bytes > 300_000, "\(bytes) bytes: the figure in the docs")
+    }
+}
+
+@Suite("The past in the cache: pages kept by entry, covering ranges, and snapshots")
+struct PastCacheTests {
+    static func fetched(_ kind: PastFetched.Kind, from: String, to: String, final: Bool, minute: Int64)
+        -> DomainEvent
+    {
+        let days = [PastDay(date: from, low: 1, high: 4, precipitation: 0.5, condition: .wmo(3))]
+        let call = UpstreamCall(
+            provider: "open-meteo", url: "http://archive.test/v1/archive", status: 200, latencyMs: 5, bytes: 10,
+            attempt: 1, at: Timestamp(milliseconds: 1_795_348_800_000 + minute * 60_000))
+        return .pastFetched(
+            PastFetched(
+                kind: kind, key: "52.22,6.89", page: PastPage(from: from, to: to, final: final, days: days), call: call)
+        )
+    }
+
+    @Test("a final page answers a range inside it; a preliminary one only a preliminary ask; snapshots keep both")
+    func coveringAndSnapshot() throws {
+        var cache = WeatherCache()
+        cache.apply(Self.fetched(.history, from: "2020-01-01", to: "2020-12-31", final: true, minute: 0))
+        cache.apply(Self.fetched(.history, from: "2026-11-01", to: "2026-11-27", final: false, minute: 1))
+        cache.apply(Self.fetched(.climate, from: "1940-01-01", to: "2026-11-20", final: true, minute: 2))
+        let key = "52.22,6.89"
+        #expect(cache.pastPage(key: key, from: "2020-03-01", to: "2020-03-31", hourly: false, final: true) != nil)
+        #expect(cache.pastPage(key: key, from: "2020-03-01", to: "2021-01-01", hourly: false, final: true) == nil)
+        #expect(cache.pastPage(key: key, from: "2020-03-01", to: "2020-03-31", hourly: true, final: true) == nil)
+        #expect(cache.pastPage(key: key, from: "2026-11-02", to: "2026-11-05", hourly: false, final: true) == nil)
+        #expect(cache.pastPage(key: key, from: "2026-11-02", to: "2026-11-05", hourly: false, final: false) != nil)
+        #expect(cache.past.count == 3, "the climate page apart from the history pages")
+        let restored = try WeatherCache(json: JSONValue.parse(cache.json.jsonBytes))
+        #expect(restored == cache)
+    }
+}

@@ -20,6 +20,18 @@ struct ConfigurationTests {
         #expect(config.snapshotEvery == 500)
     }
 
+    @Test("the archive's base URL: Open-Meteo's by default, else OPEN_METEO_ARCHIVE_BASE_URL, else the flag")
+    func archiveBaseURL() throws {
+        #expect(
+            try Configuration.parse([], environment: [:]).openMeteoArchiveBaseURL
+                == "https://archive-api.open-meteo.com")
+        let environment = ["OPEN_METEO_ARCHIVE_BASE_URL": "http://env.test"]
+        #expect(try Configuration.parse([], environment: environment).openMeteoArchiveBaseURL == "http://env.test")
+        let flagged = try Configuration.parse(
+            ["--open-meteo-archive-base-url", "http://flag.test/"], environment: environment)
+        #expect(flagged.makeOfficialSources().archive.baseURL == "http://flag.test")
+    }
+
     @Test("snapshots are written every 10,000 events by default, and --snapshot-every 0 keeps only the shutdown one")
     func snapshotEvery() throws {
         #expect(try Configuration.parse([], environment: [:]).snapshotEvery == 10_000)

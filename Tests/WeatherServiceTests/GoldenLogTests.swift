@@ -391,6 +391,7 @@ struct GoldenLogTests {
         try await record("v1-unit-overrides", v1UnitOverridesEvents())
         try await record("v1-points", v1PointEvents())
         try await record("v1-nowcast", v1NowcastEvents())
+        try await record("v1-past", v1PastEvents())
     }
 
     static func record(_ name: String, _ events: [(DomainEvent, String, String?)]) async throws {

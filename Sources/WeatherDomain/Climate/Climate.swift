@@ -1,17 +1,34 @@
-/// A day of the past at a place, by its local date, in canonical units (°C, mm); nil where the source has
-/// no value.
+/// A day of the past at a place, by its local date, in canonical units (°C, mm, m/s); nil where the source
+/// has no value.
 package struct PastDay: Sendable, Equatable {
     /// `YYYY-MM-DD` in the place's time zone.
     package var date: String
     package var low: Double?
     package var high: Double?
+    /// The mean of the day's hours.
+    package var mean: Double?
     package var precipitation: Double?
+    /// The day's highest wind speed (10 m), m/s.
+    package var windMax: Double?
+    /// The day's WMO weather code, where the source has one.
+    package var condition: Condition?
 
-    package init(date: String, low: Double?, high: Double?, precipitation: Double? = nil) {
+    package init(
+        date: String, low: Double?, high: Double?, precipitation: Double? = nil, mean: Double? = nil,
+        windMax: Double? = nil, condition: Condition? = nil
+    ) {
         self.date = date
         self.low = low
         self.high = high
+        self.mean = mean
         self.precipitation = precipitation
+        self.windMax = windMax
+        self.condition = condition
+    }
+
+    /// Whether the source had no value at all for the day (ERA5's days past its horizon).
+    package var isEmpty: Bool {
+        low == nil && high == nil && mean == nil && precipitation == nil && windMax == nil && condition == nil
     }
 }
 

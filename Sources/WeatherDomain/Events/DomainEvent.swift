@@ -26,6 +26,7 @@ package enum DomainEvent: Sendable, Equatable {
     case airQualityFetched(AirQualityFetched)
     case pointFetched(PointFetched)
     case nowcastFetched(NowcastFetched)
+    case pastFetched(PastFetched)
     case notModified(NotModified)
     case nowcastChanged(NowcastChanged)
 
@@ -57,6 +58,7 @@ package enum DomainEvent: Sendable, Equatable {
         case .airQualityFetched: EventKind("air_quality.fetched", 1)
         case .pointFetched: EventKind("point.fetched", 1)
         case .nowcastFetched: EventKind("nowcast.fetched", 1)
+        case .pastFetched: EventKind("past.fetched", 1)
         case .notModified: EventKind("upstream.not_modified", 1)
         case .nowcastChanged: EventKind("nowcast.changed", 1)
         }
@@ -84,6 +86,7 @@ package enum DomainEvent: Sendable, Equatable {
         case .airQualityFetched(let fetched): fetched.json
         case .pointFetched(let fetched): fetched.json
         case .nowcastFetched(let fetched): fetched.json
+        case .pastFetched(let fetched): fetched.json
         case .notModified(let confirmed): confirmed.json
         case .nowcastChanged(let changed): changed.json
         }
@@ -119,6 +122,7 @@ package enum DomainEvent: Sendable, Equatable {
         case ("air_quality.fetched", 1): return .airQualityFetched(try AirQualityFetched(json: data))
         case ("point.fetched", 1): return .pointFetched(try PointFetched(json: data))
         case ("nowcast.fetched", 1): return .nowcastFetched(try NowcastFetched(json: data))
+        case ("past.fetched", 1): return .pastFetched(try PastFetched(json: data))
         case ("upstream.not_modified", 1): return .notModified(try NotModified(json: data))
         case ("nowcast.changed", 1): return .nowcastChanged(try NowcastChanged(json: data))
         default: return nil

@@ -138,6 +138,7 @@ extension DomainEvent {
         case .airQualityFetched(let fetched): (fetched.kind.rawValue, fetched.key, fetched.call)
         case .pointFetched(let fetched): (fetched.kind.rawValue, fetched.key, fetched.call)
         case .nowcastFetched(let fetched): (NowcastFetched.fetchKind, fetched.key, fetched.call)
+        case .pastFetched(let fetched): (PastFetched.fetchKind, fetched.entry, fetched.call)
         case .notModified(let confirmed): (confirmed.kind, confirmed.key, confirmed.call)
         default: nil
         }

@@ -44,6 +44,7 @@ extension WeatherCache {
         }
         try decodeOfficial(reader)
         try decodeNowcasts(reader)
+        try decodePast(reader)
     }
 
     /// A cache entry of `value`, with the time and provider its canonical form records beside it.

@@ -37,6 +37,8 @@ package struct WeatherCache: StateSlice {
     package internal(set) var nowcasts: [String: Cached<Nowcast>] = [:]
     /// Place key → the last nowcast reading said of it (`nowcast.changed`).
     package internal(set) var nowcastReadings: [String: NowcastChanged] = [:]
+    /// `climate|<key>` or `history|<key>|<from>|<to>[|hourly]` → an archive page (`past.fetched`).
+    package internal(set) var past: [String: Cached<PastPage>] = [:]
     /// `<kind>|<provider>|<key>` → what the last answer's own headers said about asking again.
     package internal(set) var validity: [String: Validity] = [:]
 
@@ -77,6 +79,8 @@ package struct WeatherCache: StateSlice {
         case .pointFetched(let fetched):
             apply(fetched)
         case .nowcastFetched(let fetched):
+            apply(fetched)
+        case .pastFetched(let fetched):
             apply(fetched)
         case .notModified(let confirmed):
             apply(confirmed)
@@ -139,6 +143,7 @@ package struct WeatherCache: StateSlice {
             "points": entries(points) { facts, object in object["value"] = facts.json },
             "nowcasts": entries(nowcasts) { nowcast, object in object["value"] = nowcast.json },
             "nowcastReadings": .object(nowcastReadings.mapValues(\.json)),
+            "past": entries(past) { page, object in object["value"] = page.json },
             "validity": .object(validity.mapValues(\.json)),
         ])
     }

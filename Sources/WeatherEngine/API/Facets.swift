@@ -23,6 +23,11 @@ package protocol WeatherFacet: Sendable {
     /// See `Engine.nowcast(_:units:origin:)`.
     func nowcast(_ place: PlaceQuery, units: Units?, origin: Origin) -> Completion<NowcastAnswer>
     func warnings(_ place: PlaceQuery, origin: Origin) -> Completion<WarningsAnswer>
+    /// See `Engine.history(_:from:to:hourly:units:origin:)`.
+    func history(_ place: PlaceQuery, from: String, to: String, hourly: Bool, units: Units?, origin: Origin)
+        -> Completion<HistoryAnswer>
+    /// See `Engine.climate(_:date:units:origin:)`.
+    func climate(_ place: PlaceQuery, date: String?, units: Units?, origin: Origin) -> Completion<ClimateAnswer>
     func placeKey(of place: PlaceQuery, cause: String) async -> String?
     func completePlace(_ typed: String, cause: String) async throws -> [String]
 }

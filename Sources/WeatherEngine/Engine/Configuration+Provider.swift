@@ -20,7 +20,8 @@ extension Configuration {
 
 extension Configuration {
     /// Reads the official sources' environment variables: `NWS_BASE_URL`, `WEATHERD_CONTACT` (or `NWS_CONTACT`), `MET_NORWAY_BASE_URL`,
-    /// `METEOALARM_BASE_URL`, `OPEN_METEO_AIR_QUALITY_BASE_URL` (flags given later win).
+    /// `METEOALARM_BASE_URL`, `OPEN_METEO_AIR_QUALITY_BASE_URL`, `OPEN_METEO_ARCHIVE_BASE_URL` (flags given later
+    /// win).
     mutating func readOfficialSources(_ environment: [String: String]) {
         if let url = environment["NWS_BASE_URL"], !url.isEmpty { nwsBaseURL = url }
         for name in ["NWS_CONTACT", "WEATHERD_CONTACT"] {
@@ -29,6 +30,7 @@ extension Configuration {
         if let url = environment["MET_NORWAY_BASE_URL"], !url.isEmpty { metNorwayBaseURL = url }
         if let url = environment["METEOALARM_BASE_URL"], !url.isEmpty { meteoAlarmBaseURL = url }
         if let url = environment["OPEN_METEO_AIR_QUALITY_BASE_URL"], !url.isEmpty { openMeteoAirQualityBaseURL = url }
+        if let url = environment["OPEN_METEO_ARCHIVE_BASE_URL"], !url.isEmpty { openMeteoArchiveBaseURL = url }
     }
 
     /// The warning and air-quality sources these settings choose: NWS with a `User-Agent` naming weatherd and
@@ -46,7 +48,8 @@ extension Configuration {
                 userAgent: NWSWarningProvider.userAgent(contact: contact ?? "", version: Engine.version),
                 baseURL: nwsBaseURL),
             meteoAlarm: MeteoAlarmWarningProvider(baseURL: meteoAlarmBaseURL), airQuality: airQuality,
-            nowcast: makeNowcastSources(), language: warningsLanguage)
+            nowcast: makeNowcastSources(), archive: OpenMeteoArchive(baseURL: openMeteoArchiveBaseURL),
+            language: warningsLanguage)
     }
 
     /// The nowcast sources these settings allow: MET Norway only with a contact, One Call's `minutely` only with

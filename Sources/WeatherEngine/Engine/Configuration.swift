@@ -25,6 +25,9 @@ package struct Configuration: Sendable, Equatable {
     /// MET Norway): an e-mail address or a URL (`--contact`, `WEATHERD_CONTACT`; `--nws-contact` and
     /// `NWS_CONTACT` are older names of the same).
     package var contact: String?
+    /// Open-Meteo's Historical Weather API, ERA5 from 1940 (`--open-meteo-archive-base-url`,
+    /// `OPEN_METEO_ARCHIVE_BASE_URL`).
+    package var openMeteoArchiveBaseURL = "https://archive-api.open-meteo.com"
     /// MET Norway's API (`--met-norway-base-url`, `MET_NORWAY_BASE_URL`).
     package var metNorwayBaseURL = "https://api.met.no"
     /// The nowcast sources allowed, in the order they are tried (`--nowcast-sources`).
@@ -112,6 +115,8 @@ package struct Configuration: Sendable, Equatable {
           --open-meteo-base-url URL            (else $OPEN_METEO_BASE_URL)
           --open-meteo-geocoding-base-url URL  (else $OPEN_METEO_GEOCODING_BASE_URL)
           --open-meteo-air-quality-base-url URL  (else $OPEN_METEO_AIR_QUALITY_BASE_URL)
+          --open-meteo-archive-base-url URL  the past and the climate, ERA5 from 1940
+                                  (else $OPEN_METEO_ARCHIVE_BASE_URL)
           --nws-base-url URL      US National Weather Service alerts (else $NWS_BASE_URL)
           --warnings-language TAG  keep official warnings in this language when the sender gives several
                                   (default: English, else the sender's first)

@@ -8,7 +8,7 @@ package enum LogMaintenance {
     /// The payloads compaction strips once replaced by a later fetch of the same cache entry: a `weather.fetched`
     /// report (entry: kind and key), a `warnings.fetched` set of warnings (entry: source and key) and an
     /// `air_quality.fetched` answer (entry: kind and key) and a `nowcast.fetched` set of steps (entry: source and
-    /// key).
+    /// key) and a `past.fetched` page's columns (entry: its `entry`, as a climate page refetched after a year).
     package static let rules: [PayloadRule] = [
         PayloadRule(
             type: "weather.fetched", version: 1, payloadMembers: WeatherFetched.payloadMembers,
@@ -22,6 +22,9 @@ package enum LogMaintenance {
         PayloadRule(
             type: "nowcast.fetched", version: 1, payloadMembers: NowcastFetched.payloadMembers,
             entryMembers: NowcastFetched.entryMembers),
+        PayloadRule(
+            type: "past.fetched", version: 1, payloadMembers: PastFetched.payloadMembers,
+            entryMembers: PastFetched.entryMembers),
     ]
 
     /// Compacts the sealed segments of the log in `directory`: payloads written more than `retainPayloads`

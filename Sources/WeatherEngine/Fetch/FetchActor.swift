@@ -169,6 +169,7 @@ package actor FetchActor {
         case airQuality(AirQualityReport)
         case point(PointFetched.Facts)
         case nowcast(Nowcast)
+        case past(PastPage)
     }
 
     /// A failed fetch: the error to answer with.

@@ -8,13 +8,16 @@ package struct OfficialSources: Sendable {
     package var airQuality: any AirQualityProvider
     /// The nowcast sources, best first.
     package var nowcast: NowcastSources
+    /// Open-Meteo's Historical Weather API: the past and the climate.
+    package var archive: OpenMeteoArchive
     /// The language a warning given in several is kept in (nil: English where given, else the first).
     package var language: String?
 
     package init(
         nws: NWSWarningProvider, meteoAlarm: MeteoAlarmWarningProvider, airQuality: any AirQualityProvider,
-        nowcast: NowcastSources, language: String? = nil
+        nowcast: NowcastSources, archive: OpenMeteoArchive = OpenMeteoArchive(), language: String? = nil
     ) {
+        self.archive = archive
         self.nowcast = nowcast
         self.nws = nws
         self.meteoAlarm = meteoAlarm

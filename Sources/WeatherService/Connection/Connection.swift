@@ -25,6 +25,7 @@ package final class Connection: Sendable {
             AlertsController(alerts: engine),
             LogController(log: engine), SubscriptionsController(log: engine, alerts: engine, pushes: pushes),
             OfficialController(weather: engine),
+            PastController(weather: engine),
             MCPController(engine: engine, session: mcp, pushes: pushes),
         ]
         var methods: [String: MethodHandler] = [:]

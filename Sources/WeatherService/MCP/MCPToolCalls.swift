@@ -38,6 +38,7 @@ extension MCPController {
         if let run = try await startLocationTool(name, a, origin) { return run }
         if let run = try await startSettingsTool(name, a, origin) { return run }
         if let run = try startOfficialTool(name, a, origin) { return run }
+        if let run = try startPastTool(name, a, origin) { return run }
         throw MCPErrors.unknownTool(name)
     }
 
@@ -49,9 +50,18 @@ extension MCPController {
             let place = try PlaceParams(a)
             let detail = try a.choice("detail", as: MCPDetail.self) ?? .standard
             let answer = engine.current(place.place, units: place.units, maxAgeMs: place.maxAgeMs, origin: origin)
-            return {
-                let value = try await answer().json
-                return MCPAnswer(MCPSummary.current(value, now: clock.timestamp()), detail.keep(value))
+            return { [engine] in
+                let current = try await answer()
+                let value = current.json
+                var summary = MCPSummary.current(value, now: clock.timestamp())
+                // Only from a climate already cached: the summary never costs an upstream call of its own.
+                if let normal = await engine.todayAgainstNormal(current) {
+                    summary +=
+                        "; today's high \(PastWire.degrees(normal.high, current.units)) "
+                        + "\(current.units.temperature.rawValue) is \(PastWire.anomalyText(normal.anomaly, current.units))"
+                        + " for \(PastWire.dayName(month: normal.month, day: normal.day))"
+                }
+                return MCPAnswer(summary, detail.keep(value))
             }
         case "get_forecast":
             let place = try PlaceParams(a)

@@ -1,0 +1,72 @@
+import Providers
+import WeatherDomain
+import WeatherRuntime
+
+/// A day of the past as `weather/history` answers it: the values and where they came from.
+package struct HistoryDay: Sendable, Equatable {
+    package var day: PastDay
+    /// `era5` (final), `era5t` (preliminary, may still change), `weatherd-log` (the forecast weatherd fetched
+    /// for that date, which the archive does not reach yet), or nil where no source has the day.
+    package var source: String?
+}
+
+/// The past at a place, as `weather/history` and MCP's `get_history` answer it.
+package struct HistoryAnswer: Sendable {
+    package var place: Place
+    package var from: String
+    package var to: String
+    package var days: [HistoryDay]
+    /// The hours, when they were asked for.
+    package var hours: [PastHour]?
+    package var units: UnitChoice
+    /// Archive calls made for this answer (the rest came from the cache).
+    package var calls: Int
+}
+
+extension Engine {
+    /// The past at a place from `from` to `to` (local dates, inclusive): each day's low, high, mean,
+    /// precipitation, wind max and condition from Open-Meteo's archive (ERA5), a call per calendar year of the
+    /// range, final pages cached for good; days the archive does not reach yet from the forecast weatherd
+    /// fetched for them.
+    ///
+    /// - Throws: `FieldError` (`-32602`) for a malformed date, one before 1940-01-01 or after today at the
+    ///   place, `from` after `to`, or a range over `PastRange.maxYears` years.
+    package func history(
+        _ place: PlaceQuery, from: String, to: String, hourly: Bool, units: Units?, origin: Origin
+    ) -> Completion<HistoryAnswer> {
+        Completion {
+            let resolved = try await self.resolve(place, cause: origin.cause)
+            let now = self.clock.timestamp()
+            let (zone, forecast) = await self.cache.read {
+                (Self.zone(of: resolved.key, in: $0, around: now), $0.forecast[resolved.key]?.value)
+            }
+            let today = LocalDate.string(now, zone: zone)
+            try PastRange.validate(from: from, to: to, today: today)
+            let lastFinal = PastRange.lastFinal(today: today)
+            var (days, hours, calls) = ([HistoryDay](), hourly ? [PastHour]() : nil, 0)
+            for page in PastRange.pages(from: from, to: to) {
+                let answer = try await self.fetcher.past(
+                    .history, at: resolved, from: page.from, to: page.to, hourly: hourly,
+                    final: page.to <= lastFinal, cause: origin.cause)
+                if answer.source == "network" { calls += 1 }
+                days += answer.value.days.map { HistoryDay(day: $0, source: $0.date <= lastFinal ? "era5" : "era5t") }
+                hours? += answer.value.hours ?? []
+            }
+            let logged = Dictionary((forecast?.daily ?? []).map { ($0.date, $0) }) { first, _ in first }
+            for index in days.indices where days[index].day.isEmpty {
+                guard let summary = logged[days[index].day.date] else {
+                    days[index].source = nil
+                    continue
+                }
+                days[index] = HistoryDay(
+                    day: PastDay(
+                        date: summary.date, low: summary.min, high: summary.max, precipitation: summary.precipitation,
+                        condition: summary.condition),
+                    source: "weatherd-log")
+            }
+            return HistoryAnswer(
+                place: resolved, from: from, to: to, days: days, hours: hours, units: try await self.units(units),
+                calls: calls)
+        }
+    }
+}
