@@ -10,16 +10,12 @@ import WeatherRuntime
 
 /// A listening TCP socket (the metrics endpoint) and the thread that accepts its connections.
 ///
-/// Like `UnixListener`: accepting runs on a thread of its own that polls the socket and a wake-up socket, so
-/// `close` ends it at once; accepted descriptors are blocking and close-on-exec.
+/// Like `UnixListener`: accepting runs on a thread of its own (`AcceptLoop`), so `close` ends it at once;
+/// accepted descriptors are blocking and close-on-exec.
 package final class TCPListener: Sendable {
-    /// The listening descriptor.
-    private let fd: Int32
     /// The address and the port actually bound (the one the system chose for port 0).
     package let endpoint: MetricsEndpoint
-    /// A socket pair whose first end `close` writes to, waking the accept thread's `poll`.
-    private let wake: (signal: Int32, wait: Int32)
-    private let state = Mutex((started: false, running: false, closed: false))
+    private let accepting: AcceptLoop
 
     /// Binds and listens on `endpoint` (with `SO_REUSEADDR`, so a restart does not wait for old connections).
     ///
@@ -39,13 +35,11 @@ package final class TCPListener: Sendable {
         do throws(SocketError) {
             bound.port = try Self.bindAddress(fd, endpoint)
             guard listen(fd, backlog) == 0 else { throw .system("listen", "\(endpoint)", errno: errno) }
-            wake = try UnixSocket.pair()
+            accepting = try AcceptLoop(fd: fd, label: "\(bound)", threadName: "weatherd-metrics-accept")
         } catch {
             UnixSocket.closeDescriptor(fd)
             throw error
         }
-        UnixSocket.setNonBlocking(fd, true)
-        self.fd = fd
         self.endpoint = bound
     }
 
@@ -90,73 +84,9 @@ package final class TCPListener: Sendable {
     package func start(
         onConnection: @escaping @Sendable (Int32) -> Void, onEnd: @escaping @Sendable (SocketError?) -> Void
     ) {
-        let begin = state.withLock { state -> Bool in
-            guard !state.started, !state.closed else { return false }
-            state.started = true
-            state.running = true
-            return true
-        }
-        guard begin else { return }
-        startThread(named: "weatherd-metrics-accept") { [self] in
-            let error = acceptLoop(onConnection)
-            let closeNow = state.withLock { state -> Bool in
-                state.running = false
-                return state.closed
-            }
-            if closeNow { closeDescriptors() }
-            onEnd(error)
-        }
+        accepting.start(onConnection: onConnection, onEnd: onEnd)
     }
 
     /// Stops accepting and closes the socket (the accept thread closes it when it runs). Later calls do nothing.
-    package func close() {
-        let (first, running) = state.withLock { state -> (Bool, Bool) in
-            guard !state.closed else { return (false, false) }
-            state.closed = true
-            if state.running {
-                // Under the lock: the accept thread closes `wake` only after it has taken the lock itself.
-                var byte: UInt8 = 1
-                _ = send(wake.signal, &byte, 1, UnixSocket.sendFlags)
-            }
-            return (true, state.running)
-        }
-        if first, !running { closeDescriptors() }
-    }
-
-    private func closeDescriptors() {
-        for descriptor in [fd, wake.signal, wake.wait] { UnixSocket.closeDescriptor(descriptor) }
-    }
-
-    /// Accepts until woken by `close`; returns the error that stopped it otherwise.
-    private func acceptLoop(_ onConnection: @Sendable (Int32) -> Void) -> SocketError? {
-        var fds = [
-            pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.wait, events: Int16(POLLIN), revents: 0),
-        ]
-        while true {
-            fds[0].revents = 0
-            fds[1].revents = 0
-            if poll(&fds, 2, -1) < 0 {
-                if errno == EINTR { continue }
-                return .system("poll", "\(endpoint)", errno: errno)
-            }
-            if fds[1].revents != 0 || state.withLock({ $0.closed }) { return nil }
-            guard fds[0].revents != 0 else { continue }
-            let client = accept(fd, nil, nil)
-            guard client >= 0 else {
-                switch errno {
-                case EAGAIN, EWOULDBLOCK, EINTR, ECONNABORTED, EPROTO: continue
-                case EMFILE, ENFILE, ENOBUFS, ENOMEM:
-                    // Out of descriptors or memory: the connection waits in the backlog; try again soon instead of
-                    // spinning on a socket that stays readable.
-                    usleep(100_000)
-                    continue
-                default: return .system("accept", "\(endpoint)", errno: errno)
-                }
-            }
-            UnixSocket.setCloseOnExec(client)
-            UnixSocket.setNonBlocking(client, false)
-            UnixSocket.preventSIGPIPE(client)
-            onConnection(client)
-        }
-    }
+    package func close() { accepting.close() }
 }

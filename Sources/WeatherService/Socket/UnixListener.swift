@@ -15,24 +15,16 @@ import WeatherRuntime
 /// the socket file to 0600 before `listen`, so it is never connectable with a looser mode, and unlinks the
 /// file at `close` if it is still the one it created. An adopted listener (systemd's) leaves the file alone.
 ///
-/// Accepting runs on a dedicated thread that polls the socket and a wake-up socket, so `close` ends it at
-/// once. Descriptors are close-on-exec; accepted ones are blocking.
+/// Accepting runs on a dedicated thread (`AcceptLoop`), so `close` ends it at once. Descriptors are
+/// close-on-exec; accepted ones are blocking.
 package final class UnixListener: Sendable {
     /// The listening descriptor.
-    package let fd: Int32
+    package var fd: Int32 { accepting.fd }
     /// The socket file's path (for an adopted socket, what `getsockname` says; nil when it has none).
     package let path: String?
     /// The socket file this listener created, unlinked at `close`; nil when adopted.
     private let created: FileIdentity?
-    /// A socket pair whose first end `close` writes to, waking the accept thread's `poll`.
-    private let wake: (signal: Int32, wait: Int32)
-    private let state = Mutex(State())
-
-    private struct State {
-        var started = false
-        var running = false
-        var closed = false
-    }
+    private let accepting: AcceptLoop
 
     /// A file's device and inode, to tell the socket file this listener made from one put there later.
     private struct FileIdentity: Sendable, Equatable {
@@ -73,14 +65,12 @@ package final class UnixListener: Sendable {
             throw error
         }
         do throws(SocketError) {
-            wake = try UnixSocket.pair()
+            accepting = try AcceptLoop(fd: fd, label: path, threadName: "weatherd-accept")
         } catch {
             UnixSocket.closeDescriptor(fd)
             unlink(path)
             throw error
         }
-        UnixSocket.setNonBlocking(fd, true)
-        self.fd = fd
         self.path = path
         self.created = identity
     }
@@ -90,11 +80,10 @@ package final class UnixListener: Sendable {
     /// - Throws: `SocketError` when `fd` is not a listening Unix stream socket.
     package init(adopting fd: Int32) throws(SocketError) {
         try Self.checkListening(fd)
-        wake = try UnixSocket.pair()
+        let path = Self.boundPath(fd)
+        accepting = try AcceptLoop(fd: fd, label: path, threadName: "weatherd-accept")
         UnixSocket.setCloseOnExec(fd)
-        UnixSocket.setNonBlocking(fd, true)
-        self.fd = fd
-        self.path = Self.boundPath(fd)
+        self.path = path
         self.created = nil
     }
 
@@ -106,77 +95,15 @@ package final class UnixListener: Sendable {
         onConnection: @escaping @Sendable (Int32) -> Void,
         onEnd: @escaping @Sendable (SocketError?) -> Void = { _ in }
     ) {
-        let begin = state.withLock { state -> Bool in
-            guard !state.started, !state.closed else { return false }
-            state.started = true
-            state.running = true
-            return true
-        }
-        guard begin else { return }
-        startThread(named: "weatherd-accept") { [self] in
-            let error = acceptLoop(onConnection)
-            let closeNow = state.withLock { state -> Bool in
-                state.running = false
-                return state.closed
-            }
-            if closeNow { closeDescriptors() }
-            onEnd(error)
-        }
+        accepting.start(onConnection: onConnection, onEnd: onEnd)
     }
 
     /// Stops accepting: the accept thread ends promptly, the socket file this listener created is unlinked
     /// and the descriptors are closed (by the accept thread when it runs). Connections already accepted are
     /// not touched. Later calls do nothing.
     package func close() {
-        let (first, running) = state.withLock { state -> (Bool, Bool) in
-            guard !state.closed else { return (false, false) }
-            state.closed = true
-            if state.running {
-                // Under the lock: the accept thread closes `wake` only after it has taken the lock itself.
-                var byte: UInt8 = 1
-                _ = send(wake.signal, &byte, 1, UnixSocket.sendFlags)
-            }
-            return (true, state.running)
-        }
-        guard first else { return }
-        if let path, let created, FileIdentity(path: path) == created { unlink(path) }
-        if !running { closeDescriptors() }
-    }
-
-    private func closeDescriptors() {
-        for descriptor in [fd, wake.signal, wake.wait] { UnixSocket.closeDescriptor(descriptor) }
-    }
-
-    /// Accepts until woken by `close`; returns the error that stopped it otherwise.
-    private func acceptLoop(_ onConnection: @Sendable (Int32) -> Void) -> SocketError? {
-        var fds = [
-            pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.wait, events: Int16(POLLIN), revents: 0),
-        ]
-        while true {
-            fds[0].revents = 0
-            fds[1].revents = 0
-            if poll(&fds, 2, -1) < 0 {
-                if errno == EINTR { continue }
-                return .system("poll", path, errno: errno)
-            }
-            if fds[1].revents != 0 || state.withLock({ $0.closed }) { return nil }
-            guard fds[0].revents != 0 else { continue }
-            let client = accept(fd, nil, nil)
-            guard client >= 0 else {
-                switch errno {
-                case EAGAIN, EWOULDBLOCK, EINTR, ECONNABORTED, EPROTO: continue
-                case EMFILE, ENFILE, ENOBUFS, ENOMEM:
-                    // Out of descriptors or memory: the pending connection waits in the backlog; try again soon
-                    // instead of spinning on a socket that stays readable.
-                    usleep(100_000)
-                    continue
-                default: return .system("accept", path, errno: errno)
-                }
-            }
-            UnixSocket.setCloseOnExec(client)
-            UnixSocket.setNonBlocking(client, false)
-            UnixSocket.preventSIGPIPE(client)
-            onConnection(client)
+        accepting.close { [path, created] in
+            if let path, let created, FileIdentity(path: path) == created { unlink(path) }
         }
     }
 
