@@ -42,17 +42,10 @@ package final class TestNotificationServer: Sendable {
             }
             var framer = DBusFramer()
             do throws(DBusError) {
-                try send(fd, DBusAuth.start(uid: getuid()))
-                let line = try receiveLine(fd, &framer)
-                guard DBusAuth.accepted(line) != nil else { throw .refused(line) }
-                try send(fd, DBusAuth.begin)
-                try send(fd, busCall(serial: 1, "Hello", []).bytes)
-                guard let unique = try receiveReply(fd, to: 1, &framer).body.first?.text else {
-                    throw .broken("Hello gave no name")
-                }
+                let unique = try DBusConnection.handshake(fd, uid: getuid(), &framer)
                 // Flag 4: do not queue; the answer 1 means the server is the name's primary owner.
-                try send(fd, busCall(serial: 2, "RequestName", [.string(name), .uint32(4)]).bytes)
-                let owner = try receiveReply(fd, to: 2, &framer).body.first?.uint32Value
+                try DBusConnection.send(fd, busCall(serial: 2, "RequestName", [.string(name), .uint32(4)]).bytes)
+                let owner = try DBusConnection.receiveReply(fd, to: 2, &framer).body.first?.uint32Value
                 guard owner == 1 else { throw .refused("RequestName answered \(owner.map(String.init) ?? "nothing")") }
                 return .success((fd, unique, framer))
             } catch {
@@ -103,7 +96,7 @@ package final class TestNotificationServer: Sendable {
             }
             guard let call = next else {
                 do throws(DBusError) {
-                    try Self.fill(fd, &framer)
+                    try DBusConnection.fill(fd, &framer, during: "")
                 } catch {
                     return
                 }
@@ -161,52 +154,5 @@ package final class TestNotificationServer: Sendable {
         .call(
             serial: serial, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
             interface: "org.freedesktop.DBus", member: member, body: body)
-    }
-
-    private static func send(_ fd: Int32, _ bytes: [UInt8]) throws(DBusError) {
-        if let code = Descriptor.writeAll(fd, bytes, using: .send(flags: sendFlags)) {
-            throw .broken(String(cString: strerror(code)))
-        }
-    }
-
-    private static func fill(_ fd: Int32, _ framer: inout DBusFramer) throws(DBusError) {
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        let count = chunk.withUnsafeMutableBytes { Descriptor.read(fd, into: $0) }
-        guard count > 0 else { throw .broken("the bus closed the connection") }
-        framer.append(chunk[..<count])
-    }
-
-    private static func receiveLine(_ fd: Int32, _ framer: inout DBusFramer) throws(DBusError) -> String {
-        while true {
-            do throws(DBusWireError) {
-                if let line = try framer.line() { return line }
-            } catch {
-                throw .broken(error.message)
-            }
-            try fill(fd, &framer)
-        }
-    }
-
-    /// Reads messages until the reply to `serial` (the bus's `NameAcquired` signal may come first).
-    private static func receiveReply(_ fd: Int32, to serial: UInt32, _ framer: inout DBusFramer) throws(DBusError)
-        -> DBusMessage
-    {
-        while true {
-            let next: DBusMessage?
-            do throws(DBusWireError) {
-                next = try framer.message()
-            } catch {
-                throw .broken(error.message)
-            }
-            guard let message = next else {
-                try fill(fd, &framer)
-                continue
-            }
-            guard message.replySerial == serial else { continue }
-            if message.kind == .error {
-                throw .remote(name: message.errorName ?? "error", message: message.body.first?.text ?? "")
-            }
-            return message
-        }
     }
 }

@@ -76,16 +76,7 @@ package final class DBusConnection: Sendable {
             _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             var framer = DBusFramer()
             do throws(DBusError) {
-                try send(fd, DBusAuth.start(uid: uid))
-                let line = try receiveLine(fd, &framer)
-                guard DBusAuth.accepted(line) != nil else { throw .refused(line) }
-                try send(fd, DBusAuth.begin)
-                let hello = DBusMessage.call(
-                    serial: 1, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                    interface: "org.freedesktop.DBus", member: "Hello")
-                try send(fd, hello.bytes)
-                let reply = try receiveReply(fd, to: 1, &framer)
-                guard let name = reply.body.first?.text else { throw .broken("Hello gave no name") }
+                let name = try handshake(fd, uid: uid, &framer)
                 return .success((fd, name, framer))
             } catch {
                 close(fd)
@@ -169,14 +160,31 @@ package final class DBusConnection: Sendable {
         }
     }
 
-    private static func send(_ fd: Int32, _ bytes: [UInt8]) throws(DBusError) {
+    /// Authenticates on `fd` as `uid` (SASL `EXTERNAL`) and says `Hello` with serial 1; returns the unique name
+    /// the bus gave the connection. What the bus sent after the reply stays in `framer`.
+    package static func handshake(_ fd: Int32, uid: UInt32, _ framer: inout DBusFramer) throws(DBusError) -> String {
+        try send(fd, DBusAuth.start(uid: uid))
+        let line = try receiveLine(fd, &framer)
+        guard DBusAuth.accepted(line) != nil else { throw .refused(line) }
+        try send(fd, DBusAuth.begin)
+        let hello = DBusMessage.call(
+            serial: 1, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+            interface: "org.freedesktop.DBus", member: "Hello")
+        try send(fd, hello.bytes)
+        let reply = try receiveReply(fd, to: 1, &framer)
+        guard let name = reply.body.first?.text else { throw .broken("Hello gave no name") }
+        return name
+    }
+
+    /// Writes all of `bytes` to the bus.
+    package static func send(_ fd: Int32, _ bytes: [UInt8]) throws(DBusError) {
         if let code = Descriptor.writeAll(fd, bytes, using: .send(flags: UnixSocket.sendFlags)) {
             throw .broken(String(cString: strerror(code)))
         }
     }
 
     /// Reads more of what the bus sends into `framer`.
-    private static func fill(_ fd: Int32, _ framer: inout DBusFramer, during what: String) throws(DBusError) {
+    package static func fill(_ fd: Int32, _ framer: inout DBusFramer, during what: String) throws(DBusError) {
         var chunk = [UInt8](repeating: 0, count: 4096)
         let count = chunk.withUnsafeMutableBytes { Descriptor.read(fd, into: $0) }
         guard count > 0 else {
@@ -199,7 +207,7 @@ package final class DBusConnection: Sendable {
 
     /// Reads messages until the reply to `serial`: its return, or its error as `.remote`. What follows the
     /// reply stays in `framer`.
-    private static func receiveReply(_ fd: Int32, to serial: UInt32, _ framer: inout DBusFramer) throws(DBusError)
+    package static func receiveReply(_ fd: Int32, to serial: UInt32, _ framer: inout DBusFramer) throws(DBusError)
         -> DBusMessage
     {
         while true {
