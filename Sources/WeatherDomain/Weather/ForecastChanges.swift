@@ -1,10 +1,13 @@
 /// One forecast of a local date, as one fetch gave it.
 package struct ForecastRevision: Sendable, Equatable {
     package var fetchedAt: Timestamp
+    /// The provider the fetch asked (`open-meteo`, …).
+    package var provider: String
     package var day: DailySummary
 
-    package init(fetchedAt: Timestamp, day: DailySummary) {
+    package init(fetchedAt: Timestamp, provider: String = "", day: DailySummary) {
         self.fetchedAt = fetchedAt
+        self.provider = provider
         self.day = day
     }
 }
@@ -74,6 +77,35 @@ package enum ForecastChanges {
         guard let head = parts.first else { return "\(day)'s forecast has held steady since \(since)." }
         let rest = parts.dropFirst().map { $0.hasPrefix("rain") ? $0 : "its \($0)" }
         return "\(day)'s \(head) since \(since)" + rest.map { "; \($0)" }.joined() + "."
+    }
+
+    /// How a sentence names the local date `date` seen on `today`: "today", "tomorrow", "yesterday", the
+    /// weekday within six days either way, else the date itself.
+    package static func name(of date: String, today: String) -> String {
+        guard let number = LocalDate.dayNumber(of: date), let now = LocalDate.dayNumber(of: today),
+            let weekday = weekday(of: date)
+        else { return date }
+        switch number - now {
+        case 0: return "today"
+        case 1: return "tomorrow"
+        case -1: return "yesterday"
+        case -6...6: return weekday
+        default: return date
+        }
+    }
+
+    /// `summary` for the revisions of `date` seen on `today`, naming the date and the first fetch's local date
+    /// (`zone`) as people do: "Tomorrow's high has dropped from 14 °C to 9 °C since Thursday", "Saturday's
+    /// forecast has held steady since yesterday"; "since earlier today" for a first fetch today. Nil with fewer
+    /// than two revisions.
+    package static func summary(
+        _ revisions: [ForecastRevision], date: String, today: String, zone: ZoneOffsets, units: UnitChoice
+    ) -> String? {
+        guard let first = revisions.first else { return nil }
+        let day = name(of: date, today: today)
+        let firstDate = LocalDate.string(first.fetchedAt, zone: zone)
+        let since = firstDate == today ? "earlier today" : name(of: firstDate, today: today)
+        return summary(revisions, day: day.prefix(1).uppercased() + day.dropFirst(), since: since, units: units)
     }
 
     /// The English name of the weekday of `date` (`YYYY-MM-DD`); nil when it is not a date.

@@ -28,6 +28,9 @@ package protocol WeatherFacet: Sendable {
         -> Completion<HistoryAnswer>
     /// See `Engine.climate(_:date:units:origin:)`.
     func climate(_ place: PlaceQuery, date: String?, units: Units?, origin: Origin) -> Completion<ClimateAnswer>
+    /// See `Engine.forecastChanges(_:date:days:units:origin:)`.
+    func forecastChanges(_ place: PlaceQuery, date: String?, days: Int?, units: Units?, origin: Origin)
+        -> Completion<ForecastChangesAnswer>
     func placeKey(of place: PlaceQuery, cause: String) async -> String?
     func completePlace(_ typed: String, cause: String) async throws -> [String]
 }

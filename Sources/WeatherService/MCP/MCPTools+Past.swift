@@ -36,6 +36,22 @@ extension MCPTool {
                 "type": "object", "required": ["location", "date", "normal", "records", "sentence"],
                 "properties": ["normal": ["type": "object"], "records": ["type": "object"]],
             ], readOnly: true, openWorld: true),
+        MCPTool(
+            name: "get_forecast_changes", title: "How the forecast changed",
+            description: "How the forecast of coming days at a place changed across every fetch weatherd made of it "
+                + "(\"Saturday's high has dropped from 14 °C to 9 °C since Thursday; rain chance up from 20 % to "
+                + "70 %\"): each fetch's low, high, precipitation chance and amount and condition for the date, "
+                + "oldest first, and what changed between consecutive fetches. From weatherd's own log; no weather "
+                + "call. A date (YYYY-MM-DD), or days: the next N local dates from today (default 3).",
+            properties: placeProperties.merging([
+                "date": ["type": "string", "description": "A local date, YYYY-MM-DD."],
+                "days": ["type": "integer", "minimum": 1, "maximum": 16, "description": "The next N dates."],
+                "units": unitsProperty,
+            ]) { first, _ in first },
+            output: [
+                "type": "object", "required": ["location", "today", "dates"],
+                "properties": ["dates": ["type": "array", "items": ["type": "object"]]],
+            ], readOnly: true, openWorld: false),
     ]
 
     private static let placeProperties: [String: JSONValue] = [
@@ -52,7 +68,7 @@ extension MCPTool {
 }
 
 extension MCPController {
-    /// Begins `get_history` or `get_climate`; nil for another tool.
+    /// Begins `get_history`, `get_climate` or `get_forecast_changes`; nil for another tool.
     func startPastTool(_ name: String, _ arguments: FieldReader, _ origin: Origin) throws -> MCPToolRun? {
         switch name {
         case "get_history":
@@ -72,6 +88,15 @@ extension MCPController {
                 let climate = try await engine.climate(
                     request.place, date: date, units: request.units, origin: origin)()
                 return MCPAnswer("\(climate.place.name ?? climate.place.key): \(climate.sentence)", climate.json)
+            }
+        case "get_forecast_changes":
+            let request = try PlaceParams(arguments)
+            let date = try arguments.optionalString("date")
+            let days = try arguments.optionalInt("days").map { Int(clamping: $0) }
+            return {
+                let changes = try await engine.forecastChanges(
+                    request.place, date: date, days: days, units: request.units, origin: origin)()
+                return MCPAnswer(changes.summaryLine, changes.json)
             }
         default:
             return nil

@@ -1,7 +1,8 @@
 import WeatherDomain
 import WeatherEngine
 
-/// `weather/history` and `weather/climate`: the past at a place, and what is normal there.
+/// `weather/history`, `weather/climate` and `weather/forecastChanges`: the past at a place, what is normal
+/// there, and how its forecast moved.
 struct PastController: Controller {
     let weather: any WeatherFacet
 
@@ -23,6 +24,15 @@ struct PastController: Controller {
                 return weather.climate(request.place, date: date, units: request.units, origin: call.origin).map {
                     $0.json
                 }
+            },
+            "weather/forecastChanges": MethodHandler(params: PlaceParams.names.union(["date", "days", "units"])) {
+                [weather] call in
+                let request = try PlaceParams(call.params)
+                let date = try call.params.optionalString("date")
+                let days = try call.params.optionalInt("days").map { Int(clamping: $0) }
+                return weather.forecastChanges(
+                    request.place, date: date, days: days, units: request.units, origin: call.origin
+                ).map { $0.json }
             },
         ]
     }
