@@ -135,7 +135,7 @@ package enum AlertDecisions {
     package static func configure(
         _ state: AlertState, dailySummaryEnabled: Bool?, dailySummaryMinutes: Int64?, tempDropC: Double?, severe: Bool?,
         official: Bool? = nil, airQualityEnabled: Bool? = nil, airQualityLevel: EuropeanAQILevel? = nil,
-        nowcast: Bool? = nil
+        nowcast: Bool? = nil, forecastChange: Bool? = nil
     ) -> [DomainEvent] {
         var settings = state.settings
         if let dailySummaryEnabled { settings.dailySummaryEnabled = dailySummaryEnabled }
@@ -146,6 +146,7 @@ package enum AlertDecisions {
         if let airQualityEnabled { settings.airQualityEnabled = airQualityEnabled }
         if let airQualityLevel { settings.airQualityLevel = airQualityLevel }
         if let nowcast { settings.nowcast = nowcast }
+        if let forecastChange { settings.forecastChange = forecastChange }
         return settings == state.settings ? [] : [.alertsConfigured(settings)]
     }
 }

@@ -17,5 +17,13 @@ extension AlertState {
             throw FieldError(path: "\(path).raisedOrder", problem: "must not repeat a key")
         }
         nextNumber = try reader.int("nextNumber")
+        if reader.members["forecastTold"] != nil {
+            forecastTold = try reader.values("forecastTold") { item, itemPath throws(FieldError) in
+                let told = try FieldReader(item, path: itemPath)
+                return ForecastRevision(
+                    fetchedAt: try told.timestamp("fetchedAt"),
+                    day: try DailySummary(json: told.members["day"] ?? .null, path: "\(itemPath).day"))
+            }
+        }
     }
 }

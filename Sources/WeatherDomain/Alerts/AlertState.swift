@@ -9,6 +9,9 @@ package enum AlertRule: String, Sendable, Equatable, CaseIterable {
     case airQuality = "air_quality"
     /// Precipitation starting, stopping or coming and going in the next minutes (the nowcast).
     case nowcast
+    /// A day of the next three whose forecast high or low moved 3 °C or more, or whose precipitation chance
+    /// crossed 50 %, since the forecast the reader was last told about.
+    case forecastChange = "forecast_change"
 
     /// Where the alert comes from: `official` for a national weather service's warning, `forecast` for what
     /// weatherd itself derives from the forecast, current weather and air quality.
@@ -31,6 +34,8 @@ package struct AlertSettings: Sendable, Equatable {
     package var airQualityLevel = EuropeanAQILevel.poor
     /// Whether a change of the next minutes' precipitation raises `nowcast` alerts (off by default).
     package var nowcast = false
+    /// Whether a changed forecast of the next three days raises `forecast_change` alerts (off by default).
+    package var forecastChange = false
 
     package init() {}
 
@@ -55,7 +60,7 @@ package struct AlertSettings: Sendable, Equatable {
             "dailySummary": .object(["enabled": .bool(dailySummaryEnabled), "time": .string(dailySummaryTime)]),
             "tempDropC": .double(tempDropC), "severe": .bool(severe), "official": .bool(official),
             "airQuality": .object(["enabled": .bool(airQualityEnabled), "level": .string(airQualityLevel.rawValue)]),
-            "nowcast": .bool(nowcast),
+            "nowcast": .bool(nowcast), "forecastChange": .bool(forecastChange),
         ])
     }
 
@@ -76,6 +81,7 @@ package struct AlertSettings: Sendable, Equatable {
         airQualityEnabled = try airQuality.optionalBool("enabled") ?? false
         airQualityLevel = try airQuality.choice("level", as: EuropeanAQILevel.self) ?? .poor
         nowcast = try reader.optionalBool("nowcast") ?? false
+        forecastChange = try reader.optionalBool("forecastChange") ?? false
     }
 }
 
@@ -121,6 +127,11 @@ package struct RaisedAlert: Sendable, Equatable {
             return OfficialAlerts.dedupKey(key: key, firstId: first, severity: severity)
         }
         if rule == .nowcast, let at = details["at"]?.stringValue { return "\(key)|nowcast|\(at)" }
+        if rule == .forecastChange, let date = details["date"]?.stringValue,
+            let fetchedAt = details["fetchedAt"]?.stringValue
+        {
+            return "\(key)|forecast_change|\(date)|\(fetchedAt)"
+        }
         return "\(key)|\(rule.rawValue)|\(localDate)"
     }
 
@@ -161,6 +172,9 @@ package struct AlertState: StateSlice {
     /// The keys of `raised` in the order they were raised, which is the order they are forgotten in.
     var raisedOrder: [String] = []
     package internal(set) var nextNumber: Int64 = 1
+    /// `<key>|<date>` → the forecast of that local date the last `forecast_change` alert told of: what the
+    /// rule compares the next forecasts with. Dates before the last alert's local date are forgotten.
+    package internal(set) var forecastTold: [String: ForecastRevision] = [:]
 
     package init() {}
 
@@ -176,6 +190,10 @@ package struct AlertState: StateSlice {
                 for key in raisedOrder.prefix(Self.capacity) { raised.remove(key) }
                 raisedOrder.removeFirst(Self.capacity)
             }
+            if alert.rule == .forecastChange, let told = ForecastChangeAlerts.told(by: alert) {
+                forecastTold["\(alert.key)|\(told.day.date)"] = told
+                forecastTold = forecastTold.filter { $0.value.day.date >= alert.localDate }
+            }
             if alert.id.hasPrefix("alert-"), let number = Int64(alert.id.dropFirst(6)) {
                 nextNumber = max(nextNumber, number + 1)
             }
@@ -190,6 +208,12 @@ package struct AlertState: StateSlice {
             "raised": .array(raised.sorted().map { .string($0) }),
             "raisedOrder": .array(raisedOrder.map { .string($0) }),
             "nextNumber": .int(nextNumber),
+            "forecastTold": .object(
+                forecastTold.mapValues { told in
+                    .object([
+                        "fetchedAt": .string(told.fetchedAt.description), "day": told.day.json,
+                    ])
+                }),
         ])
     }
 }

@@ -4,10 +4,15 @@
 /// gets both in their own units, the message written again from the figures, so an imperial reader never
 /// reads °C. A temperature drop converts as a difference (a 20 °C drop is a 36 °F drop).
 package enum AlertText {
-    /// The message of `alert` in `units`: written from its figures for the temperature drops and the
-    /// daily summary, as it was raised for every other rule (no figures in a reader's units in them).
+    /// The message of `alert` in `units`: written from its figures for the temperature drops, the daily
+    /// summary and a changed forecast, as it was raised for every other rule (no figures in a reader's units in them).
     package static func message(of alert: RaisedAlert, in units: UnitChoice) -> String {
-        message(
+        if alert.rule == .forecastChange {
+            return ForecastChangeAlerts.message(
+                details: alert.details, placeName: alert.place.name ?? alert.key, today: alert.localDate, in: units)
+                ?? alert.message
+        }
+        return message(
             rule: alert.rule, details: alert.details, placeName: alert.place.name ?? alert.key, in: units)
             ?? alert.message
     }
@@ -44,9 +49,10 @@ package enum AlertText {
             object["peak"] = .double(Rounding.round(units.precipitation.value(millimetres: peak), decimals: 2))
             return .object(object)
         }
-        guard rule == .tempDrop || rule == .dailySummary, case .object(var object) = details else { return details }
+        guard rule == .tempDrop || rule == .dailySummary || rule == .forecastChange, case .object(var object) = details
+        else { return details }
         let unit = units.temperature
-        for key in ["temperature", "previous", "low", "high"] {
+        for key in ["temperature", "previous", "low", "high", "previousLow", "previousHigh"] {
             if let celsius = object[key]?.doubleValue {
                 object[key] = .double(Rounding.round(unit.value(celsius: celsius), decimals: 2))
             }

@@ -194,6 +194,8 @@ package struct AlertConfiguration: Sendable, Equatable {
     package var airQualityLevel: EuropeanAQILevel?
     /// Whether a change of the next minutes' precipitation raises `nowcast` alerts.
     package var nowcast: Bool?
+    /// Whether a changed forecast of the next three days raises `forecast_change` alerts.
+    package var forecastChange: Bool?
 
     package init(
         dailySummaryEnabled: Bool? = nil, dailySummaryMinutes: Int64? = nil, tempDropC: Double? = nil,

@@ -35,7 +35,7 @@ extension Engine {
                 state, dailySummaryEnabled: change.dailySummaryEnabled, dailySummaryMinutes: change.dailySummaryMinutes,
                 tempDropC: change.tempDropC, severe: change.severe, official: change.official,
                 airQualityEnabled: change.airQualityEnabled, airQualityLevel: change.airQualityLevel,
-                nowcast: change.nowcast)
+                nowcast: change.nowcast, forecastChange: change.forecastChange)
         } answer: { event in
             if case .alertsConfigured(let settings) = event { settings } else { nil }
         } unchanged: {

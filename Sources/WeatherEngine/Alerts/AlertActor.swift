@@ -24,6 +24,10 @@ package actor AlertActor {
     /// The first message of each official warning's thread of updates, for the `official` rule; seeded from
     /// the cached warnings at start (`AlertActor+Official.swift`).
     var lineage = OfficialAlerts.Lineage()
+    /// Place key → local date → the first forecast of the date fetched once it was within the
+    /// `forecast_change` rule's days: the rule's baseline until an alert tells of the date
+    /// (`AlertActor+ForecastChange.swift`).
+    var horizonFirst: [String: [String: ForecastRevision]] = [:]
 
     init(
         cache: StateActor<WeatherCache>, favorites: StateActor<FavoritesState>, location: StateActor<LocationState>,
@@ -47,6 +51,8 @@ package actor AlertActor {
             cache.current.mapValues { ($0.value.current.temperature, $0.fetchedAt) }
         }
         await seedLineage()
+        await seedForecastBaselines(
+            scan: ForecastLogScan(directory: follower.directory, writer: follower.writer, health: follower.logHealth))
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.follow(after: startSeq) }
             guard let summaryCheckInterval else { return }
@@ -118,6 +124,10 @@ package actor AlertActor {
                 }
             }
         }
+        if case .forecast(let report) = fetched.report {
+            await decideForecastChange(
+                key: fetched.key, report: report, fetchedAt: fetched.call.at, zone: zone, now: now, cause: cause)
+        }
     }
 
     private func checkDailySummaries() async {
@@ -131,6 +141,15 @@ package actor AlertActor {
                 }
             }
         }
+    }
+
+    /// The keys of every place with alerts on.
+    func targetKeys() async -> Set<String> {
+        var keys = await favorites.read { state in
+            Set(state.items.filter(\.notify).map { Place.key(lat: $0.lat, lon: $0.lon) })
+        }
+        if let here = await location.read({ $0.current }) { keys.insert(Place.key(lat: here.lat, lon: here.lon)) }
+        return keys
     }
 
     /// The places with alerts on at `key`: favorites with `notify`, and the current location.

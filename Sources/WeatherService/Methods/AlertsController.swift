@@ -17,7 +17,7 @@ struct AlertsController: Controller {
             },
             "alerts/configure": MethodHandler(
                 changesState: true,
-                params: ["dailySummary", "tempDropC", "severe", "official", "airQuality", "nowcast"]
+                params: ["dailySummary", "tempDropC", "severe", "official", "airQuality", "nowcast", "forecastChange"]
             ) { [alerts] call in
                 try await alerts.configureAlerts(try Self.configuration(call.params), origin: call.origin).map {
                     $0.json
@@ -44,6 +44,7 @@ struct AlertsController: Controller {
         change.severe = try p.optionalBool("severe")
         change.official = try p.optionalBool("official")
         change.nowcast = try p.optionalBool("nowcast")
+        change.forecastChange = try p.optionalBool("forecastChange")
         if p.has("airQuality") {
             let airQuality = try FieldReader(p.members["airQuality"], path: "params.airQuality")
             try airQuality.rejectUnknown(["enabled", "level"])

@@ -1,0 +1,65 @@
+import EventLog
+import WeatherDomain
+import WeatherRuntime
+
+extension AlertActor {
+    /// Notes the first forecast of each watched date fetched once it came within the rule's three days, and
+    /// decides the `forecast_change` rule on `report` for the places with alerts on at `key`.
+    func decideForecastChange(
+        key: String, report: ForecastReport, fetchedAt: Timestamp, zone: ZoneOffsets, now: Timestamp, cause: String
+    ) async {
+        let today = LocalDate.string(now, zone: zone)
+        note(key: key, days: report.daily, fetchedAt: fetchedAt, today: today)
+        let baselines = horizonFirst[key] ?? [:]
+        for target in await targets(for: key) {
+            await append(cause: cause) { state in
+                ForecastChangeAlerts.decide(
+                    state, target: target, days: report.daily, fetchedAt: fetchedAt, baselines: baselines, today: today,
+                    zone: zone, now: now)
+            }
+        }
+    }
+
+    /// Keeps, per watched date, the first forecast of it fetched within the rule's days; forgets past dates.
+    func note(key: String, days: [DailySummary], fetchedAt: Timestamp, today: String) {
+        var first = (horizonFirst[key] ?? [:]).filter { $0.key > today }
+        for date in ForecastChangeAlerts.watchedDates(today: today) where first[date] == nil {
+            if let day = days.first(where: { $0.date == date }) {
+                first[date] = ForecastRevision(fetchedAt: fetchedAt, day: day)
+            }
+        }
+        horizonFirst[key] = first
+    }
+
+    /// With the rule on at start-up, finds the first forecast of each watched date within the rule's days
+    /// from the log, for every place with alerts on, so a change that began before a restart is still told.
+    func seedForecastBaselines(scan: ForecastLogScan) async {
+        guard await alerts.read({ $0.settings.forecastChange }) else { return }
+        let now = clock.timestamp()
+        for key in await targetKeys() {
+            let zone = await cache.read { Engine.zone(of: key, in: $0, around: now) }
+            let today = LocalDate.string(now, zone: zone)
+            let dates = ForecastChangeAlerts.watchedDates(today: today)
+            // A date enters the rule's days three days before it: the earliest watched one, yesterday.
+            guard let entered = LocalDate.adding(-1, to: today),
+                let notBefore = LocalDate.start(of: entered, zone: zone)
+            else { continue }
+            let found = await onOwnThread(named: "forecast-baselines") {
+                Result { try scan.run(key: key, dates: Set(dates), notBefore: notBefore) }
+            }
+            guard case .success(let result) = found else { continue }
+            for fetch in result.fetches {
+                let fetchedOn = LocalDate.string(fetch.fetchedAt, zone: zone)
+                let watched = fetch.days.filter {
+                    guard let entersOn = LocalDate.adding(-ForecastChangeAlerts.horizonDays, to: $0.date) else {
+                        return false
+                    }
+                    return fetchedOn >= entersOn && horizonFirst[key]?[$0.date] == nil
+                }
+                for day in watched {
+                    horizonFirst[key, default: [:]][day.date] = ForecastRevision(fetchedAt: fetch.fetchedAt, day: day)
+                }
+            }
+        }
+    }
+}
