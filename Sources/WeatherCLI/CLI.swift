@@ -25,7 +25,8 @@ package enum CLI {
 
     /// Every command, in the order `weatherd --help` lists them.
     package static let commands: [Command] = [
-        NowCommand.command, NowcastCommand.command, ForecastCommand.command, HistoryCommand.command, ChangesCommand.command,
+        NowCommand.command, NowcastCommand.command, ForecastCommand.command, HistoryCommand.command,
+        ChangesCommand.command,
         ClimateCommand.command, ChartCommand.command, BarCommand.command,
         WarningsCommand.command, AirCommand.command, SearchCommand.command, LocationCommand.command,
         UnitsCommand.command, RefreshCommand.command, FavoritesCommand.command, AlertsCommand.command,

@@ -30,7 +30,9 @@ enum CompletionsCommand {
     ) { _ in CLI.Exit.ok }
 
     /// The commands that take a PLACE, whose positional argument completes to a favorite's name.
-    static let placeCommands = ["now", "forecast", "history", "climate", "changes", "chart", "bar", "warnings", "air", "refresh"]
+    static let placeCommands = [
+        "now", "forecast", "history", "climate", "changes", "chart", "bar", "warnings", "air", "refresh",
+    ]
 
     /// The words a command takes first (`favorites add`, `units metric`).
     static let actions: [String: [String]] = [
