@@ -70,6 +70,23 @@ struct OneLineTests {
         #expect(try render("%h %f %P %u %p") == "? ? ? ? ?")
     }
 
+    @Test("%A: today's high less its normal high in whole degrees of the forecast's unit; empty without them")
+    func anomaly() throws {
+        func forecast(max: Double, normalHigh: Double?, unit: String = "°C") -> JSONValue {
+            var day: [String: JSONValue] = ["date": "2026-11-22", "max": .double(max)]
+            if let normalHigh { day["normal"] = ["low": -1, "high": .double(normalHigh)] }
+            return ["daily": [.object(day)], "units": ["temperature": .string(unit)]]
+        }
+        #expect(try render("%A", forecast: forecast(max: 5.6, normalHigh: 2.3)) == "+3 °C", "3.3")
+        #expect(try render("%A", forecast: forecast(max: 1.0, normalHigh: 3.8)) == "-3 °C", "-2.8")
+        #expect(try render("%A", forecast: forecast(max: 2.2, normalHigh: 2.0)) == "±0 °C")
+        #expect(try render("%A", forecast: forecast(max: 42.1, normalHigh: 36.1, unit: "°F")) == "+6 °F")
+        #expect(try render("[%A]", forecast: forecast(max: 5.6, normalHigh: nil)) == "[]", "no cached climate")
+        #expect(try render("[%A]", forecast: nil) == "[]", "no forecast")
+        #expect(try OneLine("%A").needsForecast)
+        #expect(try !OneLine("%A").needsNowcast)
+    }
+
     @Test("a format is checked before anything is asked")
     func parsing() throws {
         #expect(throws: UsageError.self) { try OneLine("%q") }

@@ -86,6 +86,8 @@ extension Chart {
         static func temperature(_ input: Input) -> ValueAxis {
             var values = input.steps.compactMap(\.temperature)
             if values.isEmpty { values = input.days.flatMap { [$0.min, $0.max].compactMap { $0 } } }
+            // The normal band fits in the plot too.
+            values += input.days.flatMap { [$0.normalLow, $0.normalHigh].compactMap { $0 } }
             let clamped = values.map { min(max($0, -1e6), 1e6) }
             return ValueAxis(around: (clamped.min() ?? 0)...(clamped.max() ?? 10))
         }

@@ -62,6 +62,15 @@ extension Chart {
                 ("stroke", Colour.midnight), ("stroke-dasharray", "3.0 3.0"),
             ])
         svg.element("text", [("x", "472.0"), ("y", Writer.number(y))], text: "local midnight")
+        if input.hasNormals {
+            svg.element(
+                "rect",
+                [
+                    ("x", "580.0"), ("y", top), ("width", "10.0"), ("height", "10.0"), ("fill", Colour.normal),
+                    ("fill-opacity", Chart.normalOpacity),
+                ])
+            svg.element("text", [("x", "596.0"), ("y", Writer.number(y))], text: "normal 1991–2020")
+        }
         if let provider = input.provider {
             svg.element(
                 "text", [("x", Writer.number(plot.right)), ("y", Writer.number(y)), ("text-anchor", "end")],
@@ -82,7 +91,11 @@ extension Chart {
         }
         let days = input.days.map { day in
             let date = LocalTime.days(day.date).map { DayLabelForm.full.date($0) } ?? day.date
-            return "\(date): low \(input.degrees(day.min)), high \(input.degrees(day.max))"
+            var text = "\(date): low \(input.degrees(day.min)), high \(input.degrees(day.max))"
+            if let low = day.normalLow, let high = day.normalHigh {
+                text += ", normal \(input.degrees(low)) to \(input.degrees(high))"
+            }
+            return text
         }
         if !days.isEmpty { text += ". " + days.joined(separator: "; ") }
         return text + "."

@@ -11,11 +11,14 @@ extension Chart {
             var pop: Double?
         }
 
-        /// A day's summary: its local date (`YYYY-MM-DD`), low, high and the Sun's times.
+        /// A day's summary: its local date (`YYYY-MM-DD`), low, high, the Sun's times, and its 1991–2020
+        /// normal low and high when the answer carries them (the place's climate is cached).
         struct Day {
             var date: String
             var min: Double?
             var max: Double?
+            var normalLow: Double? = nil
+            var normalHigh: Double? = nil
             var sunrise: Int64?
             var sunset: Int64?
             /// `day` or `night` when the Sun neither rises nor sets.
@@ -81,6 +84,7 @@ extension Chart {
             guard let date = json["date"]?.stringValue else { return nil }
             return Day(
                 date: date, min: json["min"]?.doubleValue, max: json["max"]?.doubleValue,
+                normalLow: json["normal"]?["low"]?.doubleValue, normalHigh: json["normal"]?["high"]?.doubleValue,
                 sunrise: time(json["sunrise"]), sunset: time(json["sunset"]), polar: json["polar"]?.stringValue)
         }
 
@@ -88,6 +92,9 @@ extension Chart {
         static func time(_ json: JSONValue?) -> Int64? {
             json?.stringValue.flatMap { Timestamp(rfc3339: $0) }?.milliseconds
         }
+
+        /// Whether any day has both its normal low and high: the chart then draws the normal band.
+        var hasNormals: Bool { days.contains { $0.normalLow != nil && $0.normalHigh != nil } }
 
         /// The summary of a local date, if the forecast has one.
         func day(on date: String) -> Day? { days.first { $0.date == date } }

@@ -2,7 +2,8 @@ import WeatherDomain
 
 /// An SVG chart of a `weather/forecast` result, for people: the temperature as a line, the chance of
 /// precipitation as bars, a dashed separator at each local midnight, each day's date with its low and high,
-/// nights shaded, and the place, the units and the fetch time above.
+/// nights shaded, each day's 1991–2020 normal low to high as a faint band behind them when the answer
+/// carries it, and the place, the units and the fetch time above.
 ///
 /// The renderer is pure: no clock, no locale, no randomness. The same forecast gives the same bytes, and
 /// every coordinate is printed with one decimal. The document is SVG 1.1 with presentation attributes only:
@@ -36,6 +37,7 @@ enum Chart {
         static let text = "#334155"
         static let faint = "#64748b"
         static let stale = "#b45309"
+        static let normal = "#16a34a"
     }
 
     /// The whole SVG document (ending with a newline) for a `weather/forecast` result.
@@ -63,6 +65,7 @@ enum Chart {
             ])
         drawNights(&svg, input, time)
         drawTemperatureGrid(&svg, input, temperature)
+        drawNormals(&svg, input, time, temperature)
         drawPrecipitation(&svg, input, time)
         drawMidnights(&svg, time)
         drawTemperature(&svg, input, time, temperature)

@@ -20,7 +20,9 @@ enum ChartCommand {
             PLACE is a city, LAT,LON, a favorite's name or id, or nothing for the current location, as for
             `weatherd now`. The chart shows the temperature as a line and the chance of precipitation as bars,
             a dashed line at each local midnight, each day's date with its low and high, the nights shaded, and
-            the place, the units and when the forecast was fetched. It is SVG 1.1 without scripts or links.
+            the place, the units and when the forecast was fetched; once `weatherd climate` has cached the
+            place's climate, a faint band behind each day from its 1991–2020 normal low to its normal high. It
+            is SVG 1.1 without scripts or links.
 
             --out FILE writes the chart to FILE (whole or not at all) and prints one line; without it the chart
             goes to standard output. --days (1…\(ForecastDetail.days.upperBound), default all) is how many days; --json prints the

@@ -11,8 +11,9 @@ enum ForecastCommand {
         details: """
             PLACE is a city, LAT,LON, a favorite's name or id, or nothing for the current location. Prints one
             row per day by the place's local date (low, high, the day's highest chance of precipitation,
-            sunrise and sunset in local time), or with --hourly one row per forecast step under
-            its local date. --days N (1…\(ForecastDetail.days.upperBound), default all) is how many days. Colour only on a terminal, and never
+            sunrise and sunset in local time; once `weatherd climate` has cached the place's climate, a "vs
+            normal" column: the high against the 1991–2020 normal high, +3°), or with --hourly one row per
+            forecast step under its local date. --days N (1…\(ForecastDetail.days.upperBound), default all) is how many days. Colour only on a terminal, and never
             with NO_COLOR set. --json prints the weather/forecast result instead.
 
             example:
@@ -94,21 +95,28 @@ struct ForecastPage {
         return line
     }
 
-    /// One row per day: its label, emoji, condition, low, high, chance of precipitation, sunrise and sunset.
+    /// One row per day: its label, emoji, condition, low, high, chance of precipitation, sunrise and sunset;
+    /// and, when the days carry their normal (the place's climate is cached), the high less the normal high.
     func days(_ output: Output) -> String {
         let days = forecast["daily"]?.arrayValue ?? []
         if days.isEmpty { return "no days in the forecast" }
-        var rows = [["day", "", "", "low", "high", "rain", "sunrise", "sunset"]]
+        let unit = forecast["units"]?["temperature"]?.stringValue ?? "°C"
+        let withNormal = days.contains { $0["normal"]?["high"] != nil }
+        var heading = ["day", "", "", "low", "high", "rain", "sunrise", "sunset"]
+        if withNormal { heading.insert("vs normal", at: 5) }
+        var rows = [heading]
         for day in days {
             let date = day["date"]?.stringValue ?? ""
-            rows.append([
+            var row = [
                 LocalTime.dayLabel(date), Symbols.emoji(day["condition"] ?? .null, night: false),
                 day["condition"]?["text"]?.stringValue ?? "",
                 quantities.temperature(day["min"], signed: false), quantities.temperature(day["max"], signed: false),
                 (day["pop"]?.doubleValue ?? rainChance(on: date)).map(Quantities.percent) ?? "",
                 sunTime(day, "sunrise"),
                 sunTime(day, "sunset"),
-            ])
+            ]
+            if withNormal { row.insert(Anomaly.high(day).map { Anomaly.short($0, unit: unit) } ?? "", at: 5) }
+            rows.append(row)
         }
         var lines = Text.table(rows).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         lines[0] = output.styled(lines[0], "2")

@@ -4,7 +4,9 @@ import WeatherService
 /// wttr.in's one-line formats over weatherd's answers: the named formats `1`…`4` and the %-codes.
 ///
 /// It reads a `weather/current` result and, for the codes that need it, a `weather/forecast` result (`%r`,
-/// `%+Nh`, the sun and moon codes, and whether it is night). A value the answers lack prints as `?`.
+/// `%+Nh`, the sun and moon codes, `%A`, and whether it is night). A value the answers lack prints as `?`;
+/// `%A` prints nothing without it, as the forecast's days carry a `normal` only once the place's climate is
+/// cached, and a status line should not show a `?` for that.
 package struct OneLine: Sendable {
     /// The named formats, as wttr.in defines them.
     package static let named: [String: String] = [
@@ -22,6 +24,7 @@ package struct OneLine: Sendable {
         ("p", "precipitation"), ("P", "pressure"), ("u", "UV index"), ("D", "dawn"), ("S", "sunrise"),
         ("z", "zenith: solar noon"), ("s", "sunset"), ("d", "dusk"), ("T", "local time"), ("Z", "time zone"),
         ("r", "chance of rain in the next 6 hours"), ("N", "the next hour's rain, briefly: rain in 12 min"),
+        ("A", "today's high against the 1991–2020 normal: +6 °C; empty without a cached climate"),
         ("+Nh", "the forecast N hours ahead: emoji and temperature"),
         ("%", "a percent sign"),
     ]
@@ -41,7 +44,7 @@ package struct OneLine: Sendable {
             switch piece {
             case .text: false
             case .hoursAhead: true
-            case .code(let code): "cmMDSzsdr".contains(code)
+            case .code(let code): "cmMDSzsdrA".contains(code)
             }
         }
     }
@@ -182,6 +185,7 @@ private struct Reading {
                 ?? "UTC" + LocalTime.offsetText(zone.offsetSeconds(at: now), colon: true)
         case "r": return rainChance
         case "N": return nowcast.flatMap { NowcastText.short($0, now: now) } ?? "?"
+        case "A": return Anomaly.high(today).map { Anomaly.text($0, unit: forecastUnit) } ?? ""
         default: return "?"
         }
     }
@@ -213,6 +217,9 @@ private struct Reading {
         quantities.wind(speed: values["windSpeed"], direction: values["windDirection"])
     }
 
+    /// The forecast's temperature unit, which its days' highs and normals are in.
+    var forecastUnit: String { forecast?["units"]?["temperature"]?.stringValue ?? "°C" }
+
     var rainChance: String { Quantities.percent(OneLine.rainChance(in: forecast, now: now)) }
 
     func localTime(_ value: JSONValue?) -> String {
@@ -221,89 +228,4 @@ private struct Reading {
     }
 
     static func capitalized(_ text: String) -> String { text.prefix(1).uppercased() + text.dropFirst() }
-}
-
-/// Emoji for conditions, the wind and the moon.
-enum Symbols {
-    /// The condition's emoji, as wttr.in draws them, with night emoji where the sun would show.
-    static func emoji(_ condition: JSONValue, night: Bool) -> String {
-        let code = condition["code"]?.intValue ?? -1
-        let kind =
-            condition["scheme"]?.stringValue == "owm" ? owmKind(code) : wmoKind(code)
-        switch kind {
-        case .clear: return night ? "🌙" : "☀️"
-        case .mostlyClear: return night ? "🌙" : "🌤️"
-        case .partlyCloudy: return night ? "☁️" : "⛅️"
-        case .cloudy: return "☁️"
-        case .fog: return "🌫️"
-        case .lightRain: return night ? "🌧️" : "🌦️"
-        case .rain: return "🌧️"
-        case .lightSnow: return "🌨️"
-        case .snow: return "❄️"
-        case .thunder: return "⛈️"
-        case .tornado: return "🌪️"
-        case .unknown: return "✨"
-        }
-    }
-
-    private enum Kind {
-        case clear, mostlyClear, partlyCloudy, cloudy, fog, lightRain, rain, lightSnow, snow, thunder, tornado,
-            unknown
-    }
-
-    private static func wmoKind(_ code: Int64) -> Kind {
-        switch code {
-        case 0: .clear
-        case 1: .mostlyClear
-        case 2: .partlyCloudy
-        case 3: .cloudy
-        case 45, 48: .fog
-        case 51, 53, 56, 61, 80: .lightRain
-        case 55, 57, 63, 65, 66, 67, 81, 82: .rain
-        case 71, 77, 85: .lightSnow
-        case 73, 75, 86: .snow
-        case 95, 96, 99: .thunder
-        default: .unknown
-        }
-    }
-
-    private static func owmKind(_ code: Int64) -> Kind {
-        switch code {
-        case 200..<300: .thunder
-        case 300..<400, 500, 520: .lightRain
-        case 501..<600: .rain
-        case 600, 612, 615, 620: .lightSnow
-        case 600..<700: .snow
-        case 781: .tornado
-        case 700..<800: .fog
-        case 800: .clear
-        case 801: .mostlyClear
-        case 802: .partlyCloudy
-        case 803, 804: .cloudy
-        default: .unknown
-        }
-    }
-
-    /// Whether `time` is night: in a polar night, or before `sunrise` or from `sunset` on (RFC 3339 times, as
-    /// the answers give them); not night when either is unknown.
-    static func isNight(_ time: Timestamp, polar: JSONValue?, sunrise: JSONValue?, sunset: JSONValue?) -> Bool {
-        if polar?.stringValue == "night" { return true }
-        guard let sunrise = Timestamp(rfc3339: sunrise?.stringValue ?? ""),
-            let sunset = Timestamp(rfc3339: sunset?.stringValue ?? "")
-        else { return false }
-        return time.milliseconds < sunrise.milliseconds || time.milliseconds >= sunset.milliseconds
-    }
-
-    /// wttr.in's arrows: where the wind blows to (a north wind, from 0°, points down).
-    static func windArrow(_ degrees: Double) -> String {
-        let arrows = ["↓", "↙", "←", "↖", "↑", "↗", "→", "↘"]
-        let normalized = (degrees.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
-        return arrows[Int((normalized + 22.5) / 45) % 8]
-    }
-
-    /// The moon's emoji for a phase from 0 (new) through 0.5 (full) to 1 (new again).
-    static func moon(_ phase: Double) -> String {
-        let moons = ["🌑", "🌒", "🌓", "🌔", "🌕", "🌖", "🌗", "🌘"]
-        return moons[Int((phase * 8).rounded()) % 8]
-    }
 }

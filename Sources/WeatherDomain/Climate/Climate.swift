@@ -65,34 +65,51 @@ package struct Climate: Sendable, Equatable {
     /// The first year the past days cover (records are "since" then); nil with none.
     package var since: Int?
 
+    /// The past days indexed by day number, to compute the climate of many calendar days from one page.
+    package struct Past: Sendable {
+        var byDay: [Int64: PastDay] = [:]
+        /// The first and last years the days cover; nil with none.
+        var years: ClosedRange<Int>?
+
+        /// Indexes `days` (any order; a date that is not `YYYY-MM-DD` is skipped).
+        package init(_ days: [PastDay]) {
+            var (first, last): (Int?, Int?) = (nil, nil)
+            for past in days {
+                guard let number = LocalDate.dayNumber(of: past.date) else { continue }
+                let year = Int(CivilDate.fromDays(number).0)
+                byDay[number] = past
+                (first, last) = (min(first ?? year, year), max(last ?? year, year))
+            }
+            if let first, let last { years = first...last }
+        }
+    }
+
     /// Computes the normal and records of `month`/`day` (1-based) from `days` (any order; a date that is not
     /// `YYYY-MM-DD` is skipped).
     package init(_ days: [PastDay], month: Int, day: Int) {
+        self.init(Past(days), month: month, day: day)
+    }
+
+    /// Computes the normal and records of `month`/`day` (1-based) from indexed past days.
+    package init(_ past: Past, month: Int, day: Int) {
         self.month = month
         self.day = day
-        var byDay: [Int64: PastDay] = [:]
+        let byDay = past.byDay
         var (recordLow, recordHigh): (Record?, Record?) = (nil, nil)
-        var since: Int?
-        for past in days {
-            guard let number = LocalDate.dayNumber(of: past.date) else { continue }
-            let (year, m, d) = CivilDate.fromDays(number)
-            byDay[number] = past
-            since = min(since ?? Int(year), Int(year))
-            guard m == month, d == day else { continue }
-            if let low = past.low,
-                low < recordLow?.value ?? .infinity
-                    || (low == recordLow?.value && Int(year) < recordLow?.year ?? 0)
-            {
-                recordLow = Record(value: low, year: Int(year))
+        for year in past.years.map(Array.init) ?? [] {
+            guard (1...12).contains(month), day >= 1,
+                Int64(day) <= CivilDate.daysIn(month: Int64(month), year: Int64(year)),
+                let found = byDay[CivilDate.toDays(year: Int64(year), month: Int64(month), day: Int64(day))]
+            else { continue }
+            // Years ascend: a record only equalled keeps the earlier year.
+            if let low = found.low, low < recordLow?.value ?? .infinity {
+                recordLow = Record(value: low, year: year)
             }
-            if let high = past.high,
-                high > recordHigh?.value ?? -.infinity
-                    || (high == recordHigh?.value && Int(year) < recordHigh?.year ?? 0)
-            {
-                recordHigh = Record(value: high, year: Int(year))
+            if let high = found.high, high > recordHigh?.value ?? -.infinity {
+                recordHigh = Record(value: high, year: year)
             }
         }
-        (self.recordLow, self.recordHigh, self.since) = (recordLow, recordHigh, since)
+        (self.recordLow, self.recordHigh, self.since) = (recordLow, recordHigh, past.years?.lowerBound)
         var (lows, highs, years) = ([Double](), [Double](), 0)
         for year in Self.normalPeriod.map(Int64.init) {
             let centre = CivilDate.toDays(

@@ -20,6 +20,9 @@ package struct ClimateAnswer: Sendable {
     package var fetchedAt: Timestamp
     /// `network` for a fresh call, `cache` otherwise.
     package var source: String
+    /// Why part of the answer is missing: the forecast or the current weather could not be had, so there is
+    /// no forecast or anomaly (the normal and records stand without them).
+    package var warnings: [String] = []
 
     /// The forecast high less the normal high, °C.
     package var highAnomaly: Double? { difference(forecastHigh, climate.normalHigh) }
@@ -42,8 +45,16 @@ extension Engine {
     {
         Completion {
             let resolved = try await self.resolve(place, cause: origin.cause)
-            let forecast = try await self.fetcher.forecast(at: resolved, cause: origin.cause).value
-            let current = try await self.fetcher.current(at: resolved, cause: origin.cause).value
+            var warnings: [String] = []
+            // The weather's calls only add the forecast and the anomaly: when the provider fails, the normal
+            // and records still answer from the archive, with a warning saying what is missing.
+            let forecast = await Self.partial(&warnings, "no forecast or anomaly") {
+                try await self.fetcher.forecast(at: resolved, cause: origin.cause).value
+            }
+            let current = await Self.partial(&warnings, "no current temperature") {
+                try await self.fetcher.current(at: resolved, cause: origin.cause).value
+            }
+            try Task.checkCancellation()
             let now = self.clock.timestamp()
             let zone = await self.cache.read { Self.zone(of: resolved.key, in: $0, around: now) }
             let today = LocalDate.string(now, zone: zone)
@@ -54,12 +65,27 @@ extension Engine {
                 .climate, at: resolved, from: PastRange.earliest, to: through, final: true, cause: origin.cause)
             let (_, month, day) = CivilDate.fromDays(number)
             let climate = Climate(page.value.days, month: Int(month), day: Int(day))
-            let forecastDay = forecast.daily.first { $0.date == date }
+            let forecastDay = forecast?.daily.first { $0.date == date }
             return ClimateAnswer(
                 place: resolved, date: date, climate: climate, through: page.value.to, forecastHigh: forecastDay?.max,
                 forecastLow: forecastDay?.min,
-                currentTemperature: date == today ? current.current.temperature : nil,
-                units: try await self.units(units), fetchedAt: page.fetchedAt, source: page.source)
+                currentTemperature: date == today ? current?.current.temperature : nil,
+                units: try await self.units(units), fetchedAt: page.fetchedAt, source: page.source, warnings: warnings)
+        }
+    }
+
+    /// The value of `body`, or nil with "`missing`: the reason" added to `warnings` when it fails (not when
+    /// the task is cancelled: that is thrown on by the caller's check).
+    private static func partial<T>(_ warnings: inout [String], _ missing: String, _ body: () async throws -> T) async
+        -> T?
+    {
+        do {
+            return try await body()
+        } catch is CancellationError {
+            return nil
+        } catch {
+            warnings.append("\(missing): \(error)")
+            return nil
         }
     }
 
@@ -68,6 +94,21 @@ extension Engine {
     package func cachedClimate(at key: String, month: Int, day: Int) async -> Climate? {
         let page = await self.cache.read { $0.past[PastFetched.entry(kind: .climate, key: key)]?.value }
         return page.map { Climate($0.days, month: month, day: day) }
+    }
+
+    /// The climate of each local date in `dates` at a place, only when its climate page is already cached (no
+    /// call; empty otherwise): for the normals beside a forecast's days.
+    package func cachedClimates(at key: String, dates: [String]) async -> [String: Climate] {
+        guard let page = await self.cache.read({ $0.past[PastFetched.entry(kind: .climate, key: key)]?.value })
+        else { return [:] }
+        let past = Climate.Past(page.days)
+        var climates: [String: Climate] = [:]
+        for date in dates {
+            guard let number = LocalDate.dayNumber(of: date) else { continue }
+            let (_, month, day) = CivilDate.fromDays(number)
+            climates[date] = Climate(past, month: Int(month), day: Int(day))
+        }
+        return climates
     }
 }
 

@@ -21,6 +21,9 @@ package struct ForecastWeather: Sendable {
     package var days: Int?
     package var detail: ForecastDetail
     package var type: ForecastType
+    /// The 1991–2020 normal of each day's date, by local date, when the place's climate is already cached
+    /// (`weather/climate`); empty otherwise. Reading it never calls the archive.
+    package var normals: [String: Climate] = [:]
 }
 
 /// The favorites with their latest cached current weather, for a map.
@@ -63,9 +66,10 @@ extension Engine {
             let resolved = try await self.resolve(place, cause: origin.cause)
             var answer = try await self.fetcher.forecast(at: resolved, maxAgeMs: maxAgeMs, cause: origin.cause)
             answer.value.place = await self.answerPlace(for: place, resolved: resolved, reported: answer.value.place)
+            let normals = await self.cachedClimates(at: resolved.key, dates: answer.value.daily.map(\.date))
             return ForecastWeather(
                 answer: answer, units: try await self.units(units), now: self.clock.timestamp(), days: days,
-                detail: detail, type: type)
+                detail: detail, type: type, normals: normals)
         }
     }
 

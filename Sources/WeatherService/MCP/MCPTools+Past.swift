@@ -87,7 +87,9 @@ extension MCPController {
             return {
                 let climate = try await engine.climate(
                     request.place, date: date, units: request.units, origin: origin)()
-                return MCPAnswer("\(climate.place.name ?? climate.place.key): \(climate.sentence)", climate.json)
+                let warnings = climate.warnings.map { " (\($0))" }.joined()
+                return MCPAnswer(
+                    "\(climate.place.name ?? climate.place.key): \(climate.sentence)\(warnings)", climate.json)
             }
         case "get_forecast_changes":
             let request = try PlaceParams(arguments)

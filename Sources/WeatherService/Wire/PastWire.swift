@@ -47,7 +47,8 @@ extension HistoryAnswer {
 extension ClimateAnswer {
     /// `{location, date, normal: {low, high, period, years, windowDays}, records: {high: {value, year},
     /// low: {…}, since, through}, forecast?: {low, high}, current?: {temperature}, anomaly?: {low, high},
-    /// sentence, units, fetchedAt, cached, attribution}`, in the reader's units.
+    /// warnings?, sentence, units, fetchedAt, cached, attribution}`, in the reader's units; `warnings` says why
+    /// the forecast, the anomaly or the current temperature is missing when the provider failed.
     var json: JSONValue {
         var normal: [String: JSONValue] = [
             "period": "1991-2020", "years": .int(Int64(climate.normalYears)), "windowDays": .int(Climate.windowDays),
@@ -78,6 +79,7 @@ extension ClimateAnswer {
             PastWire.put(&anomaly, "high", highAnomaly.map { PastWire.difference($0, units) })
             object["anomaly"] = .object(anomaly)
         }
+        if !warnings.isEmpty { object["warnings"] = .array(warnings.map(JSONValue.string)) }
         if let currentTemperature {
             object["current"] = ["temperature": .double(WeatherFormatting.temperature(currentTemperature, units))]
         }

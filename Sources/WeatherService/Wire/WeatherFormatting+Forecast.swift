@@ -14,9 +14,10 @@ extension WeatherFormatting {
     ///   - days: the days kept (all when nil).
     ///   - detail: `full` adds `entries`, `summary` does not (nor does `type` `daily`).
     ///   - type: the steps: 3-hourly, hourly (the next 48 hours), day and night halves, or none (`daily`).
+    ///   - normals: each local date's climate, when the place's is cached: a day gets its `normal`.
     static func forecast(
         _ answer: FetchAnswer<ForecastReport>, units: UnitChoice, now: Timestamp, days: Int? = nil,
-        detail: ForecastDetail = .full, type: ForecastType = .threeHourly
+        detail: ForecastDetail = .full, type: ForecastType = .threeHourly, normals: [String: Climate] = [:]
     ) -> JSONValue {
         let report = answer.value
         let zone = report.zone(around: now)
@@ -34,7 +35,7 @@ extension WeatherFormatting {
         var result: [String: JSONValue] = [
             "location": location(report.place, timezone: report.timezone, utcOffsetSeconds: report.utcOffsetSeconds),
             "units": unitNames(units), "type": .string(type.rawValue),
-            "daily": .array(kept.map { day(report, $0, zone: zone, units: units) }),
+            "daily": .array(kept.map { day(report, $0, zone: zone, units: units, normal: normals[$0.date]) }),
             "fetchedAt": .string(answer.fetchedAt.description), "source": .string(answer.source),
             "stale": .bool(answer.stale), "provider": .string(answer.provider),
         ]
@@ -84,9 +85,12 @@ extension WeatherFormatting {
         return .object(step.object)
     }
 
-    /// A day in `units`: the provider's figures (or the summary of its steps), and the Sun and Moon
-    /// computed locally for its date on clocks that keep `zone`.
-    static func day(_ report: ForecastReport, _ day: DailySummary, zone: ZoneOffsets, units: UnitChoice) -> JSONValue {
+    /// A day in `units`: the provider's figures (or the summary of its steps), the Sun and Moon computed
+    /// locally for its date on clocks that keep `zone`, and `normal: {low, high}` (1991–2020) from `normal`,
+    /// the climate of its date, when the place's is cached.
+    static func day(
+        _ report: ForecastReport, _ day: DailySummary, zone: ZoneOffsets, units: UnitChoice, normal: Climate? = nil
+    ) -> JSONValue {
         var object = Quantities(units)
         object.temperature("min", day.min)
         object.temperature("max", day.max)
@@ -96,6 +100,12 @@ extension WeatherFormatting {
         object.object["date"] = .string(day.date)
         object.object["condition"] = condition(day.condition, isDay: true)
         sky(on: day.date, at: report.place, zone: zone, into: &object.object)
+        if let normal, normal.normalLow != nil || normal.normalHigh != nil {
+            var values = Quantities(units)
+            values.temperature("low", normal.normalLow)
+            values.temperature("high", normal.normalHigh)
+            object.object["normal"] = .object(values.object)
+        }
         return .object(object.object)
     }
 
