@@ -163,7 +163,7 @@ package struct LogGenerator {
             let midnight = start / 86_400_000 * 86_400_000 + Int64(day) * 86_400_000
             return DailySummary(
                 date: LocalDate.string(Timestamp(milliseconds: midnight), zone: .fixed(3_600)),
-                min: -3.5 + Double(day), max: 8.25 + Double(day), precipitation: Double(day % 4) * 1.3,
+                min: -3.5 + Double(day), max: 8.25 + Double(day), precipitation: Double(day % 4 * 13) / 10,
                 pop: Double(day % 10) / 10, uvIndex: Double(day % 6), condition: .wmo(61),
                 sunrise: Timestamp(milliseconds: midnight + 27_000_000),
                 sunset: Timestamp(milliseconds: midnight + 57_600_000))

@@ -99,6 +99,45 @@ struct WeatherFetchedSchemaTests {
     }
 
     @Test(
+        "the compacted form that keeps each day's summary is valid; a fuller day, days without reduced, or days on a current fetch are not"
+    )
+    func compactedWithDays() throws {
+        let all = try Self.fetched()
+        let forecast = try #require(all.first?.1.json.objectValue)
+        let days = try #require(forecast["daily"]?.arrayValue)
+        #expect(days.contains { $0["uvIndex"] != nil })
+        let kept: Set<String> = ["date", "min", "max", "condition", "pop", "precipitation"]
+        let reducedDays = JSONValue.array(
+            days.map { .object(($0.objectValue ?? [:]).filter { kept.contains($0.key) }) })
+        let sha256 = JSONValue.string(String(repeating: "ab", count: 32))
+        var members = forecast
+        members["entries"] = nil
+        members["hourly"] = nil
+        members["daily"] = reducedDays
+        members["compacted"] = [
+            "bytes": 61_204, "members": ["entries", "hourly"], "reduced": ["daily"], "sha256": sha256,
+        ]
+        #expect(schema.validate(.object(members)) == [])
+
+        var fullDays = members
+        fullDays["daily"] = .array(days)
+        #expect(!schema.validate(.object(fullDays)).isEmpty)
+        var unsaid = members
+        unsaid["compacted"] = ["bytes": 61_204, "members": ["entries", "hourly"], "sha256": sha256]
+        #expect(!schema.validate(.object(unsaid)).isEmpty, "days kept must be said in reduced")
+        var saidOnly = members
+        saidOnly["daily"] = nil
+        #expect(!schema.validate(.object(saidOnly)).isEmpty, "reduced names days that are not there")
+
+        var current = try #require(all[1].1.json.objectValue)
+        #expect(current["kind"] == "current")
+        current["current"] = nil
+        current["daily"] = reducedDays
+        current["compacted"] = ["bytes": 702, "members": ["current"], "reduced": ["daily"], "sha256": sha256]
+        #expect(!schema.validate(.object(current)).isEmpty)
+    }
+
+    @Test(
         "the schema refuses what weatherd never writes",
         arguments: [
             ("hourly", "cloudCover", JSONValue.double(101)), ("hourly", "isDay", JSONValue.int(1)),

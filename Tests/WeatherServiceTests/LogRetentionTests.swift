@@ -125,8 +125,11 @@ struct LogRetentionTests {
                 let compacted = kept.removeValue(forKey: "compacted") ?? .null
                 #expect(compacted["sha256"] == .string(SHA256.hex(old.data)))
                 #expect(compacted["bytes"] == .int(Int64(old.data.count)))
-                #expect(compacted["members"] == ["daily", "entries", "hourly"])
+                #expect(compacted["members"] == ["entries", "hourly"])
+                #expect(compacted["reduced"] == ["daily"])
+                #expect(kept["daily"]?.arrayValue?.count == original["daily"]?.arrayValue?.count)
                 for name in WeatherFetched.payloadMembers { original[name] = nil }
+                kept["daily"] = nil
                 #expect(kept == original, "every audit fact, the place and the time zone are kept as they were")
                 #expect(lastFetch[original["key"]?.stringValue ?? ""] != old.seq, "the last fetch of a place is kept")
             }

@@ -10,15 +10,24 @@ import WeatherDomain
 package struct PayloadRule: Sendable, Equatable {
     package var type: String
     package var version: Int
-    /// The `data` members that are payload (removed); every other member is an audit fact (kept).
+    /// The `data` members that are payload (removed, or reduced when `reducedMembers` names them); every other
+    /// member is an audit fact (kept).
     package var payloadMembers: Set<String>
+    /// The payload members kept in reduced form rather than removed: each names the fields kept of every
+    /// element of its array (the element's other fields are removed). A member named here that is not an array
+    /// is removed wholly.
+    package var reducedMembers: [String: [String]]
     /// The `data` members whose values together name the cache entry a later event replaces.
     package var entryMembers: [String]
 
-    package init(type: String, version: Int, payloadMembers: Set<String>, entryMembers: [String]) {
+    package init(
+        type: String, version: Int, payloadMembers: Set<String>, reducedMembers: [String: [String]] = [:],
+        entryMembers: [String]
+    ) {
         self.type = type
         self.version = version
         self.payloadMembers = payloadMembers
+        self.reducedMembers = reducedMembers
         self.entryMembers = entryMembers
     }
 }
@@ -44,9 +53,11 @@ package enum CompactionStep: String, Sendable, CaseIterable {
 /// (which stays byte for byte, so a log shipper that knows files by their first line sees the same file);
 /// its type has a `PayloadRule`; it was written before `cutoff`; and a later line (by seq, anywhere in the
 /// log) names the same cache entry. A stripped line keeps `seq`, `ts`, `type`, `v`, `cause`, `corr`, its stated
-/// `chain` and every member of `data` but the payload, and gains
-/// `"compacted":{"bytes":N,"members":[…],"sha256":"…"}` (the original `data`'s length and digest); its `crc`
-/// is computed anew. Every other line is copied byte for byte.
+/// `chain` and every member of `data` but the payload (a payload member the rule reduces stays, each element
+/// with only the fields the rule keeps), and gains
+/// `"compacted":{"bytes":N,"members":[…],"reduced":[…],"sha256":"…"}` (the members removed wholly, those kept
+/// reduced, only when there are any, and the original `data`'s length and digest); its `crc` is computed anew.
+/// Every other line is copied byte for byte.
 ///
 /// Each segment is replaced on its own (at most one at a time): the copy is written beside it and fsynced,
 /// the manifest records the copy's length and CRC-32C and the chains that link it to its neighbours, then
@@ -143,16 +154,36 @@ package enum SegmentCompactor {
         return plan
     }
 
-    /// The `data` of a stripped line: the original without its payload members, plus `compacted`.
+    /// The `data` of a stripped line: the original without its payload members (those the rule reduces kept in
+    /// their reduced form), plus `compacted`.
     static func strippedData(_ data: [UInt8], rule: PayloadRule) throws -> [UInt8] {
         guard case .object(var members) = try JSONValue.parse(data) else { return data }
-        let removed = rule.payloadMembers.filter { members[$0] != nil }.sorted()
-        for name in removed { members[name] = nil }
-        members["compacted"] = .object([
+        var removed: [String] = []
+        var reduced: [String] = []
+        for name in rule.payloadMembers.sorted() {
+            guard let value = members[name] else { continue }
+            if let fields = rule.reducedMembers[name], case .array(let elements) = value {
+                members[name] = .array(elements.map { reduce($0, keeping: fields) })
+                reduced.append(name)
+            } else {
+                members[name] = nil
+                removed.append(name)
+            }
+        }
+        var compacted: [String: JSONValue] = [
             "bytes": .int(Int64(data.count)), "members": .array(removed.map { .string($0) }),
             "sha256": .string(SHA256.hex(data)),
-        ])
+        ]
+        if !reduced.isEmpty { compacted["reduced"] = .array(reduced.map { .string($0) }) }
+        members["compacted"] = .object(compacted)
         return JSONValue.object(members).jsonBytes
+    }
+
+    /// An element of a reduced member: an object with only the `fields` it has of those named; any other
+    /// element as it is.
+    private static func reduce(_ element: JSONValue, keeping fields: [String]) -> JSONValue {
+        guard case .object(let members) = element else { return element }
+        return .object(members.filter { fields.contains($0.key) })
     }
 
     private static func rewrite(

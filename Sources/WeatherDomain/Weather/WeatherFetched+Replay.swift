@@ -37,6 +37,13 @@ extension WeatherFetched {
     /// What log compaction may strip from a `weather.fetched` line once a later fetch of the same cache entry
     /// (`kind` and `key`) replaced it: the report, which is cache; the place, time zone and audit facts stay.
     package static let payloadMembers: Set<String> = ["current", "entries", "hourly", "daily"]
+    /// The payload compaction keeps in reduced form: a forecast's `daily`, each day with only its date, low,
+    /// high, condition, chance and amount of precipitation (a few hundred bytes a forecast), so every forecast
+    /// of a date can still be read from the log past the payload window. `current`, `entries` and `hourly`
+    /// are removed wholly.
+    package static let reducedMembers: [String: [String]] = [
+        "daily": ["date", "min", "max", "condition", "pop", "precipitation"]
+    ]
     /// The members naming the cache entry a fetch fills.
     package static let entryMembers = ["kind", "key"]
 }

@@ -6,13 +6,14 @@ import WeatherRuntime
 /// Payload retention for weatherd's events: what compaction may strip, and the runs that strip it.
 package enum LogMaintenance {
     /// The payloads compaction strips once replaced by a later fetch of the same cache entry: a `weather.fetched`
-    /// report (entry: kind and key), a `warnings.fetched` set of warnings (entry: source and key) and an
-    /// `air_quality.fetched` answer (entry: kind and key) and a `nowcast.fetched` set of steps (entry: source and
-    /// key) and a `past.fetched` page's columns (entry: its `entry`, as a climate page refetched after a year).
+    /// report (entry: kind and key; a forecast's days stay, reduced to their summaries), a `warnings.fetched` set
+    /// of warnings (entry: source and key) and an `air_quality.fetched` answer (entry: kind and key) and a
+    /// `nowcast.fetched` set of steps (entry: source and key) and a `past.fetched` page's columns (entry: its
+    /// `entry`, as a climate page refetched after a year).
     package static let rules: [PayloadRule] = [
         PayloadRule(
             type: "weather.fetched", version: 1, payloadMembers: WeatherFetched.payloadMembers,
-            entryMembers: WeatherFetched.entryMembers),
+            reducedMembers: WeatherFetched.reducedMembers, entryMembers: WeatherFetched.entryMembers),
         PayloadRule(
             type: "warnings.fetched", version: 1, payloadMembers: WarningsFetched.payloadMembers,
             entryMembers: WarningsFetched.entryMembers),
