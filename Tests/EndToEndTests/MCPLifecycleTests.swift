@@ -31,6 +31,7 @@ struct MCPLifecycleTests {
                 "get_current_weather", "get_forecast", "search_cities", "list_favorites", "add_favorite",
                 "remove_favorite", "get_alerts", "refresh_weather", "set_location", "get_settings", "set_units",
                 "get_warnings", "get_air_quality", "get_nowcast", "get_history", "get_climate",
+                "get_forecast_changes",
             ])
         let hasOutputSchema = tools["tools"]?.arrayValue?.allSatisfy { $0["outputSchema"] != nil } ?? false
         #expect(hasOutputSchema == (answered >= "2025-06-18"))

@@ -12,9 +12,10 @@ struct StatusEndToEndTests {
         let options =
             [
                 // The daemon lives through the test however slow the run: an idle exit between two commands would
-                // start a new daemon whose counters begin at zero.
+                // start a new daemon whose counters begin at zero. The cache keeps its answers a day, so the
+                // second `now` is answered from it however long the first one took (a busy machine took minutes).
                 "--data-dir", shared.directory.path, "--idle-exit", "3600", "--open-meteo-base-url", server.baseURL,
-                "--cache-ttl", "300",
+                "--cache-ttl", "86400", "--forecast-ttl", "86400",
             ] + quietTimers
         let now = try await runCommand(["now", "52.52,13.41"] + options, environment: shared.environment)
         #expect(now.status == 0, "\(now.errors)")
@@ -26,7 +27,7 @@ struct StatusEndToEndTests {
         #expect(status.status == 0, "\(status.errors)")
         #expect(status.lines.contains("upstream  \(calls) calls, 2 answered from the cache"), "\(status.output)")
         #expect(
-            status.lines.contains("cache     current weather 5 min, forecasts 1 h 0 min, upstream timeout 30 s"),
+            status.lines.contains("cache     current weather 1 d 0 h, forecasts 1 d 0 h, upstream timeout 30 s"),
             "\(status.output)")
         #expect(status.lines.contains("URLs      weather     \(server.baseURL)"), "\(status.output)")
         let json = try JSONValue.parse(

@@ -198,4 +198,25 @@ struct ForecastChangesLogTests {
             try LogCheck(schemasDirectory: OfficialFixture.schemas).check(dataDirectory: segments.path)
         }
     }
+
+    @Test("weather/history fills the days ERA5 does not reach yet from the last forecast of each in the log")
+    func historyFromTheLog() async throws {
+        let network = try ChangesFixture.network()
+        network.route(
+            "/v1/archive",
+            InMemoryTransport.ok(try PastFixture.body(from: "2026-11-25", to: "2026-11-28", nullFrom: "2026-11-26")))
+        let clock = ManualClock(start: try OfficialFixture.time(Self.start))
+        try await InProcessWeatherd.with(clock: clock, network: network) { service in
+            try await Self.fetch(service, clock)
+            clock.advance(milliseconds: 2 * 86_400_000)
+            var params = ChangesFixture.berlin
+            params["from"] = "2026-11-25"
+            params["to"] = "2026-11-28"
+            let days = try #require(try await service.result("weather/history", .object(params))["days"]?.arrayValue)
+            #expect(days.map { $0["source"] } == ["era5t", "weatherd-log", "weatherd-log", "weatherd-log"])
+            #expect(days[1]["high"] == 30.75, "Thursday's own day, in Thursday's last forecast only")
+            #expect(days[2]["high"] == 11 && days[2]["low"] == 3, "Friday, from Friday's forecast")
+            #expect(days[3]["high"] == 9 && days[3]["low"] == 2.5, "Saturday as Friday's last forecast had it")
+        }
+    }
 }

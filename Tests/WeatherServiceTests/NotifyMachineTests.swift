@@ -123,6 +123,19 @@ struct NotifyMachineTests {
             return
         }
         #expect(soon.icon == "weather-snow" && soon.urgency == 1 && soon.summary.hasPrefix("Next hour ("))
+        let changed = machine.event(
+            Self.raised(
+                seq: 4, number: 4, rule: "forecast_change",
+                details: .object([
+                    "date": "2026-11-28", "condition": .object(["scheme": "wmo", "code": 61, "text": "rain"]),
+                ])),
+            now: Self.now)
+        guard case .show(let change, _, nil) = changed.first else {
+            Issue.record("\(changed)")
+            return
+        }
+        #expect(change.icon == "weather-showers" && change.urgency == 0)
+        #expect(change.summary.hasPrefix("Forecast changed: Saturday ("))
     }
 
     @Test("an update raised again replaces the notification; its cancellation and its expiry close it")

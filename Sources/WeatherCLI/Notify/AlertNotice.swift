@@ -48,6 +48,10 @@ struct AlertNotice: Sendable, Equatable {
             let snow = ["snow", "sleet"].contains(details["precipitation"]?.stringValue ?? "")
             summary = "Next hour (\(place))"
             icon = snow ? "weather-snow" : "weather-showers"
+        case AlertRule.forecastChange.rawValue:
+            let date = details["date"]?.stringValue ?? ""
+            summary = "Forecast changed: \(ForecastChanges.weekday(of: date) ?? date) (\(place))"
+            icon = Self.icon(of: details["condition"])
         default:
             summary = "Severe weather (\(place))"
             icon = Self.icon(of: details["condition"])
@@ -55,7 +59,8 @@ struct AlertNotice: Sendable, Equatable {
     }
 
     /// An official warning's own severity (the log keeps it in lower case, `severe`; an unknown one is told as
-    /// Moderate); `severe` weather is Severe, a temperature drop and poor air Moderate, the daily summary Minor.
+    /// Moderate); `severe` weather is Severe, a temperature drop and poor air Moderate, the daily summary and a
+    /// changed forecast Minor.
     static func severity(of alert: JSONValue) -> String {
         switch alert["rule"]?.stringValue {
         case AlertRule.official.rawValue:
@@ -66,7 +71,7 @@ struct AlertNotice: Sendable, Equatable {
             case .moderate, .unknown: "Moderate"
             }
         case AlertRule.severe.rawValue: "Severe"
-        case AlertRule.dailySummary.rawValue: "Minor"
+        case AlertRule.dailySummary.rawValue, AlertRule.forecastChange.rawValue: "Minor"
         default: "Moderate"
         }
     }

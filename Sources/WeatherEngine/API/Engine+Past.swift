@@ -5,8 +5,9 @@ import WeatherRuntime
 /// A day of the past as `weather/history` answers it: the values and where they came from.
 package struct HistoryDay: Sendable, Equatable {
     package var day: PastDay
-    /// `era5` (final), `era5t` (preliminary, may still change), `weatherd-log` (the forecast weatherd fetched
-    /// for that date, which the archive does not reach yet), or nil where no source has the day.
+    /// `era5` (final), `era5t` (preliminary, may still change), `weatherd-log` (the last forecast weatherd
+    /// fetched of that date, from its log, which the archive does not reach yet), or nil where no source has the
+    /// day.
     package var source: String?
 }
 
@@ -26,8 +27,8 @@ package struct HistoryAnswer: Sendable {
 extension Engine {
     /// The past at a place from `from` to `to` (local dates, inclusive): each day's low, high, mean,
     /// precipitation, wind max and condition from Open-Meteo's archive (ERA5), a call per calendar year of the
-    /// range, final pages cached for good; days the archive does not reach yet from the forecast weatherd
-    /// fetched for them.
+    /// range, final pages cached for good; days the archive does not reach yet from the last forecast of them
+    /// weatherd fetched (its log).
     ///
     /// - Throws: `FieldError` (`-32602`) for a malformed date, one before 1940-01-01 or after today at the
     ///   place, `from` after `to`, or a range over `PastRange.maxYears` years.
@@ -52,7 +53,9 @@ extension Engine {
                 days += answer.value.days.map { HistoryDay(day: $0, source: $0.date <= lastFinal ? "era5" : "era5t") }
                 hours? += answer.value.hours ?? []
             }
-            let logged = Dictionary((forecast?.daily ?? []).map { ($0.date, $0) }) { first, _ in first }
+            let missing = days.filter(\.day.isEmpty).map(\.day.date)
+            var logged = try await self.lastForecasts(of: missing, at: resolved.key)
+            for day in forecast?.daily ?? [] where logged[day.date] == nil { logged[day.date] = day }
             for index in days.indices where days[index].day.isEmpty {
                 guard let summary = logged[days[index].day.date] else {
                     days[index].source = nil
@@ -68,5 +71,24 @@ extension Engine {
                 place: resolved, from: from, to: to, days: days, hours: hours, units: try await self.units(units),
                 calls: calls)
         }
+    }
+}
+
+extension Engine {
+    /// The last forecast of each of `dates` weatherd fetched for `key`, from its log (the days the archive does
+    /// not reach yet: the latest forecast in the cache begins today, so the days before it are only in the log).
+    func lastForecasts(of dates: [String], at key: String) async throws -> [String: DailySummary] {
+        guard let first = dates.min() else { return [:] }
+        let earliest = LocalDate.adding(-Int64(Self.forecastChangeDays) - 1, to: first) ?? first
+        let notBefore = LocalDate.start(of: earliest, zone: .fixed(0)) ?? Timestamp(milliseconds: 0)
+        let scan = ForecastLogScan(directory: dataDirectory.path, writer: writer, health: logHealth)
+        let result = await onOwnThread(named: "history-from-log") {
+            Result { try scan.run(key: key, dates: Set(dates), notBefore: notBefore) }
+        }
+        var last: [String: DailySummary] = [:]
+        for fetch in try result.get().fetches {
+            for day in fetch.days { last[day.date] = day }
+        }
+        return last
     }
 }
