@@ -6,6 +6,8 @@ import WeatherEngine
 import WeatherService
 import WeatherTesting
 
+@testable import WeatherCLI
+
 /// Forecast bodies whose day figures for some dates are set by the test.
 enum ChangesFixture {
     static let berlin: [String: JSONValue] = ["lat": 52.52, "lon": 13.41]
@@ -217,6 +219,27 @@ struct ForecastChangesLogTests {
             #expect(days[1]["high"] == 30.75, "Thursday's own day, in Thursday's last forecast only")
             #expect(days[2]["high"] == 11 && days[2]["low"] == 3, "Friday, from Friday's forecast")
             #expect(days[3]["high"] == 9 && days[3]["low"] == 2.5, "Saturday as Friday's last forecast had it")
+        }
+    }
+
+    @Test("weatherd changes prints each date's sentence, then the first forecast and the fetches that changed it")
+    func cliText() async throws {
+        let network = try ChangesFixture.network()
+        let clock = ManualClock(start: try OfficialFixture.time(Self.start))
+        try await InProcessWeatherd.with(clock: clock, network: network) { service in
+            try await Self.fetch(service, clock)
+            var params = ChangesFixture.berlin
+            params["date"] = "2026-11-28"
+            let answer = try await service.result("weather/forecastChanges", .object(params))
+            let lines = ChangesCommand.text(answer, Output(isTerminal: false, environment: [:]) { _, _ in true })
+                .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            #expect(lines.contains("Saturday 2026-11-28"))
+            #expect(lines.contains { $0.hasPrefix("Tomorrow's high has dropped from 14 °C to 9 °C since yesterday") })
+            let rows = lines.filter { $0.hasPrefix("2026-11-") }
+            #expect(rows.count == 2, "the first forecast and the one fetch that changed it: \(lines)")
+            #expect(rows.first?.hasPrefix("2026-11-26 08:00") == true, "the place's clock (UTC+1)")
+            #expect(rows.last?.contains("9 °C") == true && rows.last?.contains("70 %") == true)
+            #expect(lines.last == "3 forecasts fetched; 2 shown")
         }
     }
 }
