@@ -32,6 +32,20 @@ struct ConfigurationTests {
         #expect(flagged.makeOfficialSources().archive.baseURL == "http://flag.test")
     }
 
+    @Test("the historical forecast's base URL: Open-Meteo's by default, else its environment variable, else the flag")
+    func historicalForecastBaseURL() throws {
+        let sources = try Configuration.parse([], environment: [:]).makeOfficialSources()
+        #expect(sources.historicalForecast.baseURL == "https://historical-forecast-api.open-meteo.com")
+        #expect(sources.historicalForecast.path == "/v1/forecast")
+        let environment = ["OPEN_METEO_HISTORICAL_FORECAST_BASE_URL": "http://env.test"]
+        #expect(
+            try Configuration.parse([], environment: environment).openMeteoHistoricalForecastBaseURL
+                == "http://env.test")
+        let flagged = try Configuration.parse(
+            ["--open-meteo-historical-forecast-base-url", "http://flag.test/"], environment: environment)
+        #expect(flagged.makeOfficialSources().historicalForecast.baseURL == "http://flag.test")
+    }
+
     @Test("snapshots are written every 10,000 events by default, and --snapshot-every 0 keeps only the shutdown one")
     func snapshotEvery() throws {
         #expect(try Configuration.parse([], environment: [:]).snapshotEvery == 10_000)

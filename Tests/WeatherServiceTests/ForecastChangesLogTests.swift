@@ -242,4 +242,42 @@ struct ForecastChangesLogTests {
             #expect(lines.last == "3 forecasts fetched; 2 shown")
         }
     }
+
+    @Test("days neither ERA5 nor the log has come from the Historical Forecast API, one call kept for good")
+    func historicalForecast() async throws {
+        let network = InMemoryTransport()
+        network.route(
+            "/v1/archive",
+            InMemoryTransport.ok(try PastFixture.body(from: "2026-11-20", to: "2026-11-24", nullFrom: "2026-11-22")))
+        network.route(
+            "/v1/forecast", query: "start_date=2026-11-22",
+            InMemoryTransport.ok(try PastFixture.body(from: "2026-11-22", to: "2026-11-24")))
+        let clock = ManualClock(start: try OfficialFixture.time(Self.start))
+        try await InProcessWeatherd.with(clock: clock, network: network) { service in
+            var params = PastFixture.enschede
+            params["from"] = "2026-11-20"
+            params["to"] = "2026-11-24"
+            let answer = try await service.result("weather/history", .object(params))
+            let days = try #require(answer["days"]?.arrayValue)
+            #expect(
+                days.map { $0["source"] } == [
+                    "era5t", "era5t", "historical-forecast", "historical-forecast",
+                    "historical-forecast",
+                ])
+            let number = try #require(LocalDate.dayNumber(of: "2026-11-23"))
+            #expect(days[3]["high"]?.doubleValue == Rounding.round(PastFixture.high(number), decimals: 2))
+            #expect(answer["calls"] == 2, "the archive, then the historical forecast for the three days it lacks")
+            let asked = network.requests.filter { $0.hasPrefix(InProcessWeatherd.historicalForecastBaseURL) }
+            #expect(asked.count == 1)
+            #expect(
+                asked.first?.contains("/v1/forecast?") == true && asked.first?.contains("end_date=2026-11-24") == true)
+            let again = try await service.result("weather/history", .object(params))
+            #expect(again["days"]?.arrayValue?.last?["source"] == "historical-forecast")
+            #expect(
+                network.requests.filter { $0.hasPrefix(InProcessWeatherd.historicalForecastBaseURL) }.count == 1,
+                "past days' archived forecasts are kept for good")
+            let fetched = try await OfficialFixture.events(service, ["past.fetched"])
+            #expect(fetched.map { $0["data"]?["kind"] } == ["history", "forecast_history"])
+        }
+    }
 }

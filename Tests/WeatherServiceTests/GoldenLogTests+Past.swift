@@ -74,3 +74,26 @@ extension GoldenLogTests {
         ]
     }
 }
+
+extension GoldenLogTests {
+    /// The days of a history range that neither ERA5 nor the log had, from the Historical Forecast API.
+    static func v1PastForecastEvents() -> [(DomainEvent, String, String?)] {
+        let at = Timestamp(milliseconds: 1_795_348_800_000 + 60_000)
+        let page = PastPage(
+            from: "2026-11-20", to: "2026-11-21", final: true,
+            days: [
+                PastDay(
+                    date: "2026-11-20", low: 2.4, high: 7.1, precipitation: 0.8, mean: 4.6, windMax: 6.1,
+                    condition: .wmo(61)),
+                PastDay(date: "2026-11-21", low: 1.9, high: 6.2, precipitation: 0, mean: 3.9, windMax: 4.0),
+            ])
+        let call = UpstreamCall(
+            provider: "open-meteo",
+            url: "https://historical-forecast-api.open-meteo.com/v1/forecast?latitude=52.2171&longitude=6.8937"
+                + "&start_date=2026-11-20&end_date=2026-11-21",
+            status: 200, latencyMs: 150, bytes: 820, attempt: 1, at: at)
+        return [
+            (.pastFetched(PastFetched(kind: .forecastHistory, key: "52.22,6.89", page: page, call: call)), "rpc:1", nil)
+        ]
+    }
+}

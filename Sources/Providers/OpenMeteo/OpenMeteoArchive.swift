@@ -2,17 +2,33 @@ import WeatherDomain
 
 /// Open-Meteo's Historical Weather API (`/v1/archive`, ERA5 reanalysis from 1940 to about five days ago), which
 /// needs no key: the days of a place's past by local date. No I/O here: the caller fetches.
+///
+/// Its Historical Forecast API (`/v1/forecast` at its own host: the forecasts its models made, kept from 2022)
+/// answers the same requests in the same form; `historicalForecast(baseURL:)` makes a client of it.
 package struct OpenMeteoArchive: Sendable {
     /// The API's base URL, without trailing slashes.
     package let baseURL: String
+    /// The path of the requests: `/v1/archive`, or `/v1/forecast` for the historical forecast.
+    package let path: String
 
     /// The most days one request asks for: a year, as answers are paged.
     package static let maxDays = 366
 
     /// Creates an archive client; the base URL may carry a path prefix (a proxy) and a trailing slash.
-    package init(baseURL: String = "https://archive-api.open-meteo.com") {
+    package init(baseURL: String = "https://archive-api.open-meteo.com", path: String = "/v1/archive") {
         self.baseURL = RequestURL.base(baseURL)
+        self.path = path
     }
+
+    /// A client of the Historical Forecast API, whose past days begin on `historicalForecastFirstDay`.
+    package static func historicalForecast(baseURL: String = "https://historical-forecast-api.open-meteo.com")
+        -> OpenMeteoArchive
+    {
+        OpenMeteoArchive(baseURL: baseURL, path: "/v1/forecast")
+    }
+
+    /// The first day the Historical Forecast API keeps.
+    package static let historicalForecastFirstDay = "2022-01-01"
 
     /// `open-meteo`, as recorded in events.
     package var name: String { "open-meteo" }
@@ -20,7 +36,7 @@ package struct OpenMeteoArchive: Sendable {
     /// The daily low, high and precipitation from `from` to `to` (`YYYY-MM-DD`, inclusive, local dates).
     package func daysRequest(lat: Double, lon: Double, from: String, to: String) -> ProviderRequest {
         let url = RequestURL.make(
-            baseURL, "/v1/archive",
+            baseURL, path,
             [
                 ("latitude", RequestURL.coordinate(lat)), ("longitude", RequestURL.coordinate(lon)),
                 ("start_date", from),
@@ -45,7 +61,7 @@ package struct OpenMeteoArchive: Sendable {
         ]
         if hourly { query.append(("hourly", "temperature_2m,precipitation,wind_speed_10m,weather_code")) }
         query += [("wind_speed_unit", "ms"), ("timezone", "auto")]
-        let url = RequestURL.make(baseURL, "/v1/archive", query)
+        let url = RequestURL.make(baseURL, path, query)
         return ProviderRequest(url: url, auditURL: url)
     }
 

@@ -10,7 +10,7 @@ enum HistoryCommand {
             Prints one row per day from --from to --to (YYYY-MM-DD, the place's local dates, inclusive;
             1940-01-01 to today, at most 10 years): low, high, mean, precipitation, wind max, condition and
             where the day came from (era5 final, era5t preliminary, weatherd-log for the last days ERA5 does
-            not reach yet). Final days are kept for good, so asking again costs no call. --hourly asks for
+            not reach yet, historical-forecast where weatherd's log has none either). Final days are kept for good, so asking again costs no call. --hourly asks for
             the hours too (shown with --json). --json prints the whole answer.
 
             example:

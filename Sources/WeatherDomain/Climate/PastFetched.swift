@@ -52,6 +52,9 @@ package struct PastFetched: Sendable, Equatable {
     package enum Kind: String, Sendable, CaseIterable {
         case history
         case climate
+        /// Days of a `weather/history` range that neither ERA5 nor weatherd's log has, from Open-Meteo's
+        /// Historical Forecast API (the forecasts its models made for those days).
+        case forecastHistory = "forecast_history"
     }
 
     package var kind: Kind
@@ -70,11 +73,16 @@ package struct PastFetched: Sendable, Equatable {
     /// The fetch kind of an archive call, in `weather.fetch_failed`.
     package static let fetchKind = "past"
 
-    /// The cache entry a page fills: `climate|<key>`, or `history|<key>|<from>|<to>` (`|hourly` with hours).
+    /// The cache entry a page fills: `climate|<key>`, `history|<key>|<from>|<to>` (`|hourly` with hours), or
+    /// `forecast_history|<key>|<from>|<to>`.
     package static func entry(kind: Kind, key: String, from: String = "", to: String = "", hourly: Bool = false)
         -> String
     {
-        kind == .climate ? "climate|\(key)" : "history|\(key)|\(from)|\(to)\(hourly ? "|hourly" : "")"
+        switch kind {
+        case .climate: "climate|\(key)"
+        case .history: "history|\(key)|\(from)|\(to)\(hourly ? "|hourly" : "")"
+        case .forecastHistory: "forecast_history|\(key)|\(from)|\(to)"
+        }
     }
 
     /// This payload's cache entry.

@@ -6,8 +6,8 @@ import WeatherRuntime
 package struct HistoryDay: Sendable, Equatable {
     package var day: PastDay
     /// `era5` (final), `era5t` (preliminary, may still change), `weatherd-log` (the last forecast weatherd
-    /// fetched of that date, from its log, which the archive does not reach yet), or nil where no source has the
-    /// day.
+    /// fetched of that date, from its log, which the archive does not reach yet), `historical-forecast` (Open-Meteo's
+    /// archived forecast of the day, where weatherd's log has none), or nil where no source has the day.
     package var source: String?
 }
 
@@ -67,6 +67,7 @@ extension Engine {
                         condition: summary.condition),
                     source: "weatherd-log")
             }
+            calls += await self.fillFromHistoricalForecast(&days, at: resolved, today: today, cause: origin.cause)
             return HistoryAnswer(
                 place: resolved, from: from, to: to, days: days, hours: hours, units: try await self.units(units),
                 calls: calls)
@@ -90,5 +91,35 @@ extension Engine {
             for day in fetch.days { last[day.date] = day }
         }
         return last
+    }
+}
+
+extension Engine {
+    /// The most days without a value one call asks the Historical Forecast API for: ERA5 lags about five days.
+    static let maxForecastHistoryDays: Int64 = 31
+
+    /// Fills the days no other source has (from 2022, when the Historical Forecast API begins, and at most
+    /// `maxForecastHistoryDays` from the first to the last) from Open-Meteo's archived forecasts, in one call,
+    /// kept for good once the days are past. A failed call (audited as every call) leaves them without a value.
+    ///
+    /// - Returns: the calls made (0 or 1).
+    func fillFromHistoricalForecast(_ days: inout [HistoryDay], at place: Place, today: String, cause: String) async
+        -> Int
+    {
+        let missing = days.filter { $0.source == nil && $0.day.date >= OpenMeteoArchive.historicalForecastFirstDay }
+        guard let from = missing.first?.day.date, let to = missing.last?.day.date,
+            let first = LocalDate.dayNumber(of: from), let last = LocalDate.dayNumber(of: to),
+            last - first < Self.maxForecastHistoryDays
+        else { return 0 }
+        guard
+            let answer = try? await fetcher.past(
+                .forecastHistory, at: place, from: from, to: to, final: to < today, cause: cause)
+        else { return 0 }
+        let byDate = Dictionary(answer.value.days.map { ($0.date, $0) }) { first, _ in first }
+        for index in days.indices where days[index].source == nil {
+            guard let day = byDate[days[index].day.date], !day.isEmpty else { continue }
+            days[index] = HistoryDay(day: day, source: "historical-forecast")
+        }
+        return answer.source == "network" ? 1 : 0
     }
 }

@@ -153,6 +153,7 @@ extension Configuration {
         case "--open-meteo-geocoding-base-url": openMeteoGeocodingBaseURL = try reader.url()
         case "--open-meteo-air-quality-base-url": openMeteoAirQualityBaseURL = try reader.url()
         case "--open-meteo-archive-base-url": openMeteoArchiveBaseURL = try reader.url()
+        case "--open-meteo-historical-forecast-base-url": openMeteoHistoricalForecastBaseURL = try reader.url()
         case "--nws-base-url": nwsBaseURL = try reader.url()
         case "--meteoalarm-base-url": meteoAlarmBaseURL = try reader.url()
         case "--contact", "--nws-contact": contact = try reader.value()

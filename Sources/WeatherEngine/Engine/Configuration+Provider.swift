@@ -31,6 +31,9 @@ extension Configuration {
         if let url = environment["METEOALARM_BASE_URL"], !url.isEmpty { meteoAlarmBaseURL = url }
         if let url = environment["OPEN_METEO_AIR_QUALITY_BASE_URL"], !url.isEmpty { openMeteoAirQualityBaseURL = url }
         if let url = environment["OPEN_METEO_ARCHIVE_BASE_URL"], !url.isEmpty { openMeteoArchiveBaseURL = url }
+        if let url = environment["OPEN_METEO_HISTORICAL_FORECAST_BASE_URL"], !url.isEmpty {
+            openMeteoHistoricalForecastBaseURL = url
+        }
     }
 
     /// The warning and air-quality sources these settings choose: NWS with a `User-Agent` naming weatherd and
@@ -49,6 +52,7 @@ extension Configuration {
                 baseURL: nwsBaseURL),
             meteoAlarm: MeteoAlarmWarningProvider(baseURL: meteoAlarmBaseURL), airQuality: airQuality,
             nowcast: makeNowcastSources(), archive: OpenMeteoArchive(baseURL: openMeteoArchiveBaseURL),
+            historicalForecast: .historicalForecast(baseURL: openMeteoHistoricalForecastBaseURL),
             language: warningsLanguage)
     }
 

@@ -28,6 +28,9 @@ package struct Configuration: Sendable, Equatable {
     /// Open-Meteo's Historical Weather API, ERA5 from 1940 (`--open-meteo-archive-base-url`,
     /// `OPEN_METEO_ARCHIVE_BASE_URL`).
     package var openMeteoArchiveBaseURL = "https://archive-api.open-meteo.com"
+    /// Open-Meteo's Historical Forecast API, for the recent days ERA5 lacks (`--open-meteo-historical-forecast-base-url`,
+    /// `OPEN_METEO_HISTORICAL_FORECAST_BASE_URL`).
+    package var openMeteoHistoricalForecastBaseURL = "https://historical-forecast-api.open-meteo.com"
     /// MET Norway's API (`--met-norway-base-url`, `MET_NORWAY_BASE_URL`).
     package var metNorwayBaseURL = "https://api.met.no"
     /// The nowcast sources allowed, in the order they are tried (`--nowcast-sources`).
@@ -117,6 +120,8 @@ package struct Configuration: Sendable, Equatable {
           --open-meteo-air-quality-base-url URL  (else $OPEN_METEO_AIR_QUALITY_BASE_URL)
           --open-meteo-archive-base-url URL  the past and the climate, ERA5 from 1940
                                   (else $OPEN_METEO_ARCHIVE_BASE_URL)
+          --open-meteo-historical-forecast-base-url URL  the recent days ERA5 lacks
+                                  (else $OPEN_METEO_HISTORICAL_FORECAST_BASE_URL)
           --nws-base-url URL      US National Weather Service alerts (else $NWS_BASE_URL)
           --warnings-language TAG  keep official warnings in this language when the sender gives several
                                   (default: English, else the sender's first)

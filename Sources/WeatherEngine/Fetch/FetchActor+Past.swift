@@ -16,7 +16,7 @@ extension FetchActor {
         cause: String
     ) async throws -> FetchAnswer<PastPage> {
         let key = place.key
-        let archive = sources.archive
+        let archive = kind == .forecastHistory ? sources.historicalForecast : sources.archive
         let entry = PastFetched.entry(kind: kind, key: key, from: from, to: to, hourly: hourly)
         let request =
             kind == .climate
@@ -25,16 +25,16 @@ extension FetchActor {
         let ttl: Duration =
             switch (kind, final) {
             case (.climate, _): Self.climateTTL
-            case (.history, true): .seconds(100 * 365 * 86_400)
-            case (.history, false): Self.preliminaryPastTTL
+            case (_, true): .seconds(100 * 365 * 86_400)
+            case (_, false): Self.preliminaryPastTTL
             }
         let answer = try await fetch(
             kind: PastFetched.fetchKind, key: entry, maxAgeMs: nil, refresh: false, cause: cause, request: request,
             source: archive.name, ttlMs: ttl.milliseconds,
             cached: { cache in
                 let page =
-                    kind == .climate
-                    ? cache.past[entry] : cache.pastPage(key: key, from: from, to: to, hourly: hourly, final: final)
+                    kind == .history
+                    ? cache.pastPage(key: key, from: from, to: to, hourly: hourly, final: final) : cache.past[entry]
                 return page.map { Cached(value: .past($0.value), fetchedAt: $0.fetchedAt, provider: $0.provider) }
             }
         ) { (body: [UInt8], call: UpstreamCall) throws(ProviderError) -> (FetchedValue, DomainEvent) in

@@ -10,14 +10,18 @@ package struct OfficialSources: Sendable {
     package var nowcast: NowcastSources
     /// Open-Meteo's Historical Weather API: the past and the climate.
     package var archive: OpenMeteoArchive
+    /// Open-Meteo's Historical Forecast API: the recent days the archive does not reach yet.
+    package var historicalForecast: OpenMeteoArchive
     /// The language a warning given in several is kept in (nil: English where given, else the first).
     package var language: String?
 
     package init(
         nws: NWSWarningProvider, meteoAlarm: MeteoAlarmWarningProvider, airQuality: any AirQualityProvider,
-        nowcast: NowcastSources, archive: OpenMeteoArchive = OpenMeteoArchive(), language: String? = nil
+        nowcast: NowcastSources, archive: OpenMeteoArchive = OpenMeteoArchive(),
+        historicalForecast: OpenMeteoArchive = .historicalForecast(), language: String? = nil
     ) {
         self.archive = archive
+        self.historicalForecast = historicalForecast
         self.nowcast = nowcast
         self.nws = nws
         self.meteoAlarm = meteoAlarm

@@ -9,7 +9,8 @@ extension MCPTool {
             description: "The weather of past days at a place (city, or lat and lon, or favorite; none for the "
                 + "current location), from ERA5 reanalysis since 1940 (Open-Meteo's archive): each day's low, high, "
                 + "mean, precipitation, wind max and condition, with the source of each day (era5 final, era5t "
-                + "preliminary, weatherd-log for the last days ERA5 does not reach yet); hours too with "
+                + "preliminary, weatherd-log for the last days ERA5 does not reach yet, historical-forecast where weatherd's "
+                + "log has none either); hours too with "
                 + "hourly: true. At most 10 years per call; dates are the place's local dates.",
             properties: placeProperties.merging([
                 "from": ["type": "string", "description": "The first local date, YYYY-MM-DD, from 1940-01-01."],
