@@ -88,6 +88,34 @@ struct ForecastChangeAlertTests {
         }
     }
 
+    @Test("a baseline fetched the day the date came within three days is found in the log after a restart")
+    func baselineFromThreeDaysBefore() async throws {
+        let directory = TemporaryDataDirectory()
+        let network = InMemoryTransport()
+        network.route(
+            "/v1/forecast", query: "hourly=",
+            replies: try [
+                ChangesFixture.body(fetched: "2026-11-25", ["2026-11-28": Day(low: 4, high: 14, pop: 20)]),
+                ChangesFixture.body(fetched: "2026-11-27", ["2026-11-28": Day(low: 2.5, high: 9, pop: 70, code: 61)]),
+            ].map { InMemoryTransport.ok($0) })
+        let clock = ManualClock(start: try OfficialFixture.time("2026-11-25T08:00:00Z"))
+        var service = try InProcessWeatherd(directory: directory, clock: clock, network: network)
+        _ = try await service.result("favorites/add", ["name": "Berlin", "lat": 52.52, "lon": 13.41])
+        _ = try await service.result(
+            "alerts/configure", ["forecastChange": true, "severe": false, "dailySummary": ["enabled": false]])
+        try await Self.fetch(service, thenAdvanceHours: 48)
+        await service.stop()
+        service = try InProcessWeatherd(directory: directory, clock: clock, network: network)
+        try await Self.fetch(service, thenAdvanceHours: 0)
+        let raised = try await Self.raised(service)
+        #expect(
+            raised.map { $0["message"]?.stringValue ?? "" } == [
+                "Berlin: Tomorrow's high has dropped from 14 °C to 9 °C since Wednesday; its low has dropped from "
+                    + "4 °C to 2.5 °C; rain chance up from 20 % to 70 %."
+            ], "Wednesday's forecast of Saturday, three days ahead, is the baseline")
+        await service.stop()
+    }
+
     @Test("off unless configured: the same fetches raise nothing")
     func offByDefault() async throws {
         let network = try Self.network()

@@ -40,8 +40,8 @@ extension AlertActor {
             let zone = await cache.read { Engine.zone(of: key, in: $0, around: now) }
             let today = LocalDate.string(now, zone: zone)
             let dates = ForecastChangeAlerts.watchedDates(today: today)
-            // A date enters the rule's days three days before it: the earliest watched one, yesterday.
-            guard let entered = LocalDate.adding(-1, to: today),
+            // A date enters the rule's days three days before it: tomorrow entered the day before yesterday.
+            guard let entered = LocalDate.adding(1 - ForecastChangeAlerts.horizonDays, to: today),
                 let notBefore = LocalDate.start(of: entered, zone: zone)
             else { continue }
             let found = await onOwnThread(named: "forecast-baselines") {
