@@ -56,14 +56,7 @@ extension Engine {
             let dates =
                 date.map { [$0] }
                 ?? (0..<Int64(days ?? 3)).compactMap { LocalDate.adding($0, to: today) }
-            // A fetch holds at most 16 days from its own local date; a day's margin for the place's offset.
-            let earliest = LocalDate.adding(-Int64(Self.forecastChangeDays) - 1, to: dates[0]) ?? dates[0]
-            let notBefore = LocalDate.start(of: earliest, zone: .fixed(0)) ?? Timestamp(milliseconds: 0)
-            let scan = ForecastLogScan(directory: self.dataDirectory.path, writer: self.writer, health: self.logHealth)
-            let result = await onOwnThread(named: "forecast-changes") {
-                Result { try scan.run(key: resolved.key, dates: Set(dates), notBefore: notBefore) }
-            }
-            let (fetches, scanned) = try result.get()
+            let (fetches, scanned) = try await self.forecastsInLog(of: dates, at: resolved.key)
             let answered = dates.map { date in
                 let revisions = fetches.compactMap { fetch in
                     fetch.days.first { $0.date == date }.map {
@@ -78,5 +71,20 @@ extension Engine {
                 place: resolved, today: today, days: answered, units: choice, scanned: scanned,
                 utcOffsetSeconds: zone.offsetSeconds(at: now))
         }
+    }
+
+    /// Every forecast of `dates` fetched for `key`, from the log (`ForecastLogScan`, on a thread of its own), and
+    /// the events read. A fetch holds at most 16 days from its own local date: the scan starts 17 days before
+    /// the first date (a day's margin for the place's offset).
+    func forecastsInLog(of dates: [String], at key: String) async throws -> (
+        fetches: [ForecastLogScan.Fetch], scanned: Int64
+    ) {
+        guard let first = dates.min() else { return ([], 0) }
+        let earliest = LocalDate.adding(-Int64(Self.forecastChangeDays) - 1, to: first) ?? first
+        let notBefore = LocalDate.start(of: earliest, zone: .fixed(0)) ?? Timestamp(milliseconds: 0)
+        let scan = ForecastLogScan(directory: dataDirectory.path, writer: writer, health: logHealth)
+        return try await onOwnThread(named: "forecasts-in-log") {
+            Result { try scan.run(key: key, dates: Set(dates), notBefore: notBefore) }
+        }.get()
     }
 }

@@ -79,15 +79,8 @@ extension Engine {
     /// The last forecast of each of `dates` weatherd fetched for `key`, from its log (the days the archive does
     /// not reach yet: the latest forecast in the cache begins today, so the days before it are only in the log).
     func lastForecasts(of dates: [String], at key: String) async throws -> [String: DailySummary] {
-        guard let first = dates.min() else { return [:] }
-        let earliest = LocalDate.adding(-Int64(Self.forecastChangeDays) - 1, to: first) ?? first
-        let notBefore = LocalDate.start(of: earliest, zone: .fixed(0)) ?? Timestamp(milliseconds: 0)
-        let scan = ForecastLogScan(directory: dataDirectory.path, writer: writer, health: logHealth)
-        let result = await onOwnThread(named: "history-from-log") {
-            Result { try scan.run(key: key, dates: Set(dates), notBefore: notBefore) }
-        }
         var last: [String: DailySummary] = [:]
-        for fetch in try result.get().fetches {
+        for fetch in try await forecastsInLog(of: dates, at: key).fetches {
             for day in fetch.days { last[day.date] = day }
         }
         return last
