@@ -29,6 +29,12 @@ func retention(dir: String, forecastTTLMinutes: Int) throws -> JSONValue {
         start: Timestamp(milliseconds: now.milliseconds - 60 * 86_400_000),
         step: Int64(86_400_000 / perDay))
     let replayBefore = try seconds { _ = try Replay.run(directory: dataDir, commandWindow: 100_000) }
+    // What `weather/forecastChanges` reads: one place's forecasts of three dates, from the whole day.
+    let (key, dates) = try firstForecast(in: dataDir)
+    var changes: [ForecastLogScan.Fetch] = []
+    let changesBefore = try seconds {
+        changes = try ForecastLogScan.readAll(directory: dataDir, key: key, dates: dates)
+    }
     // Seal the active file too, as a day later it would be: the day is all in sealed segments.
     let files = try LogFiles.list(directory: dataDir)
     var outcome = try LogReader.read(directory: dataDir) { _, _ in true }
@@ -52,6 +58,13 @@ func retention(dir: String, forecastTTLMinutes: Int) throws -> JSONValue {
     }
     guard stripped.lines > 0 else { throw BenchError("compaction stripped nothing") }
     let replayAfter = try seconds { _ = try Replay.run(directory: dataDir, commandWindow: 100_000) }
+    var changesCompacted: [ForecastLogScan.Fetch] = []
+    let changesAfter = try seconds {
+        changesCompacted = try ForecastLogScan.readAll(directory: dataDir, key: key, dates: dates)
+    }
+    guard changes.count > 1, changesCompacted.map(kept) == changes.map(kept) else {
+        throw BenchError("the compacted day does not give the same forecasts of a date")
+    }
     outcome = try LogReader.read(directory: dataDir) { _, _ in true }
     guard outcome.lines == Int64(perDay) else { throw BenchError("the compacted log lost lines") }
     try? FileManager.default.removeItem(atPath: dataDir)
@@ -75,9 +88,35 @@ func retention(dir: String, forecastTTLMinutes: Int) throws -> JSONValue {
             Rounding.round(Double(report.bytesBefore) / 1e6 / compactSeconds, decimals: 0)),
         "replayDayMs": .double(Rounding.round(replayBefore * 1000, decimals: 0)),
         "replayDayCompactedMs": .double(Rounding.round(replayAfter * 1000, decimals: 0)),
+        "forecastChangesFetchesOfAPlace": .int(Int64(changes.count)),
+        "forecastChangesDayMs": .double(Rounding.round(changesBefore * 1000, decimals: 0)),
+        "forecastChangesDayCompactedMs": .double(Rounding.round(changesAfter * 1000, decimals: 0)),
+        // A query reads from 17 days before its first date: within the payload window, 17 whole days.
+        "forecastChangesQuerySeconds": .double(Rounding.round(changesBefore * 17, decimals: 2)),
         "target": "a year of the dashboard under 1 GB with every audit fact kept",
     ])
 }
 
 /// What a stripped line holds and a whole one does not.
 private let strippedMark = Array(#""compacted":{"bytes":"#.utf8)
+
+/// The key of the day's first forecast and its first three dates.
+private func firstForecast(in directory: String) throws -> (key: String, dates: Set<String>) {
+    var found: (String, Set<String>)?
+    _ = try LogReader.read(directory: directory) { envelope, _ in
+        guard envelope.type == "weather.fetched", case .object(let data) = try JSONValue.parse(envelope.data),
+            data["kind"] == "forecast", let key = data["key"]?.stringValue, let days = data["daily"]?.arrayValue
+        else { return true }
+        found = (key, Set(days.prefix(3).compactMap { $0["date"]?.stringValue }))
+        return false
+    }
+    guard let found else { throw BenchError("the day holds no forecast") }
+    return found
+}
+
+/// What compaction keeps of a fetch's days, to compare a day's answers before and after it.
+private func kept(_ fetch: ForecastLogScan.Fetch) -> [String] {
+    fetch.days.map { day in
+        "\(fetch.fetchedAt)|\(day.date)|\(day.min)|\(day.max)|\(day.pop ?? -1)|\(day.precipitation ?? -1)|\(day.condition)"
+    }
+}

@@ -7,20 +7,21 @@ import WeatherDomain
 /// A forecast reaches at most 16 days ahead, so only fetches from `notBefore` on can hold the dates; the
 /// scan starts near the first event written then (a binary search over the seq index, reading one line per
 /// probe) and reads to the committed end. It writes nothing and makes no upstream call.
-struct ForecastLogScan {
+package struct ForecastLogScan {
     let directory: String
     let writer: LogWriter
     let health: LogHealth
 
     /// One fetch's figures for the dates asked about.
-    struct Fetch {
-        var fetchedAt: Timestamp
-        var provider: String
-        var days: [DailySummary]
+    package struct Fetch: Sendable, Equatable {
+        package var fetchedAt: Timestamp
+        package var provider: String
+        package var days: [DailySummary]
     }
 
     /// The forecasts of `dates` fetched for `key` from `notBefore` on, oldest first; the events read.
-    func run(key: String, dates: Set<String>, notBefore: Timestamp) throws -> (fetches: [Fetch], scanned: Int64) {
+    package func run(key: String, dates: Set<String>, notBefore: Timestamp) throws -> (fetches: [Fetch], scanned: Int64)
+    {
         let committed = writer.status
         let firstSeq = try firstSeq(notBefore: notBefore, lastSeq: committed.lastSeq, end: committed.end)
         var fetches: [Fetch] = []
@@ -31,25 +32,43 @@ struct ForecastLogScan {
         ) { envelope, _ in
             guard envelope.seq >= firstSeq else { return true }
             scanned += 1
-            guard envelope.type == "weather.fetched", envelope.v == 1, envelope.ts >= notBefore else { return true }
-            let members = try envelope.data.withUnsafeBytes {
-                try JSONValue.parseMembers($0, keeping: ["key", "kind", "daily", "fetchedAt", "provider"])
+            guard envelope.ts >= notBefore, let fetch = try Self.fetch(in: envelope, key: keyJSON, dates: dates) else {
+                return true
             }
-            guard members["key"] == keyJSON, members["kind"] == .string("forecast"),
-                case .array(let items)? = members["daily"]
-            else { return true }
-            var days: [DailySummary] = []
-            for (index, item) in items.enumerated() {
-                guard case .string(let date)? = item["date"], dates.contains(date) else { continue }
-                days.append(try DailySummary(json: item, path: "data.daily[\(index)]"))
-            }
-            guard !days.isEmpty else { return true }
-            let fetchedAt = members["fetchedAt"]?.stringValue.flatMap(Timestamp.init(rfc3339:)) ?? envelope.ts
-            fetches.append(
-                Fetch(fetchedAt: fetchedAt, provider: members["provider"]?.stringValue ?? "", days: days))
+            fetches.append(fetch)
             return true
         }
         return (fetches, scanned)
+    }
+
+    /// The whole log of `directory` read for the forecasts of `dates` fetched for `key`, without a writer: for
+    /// the bench, which times the scan over a dashboard's day.
+    package static func readAll(directory: String, key: String, dates: Set<String>) throws -> [Fetch] {
+        var fetches: [Fetch] = []
+        _ = try LogReader.read(directory: directory) { envelope, _ in
+            if let fetch = try fetch(in: envelope, key: .string(key), dates: dates) { fetches.append(fetch) }
+            return true
+        }
+        return fetches
+    }
+
+    /// The days of `dates` in `envelope` when it is a `weather.fetched` forecast of `key` (whole, or as
+    /// compaction reduced it); nil otherwise. Only the few members needed are parsed.
+    static func fetch(in envelope: EventEnvelope, key: JSONValue, dates: Set<String>) throws -> Fetch? {
+        guard envelope.type == "weather.fetched", envelope.v == 1 else { return nil }
+        let members = try envelope.data.withUnsafeBytes {
+            try JSONValue.parseMembers($0, keeping: ["key", "kind", "daily", "fetchedAt", "provider"])
+        }
+        guard members["key"] == key, members["kind"] == .string("forecast"), case .array(let items)? = members["daily"]
+        else { return nil }
+        var days: [DailySummary] = []
+        for (index, item) in items.enumerated() {
+            guard case .string(let date)? = item["date"], dates.contains(date) else { continue }
+            days.append(try DailySummary(json: item, path: "data.daily[\(index)]"))
+        }
+        guard !days.isEmpty else { return nil }
+        let fetchedAt = members["fetchedAt"]?.stringValue.flatMap(Timestamp.init(rfc3339:)) ?? envelope.ts
+        return Fetch(fetchedAt: fetchedAt, provider: members["provider"]?.stringValue ?? "", days: days)
     }
 
     /// The seq to read from so that no event written at or after `notBefore` is missed: the first seq of the
