@@ -238,3 +238,33 @@ struct AuditRetentionTests {
         #expect(Configuration.durationText(.seconds(7200)) == "2h")
     }
 }
+
+extension AuditRetentionTests {
+    @Test("forecast changes on a log whose first segments retention dropped: the search starts at the first line kept")
+    func forecastChangesAfterTruncation() async throws {
+        let directory = TemporaryDataDirectory()
+        // Three weeks before Thursday 26 November, 08:00 in Berlin: more events than one seq-index stride.
+        let thursday = try OfficialFixture.time(ForecastChangesLogTests.start)
+        let clock = ManualClock(start: Timestamp(milliseconds: thursday.milliseconds - 21 * 86_400_000))
+        let weatherd = try InProcessWeatherd(
+            directory: directory, clock: clock, fsync: .never, network: try ChangesFixture.network(),
+            snapshotEvery: 0, maxFavorites: 2000, segmentBytes: 16_384)
+        for index in 0..<(SeqIndex.stride + 200) {
+            _ = try await weatherd.result(
+                "favorites/add",
+                ["name": .string("Place \(index)"), "lat": .int(index % 90), "lon": .int(index / 90)])
+            clock.advance(milliseconds: 1000)
+        }
+        clock.advance(milliseconds: thursday.milliseconds - clock.timestamp.milliseconds)
+        try await ForecastChangesLogTests.fetch(weatherd, clock)
+        _ = try Self.snapshotNow(directory)
+        let retention = Self.service(weatherd.engine, clock: clock, directory: directory)
+        let recorded = try #require(await retention.truncateOnce(retainAudit: .seconds(7 * 86_400), after: nil))
+        #expect(recorded.throughSeq > SeqIndex.stride, "the dropped segments reach past the index's first slot")
+        var params = ChangesFixture.berlin
+        params["date"] = "2026-11-28"
+        try ForecastChangesLogTests.expectSaturday(
+            try await weatherd.result("weather/forecastChanges", .object(params)))
+        await weatherd.stop()
+    }
+}
