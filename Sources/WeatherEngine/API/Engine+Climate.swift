@@ -89,15 +89,8 @@ extension Engine {
         }
     }
 
-    /// The climate of today at a place, only when its climate page is already cached (no call): for the
-    /// summary line of current weather.
-    package func cachedClimate(at key: String, month: Int, day: Int) async -> Climate? {
-        let page = await self.cache.read { $0.past[PastFetched.entry(kind: .climate, key: key)]?.value }
-        return page.map { Climate($0.days, month: month, day: day) }
-    }
-
     /// The climate of each local date in `dates` at a place, only when its climate page is already cached (no
-    /// call; empty otherwise): for the normals beside a forecast's days.
+    /// call; empty otherwise): for the normals beside a forecast's days and today's in current weather.
     package func cachedClimates(at key: String, dates: [String]) async -> [String: Climate] {
         guard let page = await self.cache.read({ $0.past[PastFetched.entry(kind: .climate, key: key)]?.value })
         else { return [:] }
@@ -130,11 +123,10 @@ extension Engine {
         guard let high = report.current.tempMax else { return nil }
         let now = clock.timestamp()
         let zone = ZoneOffsets.place(timezone: report.timezone, utcOffsetSeconds: report.utcOffsetSeconds, around: now)
-        guard let number = LocalDate.dayNumber(of: LocalDate.string(now, zone: zone)) else { return nil }
-        let (_, month, day) = CivilDate.fromDays(number)
-        guard let climate = await cachedClimate(at: report.place.key, month: Int(month), day: Int(day)),
+        let today = LocalDate.string(now, zone: zone)
+        guard let climate = await cachedClimates(at: report.place.key, dates: [today])[today],
             let normal = climate.normalHigh
         else { return nil }
-        return TodayAgainstNormal(month: Int(month), day: Int(day), high: high, anomaly: high - normal)
+        return TodayAgainstNormal(month: climate.month, day: climate.day, high: high, anomaly: high - normal)
     }
 }
