@@ -82,9 +82,7 @@ extension Engine {
         guard let first = dates.min() else { return ([], 0) }
         let earliest = LocalDate.adding(-Int64(Self.forecastChangeDays) - 1, to: first) ?? first
         let notBefore = LocalDate.start(of: earliest, zone: .fixed(0)) ?? Timestamp(milliseconds: 0)
-        let scan = ForecastLogScan(directory: dataDirectory.path, writer: writer, health: logHealth)
-        return try await onOwnThread(named: "forecasts-in-log") {
-            Result { try scan.run(key: key, dates: Set(dates), notBefore: notBefore) }
-        }.get()
+        return try await ForecastLogScan(directory: dataDirectory.path, writer: writer, health: logHealth)
+            .runOnOwnThread(key: key, dates: Set(dates), notBefore: notBefore)
     }
 }

@@ -1,5 +1,6 @@
 import EventLog
 import WeatherDomain
+import WeatherRuntime
 
 /// Reads every forecast of some local dates at one place out of the committed log: the `daily` figures of each
 /// `weather.fetched` forecast of the place's key, full or as compaction reduced them.
@@ -23,7 +24,7 @@ package struct ForecastLogScan {
     package func run(key: String, dates: Set<String>, notBefore: Timestamp) throws -> (fetches: [Fetch], scanned: Int64)
     {
         let committed = writer.status
-        let firstSeq = try firstSeq(notBefore: notBefore, lastSeq: committed.lastSeq, end: committed.end)
+        let firstSeq = try firstSeq(notBefore: notBefore, end: committed.end)
         var fetches: [Fetch] = []
         var scanned: Int64 = 0
         let keyJSON = JSONValue.string(key)
@@ -39,6 +40,15 @@ package struct ForecastLogScan {
             return true
         }
         return (fetches, scanned)
+    }
+
+    /// `run` on a thread of its own, so the blocking reads never hold a thread of the cooperative pool.
+    func runOnOwnThread(key: String, dates: Set<String>, notBefore: Timestamp) async throws -> (
+        fetches: [Fetch], scanned: Int64
+    ) {
+        try await onOwnThread(named: "forecast-log-scan") {
+            Result { try run(key: key, dates: dates, notBefore: notBefore) }
+        }.get()
     }
 
     /// The whole log of `directory` read for the forecasts of `dates` fetched for `key`, without a writer: for
@@ -74,7 +84,7 @@ package struct ForecastLogScan {
     /// The seq to read from so that no event written at or after `notBefore` is missed: the first seq of the
     /// last indexed stretch (`SeqIndex.stride` events) that begins before it. Event times only grow along the
     /// log, so a binary search over the indexed lines' times finds it; a probe reads one line.
-    private func firstSeq(notBefore: Timestamp, lastSeq: Int64, end: LogEnd) throws -> Int64 {
+    private func firstSeq(notBefore: Timestamp, end: LogEnd) throws -> Int64 {
         let index = writer.index
         let slots = index.entries.count
         guard slots > 1 else { return 1 }

@@ -1,6 +1,5 @@
 import EventLog
 import WeatherDomain
-import WeatherRuntime
 
 extension AlertActor {
     /// Notes the first forecast of each watched date fetched once it came within the rule's three days, and
@@ -44,21 +43,13 @@ extension AlertActor {
             guard let entered = LocalDate.adding(1 - ForecastChangeAlerts.horizonDays, to: today),
                 let notBefore = LocalDate.start(of: entered, zone: zone)
             else { continue }
-            let found = await onOwnThread(named: "forecast-baselines") {
-                Result { try scan.run(key: key, dates: Set(dates), notBefore: notBefore) }
-            }
-            guard case .success(let result) = found else { continue }
-            for fetch in result.fetches {
-                let fetchedOn = LocalDate.string(fetch.fetchedAt, zone: zone)
-                let watched = fetch.days.filter {
-                    guard let entersOn = LocalDate.adding(-ForecastChangeAlerts.horizonDays, to: $0.date) else {
-                        return false
-                    }
-                    return fetchedOn >= entersOn && horizonFirst[key]?[$0.date] == nil
-                }
-                for day in watched {
-                    horizonFirst[key, default: [:]][day.date] = ForecastRevision(fetchedAt: fetch.fetchedAt, day: day)
-                }
+            guard let found = try? await scan.runOnOwnThread(key: key, dates: Set(dates), notBefore: notBefore)
+            else { continue }
+            // Each fetch noted as it was when it came in, on its own local date.
+            for fetch in found.fetches {
+                note(
+                    key: key, days: fetch.days, fetchedAt: fetch.fetchedAt,
+                    today: LocalDate.string(fetch.fetchedAt, zone: zone))
             }
         }
     }
