@@ -83,11 +83,9 @@ package enum ForecastChangeAlerts {
         guard let date = details["date"]?.stringValue, let now = revision(details, prefix: ""),
             let told = revision(details, prefix: "previous"), let toldDate = details["previousDate"]?.stringValue
         else { return nil }
-        let day = ForecastChanges.name(of: date, today: today)
-        let since = toldDate == today ? "earlier today" : ForecastChanges.name(of: toldDate, today: today)
         guard
             let sentence = ForecastChanges.summary(
-                [told, now], day: day.prefix(1).uppercased() + day.dropFirst(), since: since, units: units)
+                [told, now], date: date, firstFetchedOn: toldDate, today: today, units: units)
         else { return nil }
         return "\(placeName): \(sentence)"
     }

@@ -102,9 +102,18 @@ package enum ForecastChanges {
         _ revisions: [ForecastRevision], date: String, today: String, zone: ZoneOffsets, units: UnitChoice
     ) -> String? {
         guard let first = revisions.first else { return nil }
+        return summary(
+            revisions, date: date, firstFetchedOn: LocalDate.string(first.fetchedAt, zone: zone), today: today,
+            units: units)
+    }
+
+    /// `summary` for the revisions of `date` seen on `today`, the first fetched on the local date
+    /// `firstFetchedOn`.
+    package static func summary(
+        _ revisions: [ForecastRevision], date: String, firstFetchedOn: String, today: String, units: UnitChoice
+    ) -> String? {
         let day = name(of: date, today: today)
-        let firstDate = LocalDate.string(first.fetchedAt, zone: zone)
-        let since = firstDate == today ? "earlier today" : name(of: firstDate, today: today)
+        let since = firstFetchedOn == today ? "earlier today" : name(of: firstFetchedOn, today: today)
         return summary(revisions, day: day.prefix(1).uppercased() + day.dropFirst(), since: since, units: units)
     }
 
