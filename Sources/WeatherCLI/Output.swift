@@ -62,4 +62,11 @@ package final class Output: Sendable {
     package func styled(_ text: String, _ style: String) -> String {
         colour ? "\u{1B}[\(style)m\(text)\u{1B}[0m" : text
     }
+
+    /// `rows` as aligned lines (`Text.table`), the first, the heading, dimmed.
+    func headedTable(_ rows: [[String]]) -> [String] {
+        var lines = Text.table(rows).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if !lines.isEmpty { lines[0] = styled(lines[0], "2") }
+        return lines
+    }
 }

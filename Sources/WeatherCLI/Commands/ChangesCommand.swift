@@ -70,9 +70,7 @@ enum ChangesCommand {
                     TerminalText.safe(revision["condition"]?["text"]?.stringValue ?? ""),
                 ])
             }
-            var table = Text.table(rows).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            table[0] = output.styled(table[0], "2")
-            lines.append(contentsOf: table)
+            lines.append(contentsOf: output.headedTable(rows))
             lines.append(output.styled("\(revisions.count) forecasts fetched; \(rows.count - 1) shown", "2"))
         }
         return lines.joined(separator: "\n")

@@ -118,9 +118,7 @@ struct ForecastPage {
             if withNormal { row.insert(Anomaly.high(day).map { Anomaly.short($0, unit: unit) } ?? "", at: 5) }
             rows.append(row)
         }
-        var lines = Text.table(rows).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        lines[0] = output.styled(lines[0], "2")
-        return lines.joined(separator: "\n")
+        return output.headedTable(rows).joined(separator: "\n")
     }
 
     /// One row per forecast step, under a heading for each local date.

@@ -56,9 +56,7 @@ enum HistoryCommand {
                 TerminalText.safe(day["condition"]?["text"]?.stringValue ?? ""), day["source"]?.stringValue ?? "none",
             ])
         }
-        var lines = Text.table(rows).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        lines[0] = output.styled(lines[0], "2")
-        return ([PlaceText.name(result["location"])] + lines).joined(separator: "\n")
+        return ([PlaceText.name(result["location"])] + output.headedTable(rows)).joined(separator: "\n")
     }
 }
 
