@@ -59,7 +59,7 @@ package final class InProcessWeatherd: Sendable {
         configure(&configuration)
         let opened = try Self.open(configuration: configuration, clock: clock, logger: logger, file: file)
         let engine = Engine(
-            opened, configuration: configuration, clock: clock, logger: logger,
+            opened, configuration: configuration, runtime: .testing(clock: clock), logger: logger,
             provider: provider
                 ?? OpenMeteoProvider(baseURL: "http://weather.test", geocodingBaseURL: "http://geo.test"),
             transport: network.transport)

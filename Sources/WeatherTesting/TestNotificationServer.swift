@@ -106,7 +106,7 @@ package final class TestNotificationServer: Sendable {
             serial += 1
             let reply = answer(call, serial: serial)
             if reply.kind == .methodReturn { state.withLock { $0.calls.append(call) } }
-            Descriptor.writeAll(fd, reply.bytes, using: .send(flags: Self.sendFlags))
+            Descriptor.writeAll(fd, reply.bytes, socket: true)
         }
     }
 

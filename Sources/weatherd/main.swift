@@ -26,17 +26,25 @@ if arguments.first == "log" {
     }
     exit(code)
 }
-let clock = SystemClock()
 let executable =
     (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
     ?? URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+/// The runtime of a mode that has more to do than relay: the clock, an event loop on a thread of its own, the pool.
+func startedRuntime() -> Runtime {
+    do {
+        return try Runtime.started()
+    } catch {
+        Logger.standardError("weatherd: cannot start: \(error)")
+        exit(71)
+    }
+}
 if let name = arguments.first, let command = CLI.command(named: name) {
     let output = Output.standard(environment: environment)
     exit(
         await CLI.run(
             command, Array(arguments.dropFirst()),
             in: CLI.Environment(
-                variables: environment, executable: executable, clock: clock,
+                variables: environment, executable: executable, runtime: startedRuntime(),
                 transport: { .live(maxBodyBytes: $0.maxBodyBytes, idleTimeout: $0.fetch.deadline) }, output: output)))
 }
 if arguments.first == "help", arguments.count > 1 {
@@ -95,17 +103,19 @@ switch mode {
 case .standalone:
     exit(
         await Standalone.run(
-            configuration: configuration, clock: clock, logger: logger, provider: configuration.makeProvider(),
+            configuration: configuration, runtime: startedRuntime(), logger: logger,
+            provider: configuration.makeProvider(),
             transport: .live(maxBodyBytes: configuration.maxBodyBytes, idleTimeout: configuration.fetch.deadline)))
 case .serve:
     exit(
         await Daemon.run(
-            configuration: configuration, environment: environment, clock: clock, logger: logger,
+            configuration: configuration, environment: environment, runtime: startedRuntime(), logger: logger,
             provider: configuration.makeProvider(),
             transport: .live(maxBodyBytes: configuration.maxBodyBytes, idleTimeout: configuration.fetch.deadline)))
 case .relay:
+    // A relay needs no thread but this one: its event loop runs here.
     exit(
-        await RelayClient.run(
+        RelayClient.runOnThisThread(
             configuration: configuration, arguments: arguments, environment: environment, executable: executable,
             logger: logger))
 }

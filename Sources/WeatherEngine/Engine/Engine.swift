@@ -29,6 +29,8 @@ package final class Engine: Sendable {
     let dataDirectory: DataDirectory
     /// The one clock: every time stamped and every wait.
     package let clock: any RuntimeClock
+    /// The clock, the event loop and the blocking pool.
+    package let runtime: Runtime
     let info: ServiceInfo
     package let logger: Logger
     /// Work started by a request but not awaited by it (a refresh after a move), drained at shutdown.
@@ -58,9 +60,10 @@ package final class Engine: Sendable {
 
     /// Builds the engine over an opened data dir.
     package init(
-        _ opened: OpenedDataDir, configuration: Configuration, clock: any RuntimeClock, logger: Logger,
+        _ opened: OpenedDataDir, configuration: Configuration, runtime: Runtime, logger: Logger,
         provider: any WeatherProvider, transport: HTTPTransport
     ) {
+        let clock = runtime.clock
         self.opened = opened
         self.configuration = configuration
         let state = opened.replay.state
@@ -74,7 +77,7 @@ package final class Engine: Sendable {
             fsync: configuration.fsync, logger: logger)
         let writer = LogWriter(
             file: opened.file, position: opened.position, index: opened.replay.index, mode: configuration.fsync,
-            segmentBytes: configuration.segmentBytes, now: { clock.timestamp() }
+            segmentBytes: configuration.segmentBytes, runtime: runtime, now: { clock.timestamp() }
         ) { batch in
             registry.record(batch)
             metricsRecorder.record(batch)
@@ -104,6 +107,7 @@ package final class Engine: Sendable {
         self.snapshotter = snapshotter
         dataDirectory = opened.directory
         self.clock = clock
+        self.runtime = runtime
         self.logger = logger
         locationPrecision = configuration.locationPrecision
         maxFavorites = configuration.maxFavorites
@@ -113,7 +117,7 @@ package final class Engine: Sendable {
             startup: opened.replay.startup)
         alertActor = AlertActor(
             cache: cache, favorites: favorites, location: location, alerts: alerts, follower: follower, clock: clock,
-            logger: logger)
+            pool: runtime.pool, logger: logger)
         let from = opened.replay.startup.snapshotSeq.map { "the snapshot of seq \($0) and " } ?? ""
         logger.info(
             "serving \(opened.directory.path): started from \(from)\(opened.replay.startup.replayedEvents) events "
@@ -133,7 +137,7 @@ package final class Engine: Sendable {
                 directory: dataDirectory.path, retainPayloads: configuration.retainPayloads,
                 retainAudit: configuration.retainAudit, writer: writer,
                 snapshots: SnapshotStore(directory: opened.directory),
-                lastTruncation: opened.replay.state.lastTruncation, clock: clock,
+                lastTruncation: opened.replay.state.lastTruncation, clock: clock, pool: runtime.pool,
                 delay: .seconds(60), interval: .seconds(6 * 3600), logger: logger),
         ]
         if let interval = configuration.warningsInterval {
