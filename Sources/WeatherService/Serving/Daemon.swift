@@ -5,6 +5,12 @@ import WeatherDomain
 import WeatherEngine
 import WeatherRuntime
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `weatherd serve`: the shared daemon of one data dir, on a Unix socket.
 package enum Daemon {
     /// Opens the data dir (holding its lock before touching the socket, so two starting daemons never
@@ -101,6 +107,13 @@ package enum RelayClient {
         let path = try Daemon.socketPath(configuration, environment: environment)
         let dataDirectory = SocketPath.standardize(
             configuration.dataDirectory, currentDirectory: FileManager.default.currentDirectoryPath)
+        if let running = runningSocket(configuration, dataDirectory: dataDirectory, otherThan: path) {
+            do {
+                return try DaemonLauncher.connect(path: running)
+            } catch {
+                // Nobody answers there after all: the client's own socket, as ever.
+            }
+        }
         // The client's options come last, so its own --idle-exit or --log-file win.
         let daemonArguments =
             [
@@ -112,6 +125,19 @@ package enum RelayClient {
             return try DaemonLauncher.spawnDetached(
                 executable: executable, arguments: daemonArguments, environment: environment)
         }
+    }
+
+    /// The socket the data dir's running daemon listens on, as its `LOCK` names it, when it is not `path`
+    /// (the client's socket) and the client gave no `--socket`: a daemon started where `XDG_RUNTIME_DIR` is
+    /// set is the data dir's own for a client without it (cron, ssh) too. Nil when no live daemon holds the
+    /// data dir, or it listens on `path`.
+    package static func runningSocket(
+        _ configuration: Configuration, dataDirectory: String, otherThan path: String
+    ) -> String? {
+        guard configuration.socketPath == nil, let holder = LockHolder.read(lockPath: dataDirectory + "/LOCK"),
+            let socket = holder.socket, socket != path, kill(holder.pid, 0) == 0 || errno == EPERM
+        else { return nil }
+        return socket
     }
 
     /// The error a client gets when `connect` failed.
