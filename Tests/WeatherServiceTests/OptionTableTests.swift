@@ -57,6 +57,14 @@ struct OptionTableTests {
         }
     }
 
+    @Test("the log tools read their options from a table too: a mistyped one gets the closest, as JSON")
+    func logTools() {
+        var printed: [String] = []
+        #expect(LogTools.run(["dump", "--afterseq", "3"], environment: [:]) { printed.append($0) } == 2)
+        #expect(printed == [#"{"error":"unknown option --afterseq; did you mean --after-seq?","ok":false}"#])
+        #expect(LogTools.usage.contains("  --since RFC3339"))
+    }
+
     @Test("--flag value and --flag=value; switches; -- ends the options; a negative coordinate is positional")
     func scanning() throws {
         let shapes = [
