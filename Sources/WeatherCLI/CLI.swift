@@ -76,14 +76,20 @@ package enum CLI {
         let invocation: Invocation
         let configuration: Configuration
         do {
-            let parsed = try Invocation.parse(arguments, for: command, output: output)
-            if parsed.switches.contains("--help") {
+            let parsed: Invocation
+            do throws(OptionError) {
+                parsed = try Invocation.parse(arguments, for: command, output: output)
+            } catch {
+                // `--help` stands, whatever else is wrong.
+                guard arguments.contains(where: { $0 == "--help" || $0 == "-h" }) else { throw error }
                 output.print(command.help)
                 return Exit.ok
             }
-            guard command.positionals.contains(parsed.positional.count) else {
-                throw UsageError("\(command.name) takes \(command.positionalText)")
+            if parsed[Self.help] {
+                output.print(command.help)
+                return Exit.ok
             }
+            _ = try command.form(of: parsed.positional)
             try command.check(parsed)
             configuration = try Configuration.parse(parsed.serverOptions, environment: environment.variables)
             invocation = parsed
@@ -96,7 +102,7 @@ package enum CLI {
                 LocalContext(invocation: invocation, configuration: configuration, environment: environment))
         }
         let notifications = AsyncStream<Notification>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
-        let json = invocation.switches.contains("--json")
+        let json = invocation[Self.json]
         let forward: @Sendable (String, JSONValue) -> Void = { method, params in
             notifications.continuation.yield(Notification(method: method, params: Context.shown(params, json: json)))
         }
@@ -128,10 +134,9 @@ package enum CLI {
         _ invocation: Invocation, _ configuration: Configuration, _ environment: Environment,
         onNotification forward: @escaping @Sendable (String, JSONValue) -> Void
     ) async throws -> ClientConnection {
-        guard !invocation.switches.contains("--standalone") else {
+        guard !invocation[Self.standalone] else {
             // A command's own engine says only what goes wrong, unless asked for more.
-            let level =
-                invocation.serverOptions.contains { $0.hasPrefix("--log-level") } ? configuration.logLevel : .warning
+            let level = configuration.explicit.contains("--log-level") ? configuration.logLevel : .warning
             return try ClientConnection.standalone(
                 configuration: configuration, runtime: environment.runtime, logger: Logger(level: level),
                 provider: configuration.makeProvider(), transport: environment.transport(configuration),
@@ -155,12 +160,13 @@ package enum CLI {
         return "\(error)"
     }
 
-    /// `weatherd --help`: every command with one line each.
+    /// `weatherd --help`: every command with one line each, then weatherd's own options.
     package static var overview: String {
         var text = """
             usage: weatherd [options]               JSON-RPC on stdin/stdout, through the data dir's shared daemon
-                   weatherd --standalone [options]  JSON-RPC on stdin/stdout in this process alone
-                   weatherd serve [options]         the shared daemon itself
+                                                    (started when none runs; it stops after 300 s without clients)
+                   weatherd --standalone [options]  JSON-RPC on stdin/stdout in this process alone (no socket)
+                   weatherd serve [options]         the shared daemon: serve the data dir on a Unix socket
                    weatherd COMMAND [--help] …      a command for people and scripts (below)
                    weatherd help [COMMAND]           this overview, or a command's usage
                    weatherd log verify|dump|stats|compact  read or compact the log offline
@@ -174,7 +180,7 @@ package enum CLI {
             text +=
                 "  " + command.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + command.summary + "\n"
         }
-        text += """
+        return text + """
               log verify|dump|stats|compact  check the log, print its events, count them, or strip replaced
                                     payloads from its sealed segments (offline, JSON lines)
 
@@ -183,11 +189,10 @@ package enum CLI {
             see the server options below). Exit status: 0 done, 1 the request failed (the reason is on stderr),
             64 a wrong command line, 69 weatherd could not be reached.
 
-            server options:
-
+            server options (a daemon already running keeps its own; `weatherd status` shows them):
+            \(Configuration.table.helpLines())
+            \(entryTable.helpLines())
             """
-        let options = Configuration.usage.components(separatedBy: "options:\n").last ?? ""
-        return text + options
     }
 }
 
@@ -195,92 +200,4 @@ package enum CLI {
 package struct Notification: Sendable {
     package var method: String
     package var params: JSONValue
-}
-
-/// A command line that is wrong.
-struct UsageError: Error, CustomStringConvertible {
-    var description: String
-
-    init(_ description: String) { self.description = description }
-}
-
-/// One of weatherd's commands.
-package struct Command: Sendable {
-    /// The word after `weatherd`.
-    package var name: String
-    /// One line for `weatherd --help`.
-    package var summary: String
-    /// The usage line(s), e.g. `usage: weatherd now [PLACE] [--format FORMAT]`.
-    package var usage: String
-    /// The rest of `--help`: what it does, its flags, an example.
-    package var details: String
-    /// How many positional arguments it takes.
-    package var positionals: ClosedRange<Int> = 0...0
-    /// The positional arguments as the usage error names them.
-    package var positionalText = "no arguments"
-    /// Its own flags that take a value, e.g. `--format`.
-    package var valueFlags: Set<String> = []
-    /// Its own flags without a value, e.g. `--follow`.
-    package var switchFlags: Set<String> = []
-    /// Further checks of the arguments (choices, numbers), throwing a `UsageError`.
-    var check: @Sendable (Invocation) throws -> Void = { _ in }
-    /// Runs the command without a connection to weatherd (`stop`, `completions`); nil: `run` runs, connected.
-    var local: (@Sendable (LocalContext) async -> Int32)? = nil
-    /// Runs the command; returns the exit status.
-    var run: @Sendable (Context) async throws -> Int32
-
-    /// The whole `--help` text.
-    package var help: String { usage + "\n\n" + details }
-}
-
-/// A command's arguments, sorted: positional ones, its own flags, and weatherd's options (passed on).
-package struct Invocation: Sendable {
-    package var positional: [String] = []
-    /// The command's flags with their values.
-    package var values: [String: String] = [:]
-    /// The command's flags without a value, and `--standalone`, `--json`, `--help`.
-    package var switches: Set<String> = []
-    /// weatherd's own options (all of which take a value), for the configuration and a daemon started.
-    package var serverOptions: [String] = []
-    package var output: Output
-
-    /// Flags every command takes.
-    static let commonSwitches: Set<String> = ["--standalone", "--json", "--help", "-h"]
-
-    /// Sorts `arguments` for `command`: its own flags (`--flag VALUE` or `--flag=VALUE`), the common
-    /// switches, weatherd's options (every one takes a value), and the rest positional (`--` ends flags).
-    static func parse(_ arguments: [String], for command: Command, output: Output) throws -> Invocation {
-        var invocation = Invocation(output: output)
-        var rest = arguments[...]
-        var flagsEnded = false
-        while let argument = rest.popFirst() {
-            // A place such as `-33.87,151.21` starts with a minus sign but is no flag.
-            let isNumber = argument.dropFirst().first.map { $0.isNumber || $0 == "." } ?? false
-            if flagsEnded || !argument.hasPrefix("-") || argument == "-" || isNumber {
-                invocation.positional.append(argument)
-                continue
-            }
-            if argument == "--" {
-                flagsEnded = true
-                continue
-            }
-            var flag = argument
-            var inline: String?
-            if let equals = argument.firstIndex(of: "=") {
-                flag = String(argument[..<equals])
-                inline = String(argument[argument.index(after: equals)...])
-            }
-            if Self.commonSwitches.contains(flag) || command.switchFlags.contains(flag) {
-                guard inline == nil else { throw UsageError("\(flag) takes no value") }
-                invocation.switches.insert(flag == "-h" ? "--help" : flag)
-            } else if command.valueFlags.contains(flag) {
-                guard let value = inline ?? rest.popFirst() else { throw UsageError("\(flag) needs a value") }
-                invocation.values[flag] = value
-            } else {
-                invocation.serverOptions.append(argument)
-                if inline == nil, let value = rest.popFirst() { invocation.serverOptions.append(value) }
-            }
-        }
-        return invocation
-    }
 }

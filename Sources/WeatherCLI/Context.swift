@@ -25,7 +25,7 @@ package struct Context: Sendable {
     /// The time now.
     func now() -> Timestamp { clock.timestamp() }
     /// Whether the command prints its method's result as JSON.
-    var json: Bool { invocation.switches.contains("--json") }
+    var json: Bool { invocation[CLI.json] }
 
     /// With `--json`, prints `answer` as one JSON line and returns true (the command is done); else false.
     func printedAsJSON(_ answer: JSONValue) -> Bool {

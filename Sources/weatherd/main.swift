@@ -15,17 +15,7 @@ import WeatherService
 signal(SIGPIPE, SIG_IGN)
 
 let environment = ProcessInfo.processInfo.environment
-var arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "log" {
-    if arguments.dropFirst().contains(where: { ["--help", "-h", "help"].contains($0) }) {
-        print(LogTools.usage)
-        exit(0)
-    }
-    let code = LogTools.run(Array(arguments.dropFirst()), environment: environment) { line in
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
-    }
-    exit(code)
-}
+let entry = CLI.entry(Array(CommandLine.arguments.dropFirst()))
 let executable =
     (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
     ?? URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
@@ -38,48 +28,36 @@ func startedRuntime() -> Runtime {
         exit(71)
     }
 }
-if let name = arguments.first, let command = CLI.command(named: name) {
-    let output = Output.standard(environment: environment)
-    exit(
-        await CLI.run(
-            command, Array(arguments.dropFirst()),
-            in: CLI.Environment(
-                variables: environment, executable: executable, runtime: startedRuntime(),
-                transport: { .live(maxBodyBytes: $0.maxBodyBytes, idleTimeout: $0.fetch.deadline) }, output: output)))
-}
-if arguments.first == "help", arguments.count > 1 {
-    if let command = CLI.command(named: arguments[1]) {
-        print(command.help)
-        exit(0)
-    }
-    if arguments[1] == "log" {
+let mode: CLI.Entry.Mode
+let arguments: [String]
+switch entry {
+case .log(let rest):
+    if rest.contains(where: { ["--help", "-h", "help"].contains($0) }) {
         print(LogTools.usage)
         exit(0)
     }
-}
-if arguments.first == "help" || arguments.contains("--help") || arguments.contains("-h") {
-    print(CLI.overview)
+    let code = LogTools.run(rest, environment: environment) { line in
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+    exit(code)
+case .command(let name, let rest):
+    guard let command = CLI.command(named: name) else { exit(CLI.Exit.usage) }
+    let output = Output.standard(environment: environment)
+    exit(
+        await CLI.run(
+            command, rest,
+            in: CLI.Environment(
+                variables: environment, executable: executable, runtime: startedRuntime(),
+                transport: { .live(maxBodyBytes: $0.maxBodyBytes, idleTimeout: $0.fetch.deadline) }, output: output)))
+case .print(let text):
+    print(text)
     exit(0)
-}
-if arguments.contains("--version") {
-    print("weatherd \(Engine.version)")
-    exit(0)
-}
-if let first = arguments.first, !first.hasPrefix("-"), first != "serve" {
-    Logger.standardError(CLI.unknownCommand(first))
+case .wrong(let text):
+    Logger.standardError(text)
     exit(CLI.Exit.usage)
-}
-
-/// How this process serves: through the shared daemon (the default), as the daemon, or alone.
-enum Mode { case relay, serve, standalone }
-var mode = Mode.relay
-if arguments.first == "serve" {
-    arguments.removeFirst()
-    mode = .serve
-}
-if let index = arguments.firstIndex(of: "--standalone") {
-    arguments.remove(at: index)
-    mode = mode == .serve ? mode : .standalone
+case .serve(let chosen, let options):
+    mode = chosen
+    arguments = options
 }
 
 let configuration: Configuration
@@ -89,6 +67,8 @@ do {
     Logger.standardError("weatherd: \(TerminalText.safe("\(error)"))\n\n\(CLI.overview)")
     exit(CLI.Exit.usage)
 }
+// A person who typed `weatherd` on a terminal is told what it waits for, once; a program's pipe is not.
+if mode != .serve, isatty(0) == 1 { Logger.standardError(CLI.terminalHint) }
 
 var logger = Logger(level: configuration.logLevel)
 if mode == .serve, let path = configuration.logFile {

@@ -35,7 +35,7 @@ struct LockHolderTests {
             second.release()
             Issue.record("a second lock was taken")
         } catch {
-            guard case .held(_, let pid) = error else {
+            guard case .held(_, let pid, _) = error else {
                 Issue.record("\(error)")
                 return
             }

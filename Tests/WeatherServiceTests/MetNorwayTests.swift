@@ -36,9 +36,9 @@ struct MetNorwayTests {
         #expect(provider.geocodeRequest(query: "Oslo", limit: 1).url.hasPrefix(config.openMeteoGeocodingBaseURL))
         let settings = UpstreamSettings(config)
         #expect(settings.baseURLs["weather"] == "http://127.0.0.1:9/met/")
-        var other = settings
-        other.baseURLs["weather"] = "https://api.met.no"
-        #expect(settings.differences(from: other).first?.hasPrefix("--met-norway-base-url ") == true)
+        var daemon = config.heldOptions
+        daemon["--met-norway-base-url"] = "https://api.met.no"
+        #expect(config.differences(fromDaemon: daemon).first?.hasPrefix("--met-norway-base-url ") == true)
     }
 
     static func validity(expires: String) -> [String: String] {

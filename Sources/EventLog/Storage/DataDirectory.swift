@@ -123,7 +123,7 @@ package struct DataDirectory: Sendable {
             guard code == EWOULDBLOCK else {
                 throw .failed(StorageError(operation: "flock", path: lockPath, errno: code))
             }
-            throw .held(dataDir: path, holderPid: holder.map { Int($0.pid) })
+            throw .held(dataDir: path, holderPid: holder.map { Int($0.pid) }, socket: holder?.socket)
         }
         // The holder is informational (it names the holder for a second instance and tells a client whom to
         // wait for); failing to write it is harmless.
@@ -153,16 +153,19 @@ package final class DirectoryLock: Sendable {
 
 /// Why the data dir could not be locked.
 package enum LockError: Error, Sendable, CustomStringConvertible {
-    /// Another process holds the lock.
-    case held(dataDir: String, holderPid: Int?)
+    /// Another process holds the lock: a daemon serving `socket`, or (nil) a weatherd serving none.
+    case held(dataDir: String, holderPid: Int?, socket: String?)
     /// The lock file could not be opened or locked.
     case failed(StorageError)
 
     package var description: String {
         switch self {
-        case .held(let dataDir, let pid?):
+        case .held(let dataDir, let pid, let socket?):
+            "data dir \(dataDir) is in use by the weatherd daemon\(pid.map { " (pid \($0))" } ?? "") listening on "
+                + "\(socket); stop it with `weatherd stop --data-dir \(dataDir)`, or choose another --data-dir"
+        case .held(let dataDir, let pid?, nil):
             "data dir \(dataDir) is in use by another weatherd (pid \(pid)); stop it or choose another --data-dir"
-        case .held(let dataDir, nil):
+        case .held(let dataDir, nil, nil):
             "data dir \(dataDir) is in use by another weatherd; stop it or choose another --data-dir"
         case .failed(let error): "cannot lock the data dir: \(error)"
         }

@@ -3,28 +3,37 @@ import WeatherService
 
 /// `weatherd alerts`: the alerts raised, most recent first.
 enum AlertsCommand {
+    /// `--limit N`: how many alerts.
+    static let limit = CommandOption(
+        "--limit", value: .integer(1...1000), default: 20, help: "how many alerts at most, most recent first")
+
     static let command = Command(
-        name: "alerts", summary: "the alerts raised (temperature drop, severe weather, daily summary)",
-        usage: "usage: weatherd alerts [--limit N] [--units metric|imperial|standard] [--json] [options]",
+        name: "alerts", summary: "the alerts raised, and the rules that raise them (shown, turned on or off)",
         details: """
             Prints the alerts raised so far, most recent first (`alerts/list`): when, for which place, and
             what. `--limit` (1…1000, default 20) caps how many. Their texts are in the settings' units, or in
             those `--units` names.
 
+            `alerts rules` prints each rule's settings: temp_drop, severe, daily_summary, official,
+            air_quality, nowcast and forecast_change. `alerts on RULE` and `alerts off RULE` turn one on or off
+            for every client of the data dir (`alerts/configure`), then print them all: --threshold sets
+            temp_drop's drop (°C) or air_quality's level, --time the daily summary's local time. Which places
+            are alerted about is each favorite's own: `weatherd favorites notify FAVORITE on|off`.
+
             example:
               weatherd alerts --limit 5
+              weatherd alerts rules
+              weatherd alerts on air_quality --threshold "very poor"
+              weatherd alerts on daily_summary --time 07:30
             """,
-        valueFlags: ["--limit", "--units"],
-        check: { invocation in
-            if let text = invocation.values["--limit"], Int(text).map({ (1...1000).contains($0) }) != true {
-                throw UsageError("--limit must be a whole number from 1 to 1000")
-            }
-            try NowCommand.checkUnits(invocation)
-        }
+        forms: AlertRulesCommand.forms,
+        options: [limit.option, SharedOptions.units.option] + AlertRulesCommand.options,
+        check: AlertRulesCommand.check
     ) { context in
-        let limit = Int64(context.invocation.values["--limit"] ?? "") ?? 20
+        if context.invocation.positional.first != nil { return try await AlertRulesCommand.run(context) }
+        let limit = Int64(context.invocation[Self.limit])
         var params: [String: JSONValue] = ["limit": .int(limit)]
-        if let units = context.invocation.values["--units"] { params["units"] = .string(units) }
+        if let units = context.invocation[SharedOptions.units] { params["units"] = .string(units) }
         let result = try await context.call("alerts/list", params)
         if context.printedAsJSON(result) { return CLI.Exit.ok }
         let alerts = result["alerts"]?.arrayValue ?? []

@@ -8,8 +8,6 @@ import WeatherService
 enum BarCommand {
     static let command = Command(
         name: "bar", summary: "a status-bar module: a new line whenever the weather, its staleness or an alert changes",
-        usage:
-            "usage: weatherd bar [PLACE] [--style waybar|i3blocks|polybar|tmux|plain] [--format FORMAT] [--units U] [options]",
         details: """
             Runs until interrupted. Prints one line at start, then a new one whenever the place's weather
             changes (any client's fetch, or the daemon's scheduled refresh), when it turns stale (the provider
@@ -33,20 +31,19 @@ enum BarCommand {
               weatherd bar Berlin --style waybar
               weatherd bar --style tmux --format "%c %t %r"
             """,
-        positionals: 0...1, positionalText: "at most one PLACE", valueFlags: ["--style", "--format", "--units"],
-        check: { invocation in
-            if let style = invocation.values["--style"], BarStyle(rawValue: style) == nil {
-                throw UsageError(
-                    "--style must be " + BarStyle.allCases.map(\.rawValue).joined(separator: ", "))
-            }
-            _ = try OneLine(invocation.values["--format"] ?? defaultFormat)
-            try NowCommand.checkUnits(invocation)
-        }
+        forms: [ArgumentForm([Argument.place.orNone])],
+        options: [style.option, format.option, SharedOptions.units.option]
     ) { context in
         try await BarModule(context: context).run()
     }
 
     static let defaultFormat = "%c %t"
+
+    /// `--style`: the bar's markup.
+    static let style = CommandOption(
+        "--style", value: .cases(BarStyle.self), default: .plain, help: "the bar's markup (plain: the text alone)")
+    /// `--format`: as for `weatherd now`.
+    static let format = SharedOptions.format(default: defaultFormat)
 }
 
 /// The owner of a bar's `BarMachine`: it feeds the machine what arrives (answers, events, alerts, its wake-ups,
@@ -64,7 +61,7 @@ private struct BarModule {
     func run() async throws -> Int32 {
         do {
             return try await serve()
-        } catch let error as RPCError where context.invocation.switches.contains("--standalone") && error.endsEngine {
+        } catch let error as RPCError where context.invocation[CLI.standalone] && error.endsEngine {
             // With --standalone the engine is this process's own and ends only when the process is told to stop
             // (SIGTERM, SIGINT): a request it cut on the way (the first ask, say) means stop, quietly.
             return CLI.Exit.ok
@@ -76,9 +73,9 @@ private struct BarModule {
         let client = context.client
         let params = try await NowCommand.weatherParams(context)
         let status = try await context.call("service/status")
-        let style = context.invocation.values["--style"].flatMap(BarStyle.init(rawValue:)) ?? .plain
+        let style = context.invocation[BarCommand.style]
         let machine = BarMachine(
-            style: style, format: try OneLine(context.invocation.values["--format"] ?? BarCommand.defaultFormat),
+            style: style, format: try OneLine(context.invocation[BarCommand.format]),
             cacheTTL: status["cacheTtlSeconds"]?.intValue ?? 600)
 
         let (inputs, feed) = AsyncStream<Input>.makeStream()
@@ -94,7 +91,7 @@ private struct BarModule {
                     .map { .string($0) })
             ])
         // Alerts in the bar's units, as its weather is: an imperial bar reads °F in them too.
-        let units = context.invocation.values["--units"].map { ["units": JSONValue.string($0)] } ?? [:]
+        let units = context.invocation[SharedOptions.units].map { ["units": JSONValue.string($0)] } ?? [:]
         _ = try await context.call("alerts/subscribe", units)
         // The bar's place is watched while it runs: weatherd keeps its nowcast fresh and says when it changes.
         var place = params
@@ -150,7 +147,7 @@ private struct BarModule {
         var inputIterator = inputs.makeAsyncIterator()
         // With --standalone the engine is this process's own: it ends only when the process is told to stop
         // (SIGTERM, SIGINT), and so does the bar, quietly.
-        let standalone = context.invocation.switches.contains("--standalone")
+        let standalone = context.invocation[CLI.standalone]
         while true {
             let goOn = try await carryOut(
                 pending, params: params, machine: &machine, timer: &timer, feed: feed, standalone: standalone)

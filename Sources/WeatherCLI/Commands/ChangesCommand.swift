@@ -1,12 +1,18 @@
 import WeatherDomain
+import WeatherEngine
 import WeatherService
 
 /// `weatherd changes [PLACE] [--date DATE | --days N]`: how the forecast of the coming days moved across the
 /// fetches weatherd made, from its log.
 enum ChangesCommand {
+    /// `--date DATE`: one local date.
+    static let date = CommandOption("--date", value: .text("DATE"), help: "one local date, YYYY-MM-DD")
+    /// `--days N`: the next N local dates.
+    static let days = CommandOption(
+        "--days", value: .integer(ForecastDetail.days), help: "the next N local dates from today (default 3)")
+
     static let command = Command(
         name: "changes", summary: "how the forecast of the coming days changed, fetch by fetch (from the log)",
-        usage: "usage: weatherd changes [PLACE] [--date DATE | --days N] [--units SYSTEM] [--json] [options]",
         details: """
             For each date (--date YYYY-MM-DD, or the next --days N local dates from today, default 3) at
             PLACE (as for `weatherd now`), prints what changed since the first forecast weatherd fetched of
@@ -19,20 +25,15 @@ enum ChangesCommand {
               weatherd changes Enschede
               weatherd changes --date 2026-11-28 --json | jq '.dates[0].changes'
             """,
-        positionals: 0...1, positionalText: "at most one PLACE", valueFlags: ["--date", "--days", "--units"],
+        forms: [ArgumentForm([Argument.place.orNone])],
+        options: [date.option, days.option, SharedOptions.units.option],
         check: { invocation in
-            try NowCommand.checkUnits(invocation)
-            if invocation.values["--date"] != nil, invocation.values["--days"] != nil {
-                throw UsageError("give --date or --days, not both")
-            }
-            if let days = invocation.values["--days"], Int(days) == nil {
-                throw UsageError("--days must be a number of days (1–16)")
-            }
+            if invocation[date] != nil, invocation[days] != nil { throw UsageError("give --date or --days, not both") }
         }
     ) { context in
         var params = try await NowCommand.weatherParams(context)
-        if let date = context.invocation.values["--date"] { params["date"] = .string(date) }
-        if let days = context.invocation.values["--days"].flatMap({ Int64($0) }) { params["days"] = .int(days) }
+        if let date = context.invocation[Self.date] { params["date"] = .string(date) }
+        if let days = context.invocation[Self.days] { params["days"] = .int(Int64(days)) }
         let result = try await context.call("weather/forecastChanges", params)
         if context.printedAsJSON(result) { return CLI.Exit.ok }
         context.output.print(text(result, context.output))

@@ -12,10 +12,12 @@ import WeatherService
 
 /// `weatherd chart [PLACE]`: the forecast as an SVG chart, to a file or standard output.
 enum ChartCommand {
+    /// `--out FILE`: where the chart goes, else standard output.
+    static let out = CommandOption(
+        "--out", value: .path("FILE", .file), help: "write the chart to FILE, whole or not at all")
+
     static let command = Command(
         name: "chart", summary: "the forecast as an SVG chart (temperature, chance of precipitation, lows and highs)",
-        usage:
-            "usage: weatherd chart [PLACE] [--out FILE] [--days N] [--units metric|imperial|standard] [--json] [options]",
         details: """
             PLACE is a city, LAT,LON, a favorite's name or id, or nothing for the current location, as for
             `weatherd now`. The chart shows the temperature as a line and the chance of precipitation as bars,
@@ -33,16 +35,12 @@ enum ChartCommand {
               weatherd chart Berlin --out berlin.svg    wrote berlin.svg (Berlin, 5 days)
               weatherd chart 48.86,2.35 --days 3 --units imperial > paris.svg
             """,
-        positionals: 0...1, positionalText: "at most one PLACE", valueFlags: ["--out", "--days", "--units"],
-        check: { invocation in
-            try ForecastCommand.checkDays(invocation)
-            try NowCommand.checkUnits(invocation)
-            if invocation.values["--out"]?.isEmpty == true { throw UsageError("--out needs a file name") }
-        }
+        forms: [ArgumentForm([Argument.place.orNone])],
+        options: [out.option, ForecastCommand.days.option, SharedOptions.units.option]
     ) { context in
         guard let forecast = try await ForecastCommand.request(context) else { return CLI.Exit.ok }
         let svg = Chart.svg(forecast)
-        guard let path = context.invocation.values["--out"] else {
+        guard let path = context.invocation[Self.out] else {
             context.output.print(String(svg.dropLast()))
             return CLI.Exit.ok
         }

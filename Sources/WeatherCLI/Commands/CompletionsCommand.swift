@@ -5,7 +5,6 @@ import WeatherEngine
 enum CompletionsCommand {
     static let command = Command(
         name: "completions", summary: "a completion script for bash, zsh or fish",
-        usage: "usage: weatherd completions bash|zsh|fish",
         details: """
             Prints a script that completes weatherd's commands, their flags and weatherd's options, and, where a
             command takes a PLACE, the favorites' names (asked at each completion with
@@ -16,154 +15,92 @@ enum CompletionsCommand {
               source <(weatherd completions zsh)           # in ~/.zshrc, after compinit
               weatherd completions fish > ~/.config/fish/completions/weatherd.fish
             """,
-        positionals: 1...1, positionalText: "bash, zsh or fish",
-        check: { invocation in
-            guard ["bash", "zsh", "fish"].contains(invocation.positional[0]) else {
-                throw UsageError("unknown shell \(invocation.positional[0]): bash, zsh or fish")
-            }
-        },
+        forms: [ArgumentForm([.choice("shell", ["bash", "zsh", "fish"])])],
         local: { context in
-            let shell = context.invocation.positional[0]
-            context.output.print(shell == "bash" ? bash : shell == "zsh" ? zsh : fish)
+            context.output.print(CLI.completions(for: context.invocation.positional[0]) ?? "")
             return CLI.Exit.ok
         }
     ) { _ in CLI.Exit.ok }
 
-    /// The commands that take a PLACE, whose positional argument completes to a favorite's name.
-    static let placeCommands = [
-        "now", "forecast", "history", "climate", "changes", "chart", "bar", "warnings", "air", "refresh",
-    ]
+    /// What the shell completes where: the value of each option that takes one, and each command's positional
+    /// arguments, from the commands' declarations and weatherd's option table.
+    struct Plan {
+        /// A positional argument's completion: the command, its index among the positional arguments, and the
+        /// action word the command line began with (nil: any).
+        struct Position: Hashable {
+            var command: String
+            var index: Int
+            var action: String?
+        }
 
-    /// The words a command takes first (`favorites add`, `units metric`).
-    static let actions: [String: [String]] = [
-        "favorites": ["list", "add", "remove", "rename"], "location": ["set", "clear"],
-        "units": ["metric", "imperial", "standard"], "completions": ["bash", "zsh", "fish"],
-        "log": ["verify", "dump", "stats", "compact"],
-    ]
+        /// Every option's flags and completion, the first declaration of a flag winning.
+        var values: [(flags: [String], completion: ShellCompletion)] = []
+        /// Every option that takes a value.
+        var valueFlags: [String] = []
+        /// Each command's own flags and the common ones.
+        var flags: [(command: String, flags: [String])] = []
+        /// weatherd's own flags.
+        var serverFlags = Configuration.table.options.flatMap(\.flags)
+        /// The completions of each position, in declaration order.
+        var positions: [(position: Position, completions: [ShellCompletion])] = []
 
-    /// weatherd's own options, from its usage text.
-    static var serverOptions: [String] {
-        let options = Configuration.usage.components(separatedBy: "options:\n").last ?? ""
-        return options.split(separator: "\n").compactMap { line in
-            let trimmed = line.drop { $0 == " " }
-            guard trimmed.hasPrefix("--") else { return nil }
-            return String(trimmed.prefix { !$0.isWhitespace })
+        init(_ commands: [Command]) {
+            var seen: Set<String> = []
+            let commandOptions = commands.flatMap(\.table.options).map { ($0.flags, $0.takesValue, $0.completion) }
+            let serverOptions = Configuration.table.options.map { ($0.flags, $0.takesValue, $0.completion) }
+            for (flags, takesValue, completion) in commandOptions + serverOptions where takesValue {
+                let flags = flags.filter { seen.insert($0).inserted }
+                guard !flags.isEmpty else { continue }
+                valueFlags += flags
+                // One entry per completion, with every flag that completes so.
+                if let at = values.firstIndex(where: { $0.completion == completion }) {
+                    values[at].flags += flags
+                } else {
+                    values.append((flags, completion))
+                }
+            }
+            for command in commands {
+                flags.append((command.name, command.table.options.flatMap(\.flags)))
+                for form in command.forms {
+                    for (index, argument) in form.arguments.enumerated() {
+                        let action = index == 0 ? nil : form.action
+                        let completion = argument.isAction ? .choices([argument.name]) : argument.completion
+                        add(Position(command: command.name, index: index, action: action), completion)
+                    }
+                }
+            }
+        }
+
+        /// Adds `completion` to those of `position`, merging words.
+        private mutating func add(_ position: Position, _ completion: ShellCompletion) {
+            guard completion != .none else { return }
+            if let at = positions.firstIndex(where: { $0.position == position }) {
+                if case .choices(let more) = completion,
+                    let words = positions[at].completions.firstIndex(where: {
+                        if case .choices = $0 { true } else { false }
+                    }), case .choices(let known) = positions[at].completions[words]
+                {
+                    positions[at].completions[words] = .choices(known + more.filter { !known.contains($0) })
+                } else if !positions[at].completions.contains(completion) {
+                    positions[at].completions.append(completion)
+                }
+            } else {
+                positions.append((position, [completion]))
+            }
         }
     }
 
-    /// A command's flags, its own and the common ones.
-    static func flags(_ command: Command) -> [String] {
-        (command.valueFlags.union(command.switchFlags).sorted()) + ["--json", "--standalone", "--help"]
-    }
+    /// The plan of every command.
+    static var plan: Plan { Plan(CLI.commands) }
 
-    /// Every command's name and its words: the commands, `log`, `serve` and `help`.
+    /// Every word that may follow `weatherd`: the commands, `log`, `serve` and `help`.
     static var names: [String] { CLI.words }
 
-    /// The bash script.
-    static var bash: String {
-        let cases = CLI.commands.map { command in
-            "        \(command.name)) flags=\"\(flags(command).joined(separator: " "))\" ;;"
-        }.joined(separator: "\n")
-        let actionCases = actions.sorted { $0.key < $1.key }.map { name, words in
-            "        \(name)) words=\"\(words.joined(separator: " "))\" ;;"
-        }.joined(separator: "\n")
-        return """
-            # weatherd completion for bash: source <(weatherd completions bash)
-            _weatherd() {
-                local cur="${COMP_WORDS[COMP_CWORD]}" sub="${COMP_WORDS[1]}" flags="" words=""
-                if [ "$COMP_CWORD" -eq 1 ]; then
-                    COMPREPLY=($(compgen -W "\(names.joined(separator: " ")) --help --version" -- "$cur"))
-                    return
-                fi
-                if [[ "$cur" == -* ]]; then
-                    case "$sub" in
-            \(cases)
-                    esac
-                    COMPREPLY=($(compgen -W "$flags \(serverOptions.joined(separator: " "))" -- "$cur"))
-                    return
-                fi
-                if [ "$COMP_CWORD" -eq 2 ]; then
-                    case "$sub" in
-            \(actionCases)
-                    esac
-                fi
-                case "$sub" in
-                    \(placeCommands.joined(separator: "|")))
-                        local IFS=$'\\n'
-                        words="$(command weatherd favorites --names 2>/dev/null)" ;;
-                esac
-                COMPREPLY=($(compgen -W "$words" -- "$cur"))
-            }
-            complete -F _weatherd weatherd
-            """
-    }
+    /// The asking of the favorites' names at completion time.
+    static let favoriteNames = "command weatherd favorites --names 2>/dev/null"
 
-    /// The zsh script.
-    static var zsh: String {
-        let described = CLI.commands.map { "'\($0.name):\(quoted($0.summary))'" }.joined(separator: " ")
-        let cases = CLI.commands.map { command in
-            "        \(command.name)) flags=(\(flags(command).joined(separator: " "))) ;;"
-        }.joined(separator: "\n")
-        let actionCases = actions.sorted { $0.key < $1.key }.map { name, words in
-            "        \(name)) (( CURRENT == 3 )) && compadd -- \(words.joined(separator: " ")) ;;"
-        }.joined(separator: "\n")
-        return """
-            # weatherd completion for zsh: source <(weatherd completions zsh), after compinit
-            _weatherd() {
-                local -a commands flags
-                commands=(\(described) 'log:read or compact the log offline' 'serve:the shared daemon itself')
-                if (( CURRENT == 2 )); then
-                    _describe 'command' commands
-                    return
-                fi
-                if [[ $words[CURRENT] == -* ]]; then
-                    case $words[2] in
-            \(cases)
-                    esac
-                    compadd -- $flags \(serverOptions.joined(separator: " "))
-                    return
-                fi
-                case $words[2] in
-            \(actionCases)
-                    \(placeCommands.joined(separator: "|")))
-                        local -a favorites
-                        favorites=("${(@f)$(command weatherd favorites --names 2>/dev/null)}")
-                        compadd -- $favorites ;;
-                esac
-            }
-            compdef _weatherd weatherd
-            """
-    }
-
-    /// The fish script.
-    static var fish: String {
-        var lines = [
-            "# weatherd completion for fish: weatherd completions fish > ~/.config/fish/completions/weatherd.fish",
-            "complete -c weatherd -f",
-        ]
-        for command in CLI.commands {
-            lines.append(
-                "complete -c weatherd -n __fish_use_subcommand -a \(command.name) -d '\(fishQuoted(command.summary))'")
-            let condition = "'__fish_seen_subcommand_from \(command.name)'"
-            for flag in flags(command) {
-                let value = command.valueFlags.contains(flag) ? " -r" : ""
-                lines.append("complete -c weatherd -n \(condition) -l \(flag.dropFirst(2))\(value)")
-            }
-        }
-        lines.append("complete -c weatherd -n __fish_use_subcommand -a log -d 'read or compact the log offline'")
-        for (name, words) in actions.sorted(by: { $0.key < $1.key }) {
-            lines.append(
-                "complete -c weatherd -n '__fish_seen_subcommand_from \(name)' -a '\(words.joined(separator: " "))'")
-        }
-        let places = placeCommands.joined(separator: " ")
-        lines.append(
-            "complete -c weatherd -n '__fish_seen_subcommand_from \(places)' "
-                + "-a '(command weatherd favorites --names 2>/dev/null)'")
-        for option in serverOptions {
-            lines.append("complete -c weatherd -n 'not __fish_use_subcommand' -l \(option.dropFirst(2)) -r")
-        }
-        return lines.joined(separator: "\n")
-    }
+    /// The log tools' actions.
+    static let logActions = ["verify", "dump", "stats", "compact"]
 
     /// Text for inside a zsh single-quoted word.
     static func quoted(_ text: String) -> String {
@@ -173,5 +110,17 @@ enum CompletionsCommand {
     /// Text for inside a fish single-quoted word.
     static func fishQuoted(_ text: String) -> String {
         text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
+    }
+}
+
+extension CLI {
+    /// The completion script for `shell` (`bash`, `zsh` or `fish`); nil for another shell.
+    package static func completions(for shell: String) -> String? {
+        switch shell {
+        case "bash": CompletionsCommand.bash
+        case "zsh": CompletionsCommand.zsh
+        case "fish": CompletionsCommand.fish
+        default: nil
+        }
     }
 }

@@ -4,9 +4,21 @@ import WeatherService
 
 /// `weatherd events [--follow]`: the audit trail, one readable line per event.
 package enum EventsCommand {
+    /// `--after-seq N`: the events after this seq.
+    static let afterSeq = CommandOption(
+        "--after-seq", value: OptionValue<Int>.integer(0...Int.max).map({ Int64($0) }, back: { Int($0) }),
+        help: "the events after this seq (default the last --limit)")
+    /// `--type TYPE`: one event type.
+    static let type = CommandOption(
+        "--type", value: .text("TYPE"), help: "only events of this type, e.g. weather.fetched")
+    /// `--limit N`: how many events.
+    static let limit = CommandOption(
+        "--limit", value: .integer(1...1000), default: 20, help: "how many events at most")
+    /// `--follow`: then every new event.
+    static let follow = CommandOption("--follow", help: "then print every new event as it is committed")
+
     static let command = Command(
         name: "events", summary: "the audit trail: one line per event, --follow for new ones",
-        usage: "usage: weatherd events [--after-seq N] [--type TYPE] [--limit N] [--follow] [--json] [options]",
         details: """
             Prints the log's events, one line each: seq, time, type, cause and what it was about. Without
             --after-seq, the last --limit (default 20) events; with --follow, then every new one as it is
@@ -17,27 +29,18 @@ package enum EventsCommand {
               weatherd events --limit 5
               weatherd events --follow --type weather.fetched
             """,
-        valueFlags: ["--after-seq", "--type", "--limit"], switchFlags: ["--follow"],
-        check: { invocation in
-            if let text = invocation.values["--after-seq"], Int64(text).map({ $0 >= 0 }) != true {
-                throw UsageError("--after-seq must be a whole number, 0 or more")
-            }
-            if let text = invocation.values["--limit"], Int(text).map({ (1...1000).contains($0) }) != true {
-                throw UsageError("--limit must be a whole number from 1 to 1000")
-            }
-        }
+        options: [afterSeq.option, type.option, limit.option, follow.option]
     ) { context in
-        let values = context.invocation.values
-        let limit = Int64(values["--limit"] ?? "") ?? 20
-        let types: JSONValue? = values["--type"].map { .array([.string($0)]) }
+        let limit = Int64(context.invocation[Self.limit])
+        let types: JSONValue? = context.invocation[Self.type].map { .array([.string($0)]) }
         var afterSeq: Int64
-        if let given = values["--after-seq"].flatMap({ Int64($0) }) {
+        if let given = context.invocation[Self.afterSeq] {
             afterSeq = given
         } else {
             let status = try await context.call("service/status")
             afterSeq = max(0, (status["lastSeq"]?.intValue ?? 0) - limit)
         }
-        let follow = context.invocation.switches.contains("--follow")
+        let follow = context.invocation[Self.follow]
         if follow {
             // The subscription replays from the log, then goes on live, with no gap between the two.
             var params: [String: JSONValue] = ["afterSeq": .int(afterSeq)]

@@ -4,38 +4,39 @@ import WeatherService
 
 /// `weatherd favorites list|add|remove|rename`.
 enum FavoritesCommand {
+    /// `--name NAME`: the name of a favorite added by its coordinates.
+    static let name = CommandOption(
+        "--name", value: .text("NAME"), help: "with add LAT,LON: the favorite's name (required)")
+    /// `--names`: only the names.
+    static let names = CommandOption("--names", help: "only the favorites' names, one a line")
+
     static let command = Command(
-        name: "favorites", summary: "list, add, remove or rename favorite places",
-        usage: """
-            usage: weatherd favorites [list] [--names | --json] [options]
-                   weatherd favorites add CITY | LAT,LON --name NAME [--json] [options]
-                   weatherd favorites remove ID|NAME [--json] [options]
-                   weatherd favorites rename ID|NAME NEW-NAME [--json] [options]
-            """,
+        name: "favorites", summary: "list, add, remove or rename favorite places, or turn their alerts on or off",
         details: """
             The favorites every client of the data dir shares. `add` geocodes a city (and takes the geocoder's
             name), or takes coordinates with a name; a favorite is named by its id or its name. `--names` prints
-            only their names, one a line (what the shell completions read).
+            only their names, one a line (what the shell completions read). `notify FAVORITE off` turns the
+            alerts about a favorite off (the rules still decide what is alerted about: `weatherd alerts rules`),
+            and `on` turns them on again.
 
             example:
               weatherd favorites add Berlin
               weatherd favorites add 48.8566,2.3522 --name Paris
               weatherd favorites rename Paris "Office"
+              weatherd favorites notify Office off
               weatherd favorites
             """,
-        positionals: 0...3, positionalText: "list, add PLACE, remove FAVORITE or rename FAVORITE NEW-NAME",
-        valueFlags: ["--name"], switchFlags: ["--names"],
+        forms: [
+            ArgumentForm([Argument.action("list").orNone], flags: ["--names"]),
+            ArgumentForm([.action("add"), Argument(name: "CITY|LAT,LON", isPlace: true)], flags: ["--name"]),
+            ArgumentForm([.action("remove"), .favorite]),
+            ArgumentForm([.action("rename"), .favorite, .text("NEW-NAME")]),
+            ArgumentForm([.action("notify"), .favorite, .choice("switch", ["on", "off"])]),
+        ],
+        options: [name.option, names.option],
         check: { invocation in
             let words = invocation.positional
-            let expected: [String: Int] = ["list": 1, "add": 2, "remove": 2, "rename": 3]
-            guard let action = words.first else { return }
-            guard let count = expected[action] else {
-                throw UsageError("unknown action \(action): list, add, remove or rename")
-            }
-            guard words.count == count else {
-                throw UsageError("favorites \(action) takes \(count - 1) argument\(count == 2 ? "" : "s")")
-            }
-            if action == "add", PlaceArgument.coordinates(words[1]) != nil, invocation.values["--name"] == nil {
+            if words.first == "add", PlaceArgument.coordinates(words[1]) != nil, invocation[name] == nil {
                 throw UsageError("favorites add LAT,LON needs --name NAME")
             }
         }
@@ -48,7 +49,7 @@ enum FavoritesCommand {
                 result = try await context.call(
                     "favorites/add",
                     [
-                        "name": .string(context.invocation.values["--name"] ?? ""), "lat": .double(lat),
+                        "name": .string(context.invocation[Self.name] ?? ""), "lat": .double(lat),
                         "lon": .double(lon),
                     ])
             } else {
@@ -62,9 +63,13 @@ enum FavoritesCommand {
             result = try await context.call(
                 "favorites/update", ["favorite": .string(words[1]), "name": .string(words[2])])
             if !context.json { context.output.print("renamed: \(describe(result))") }
+        case "notify":
+            result = try await context.call(
+                "favorites/update", ["favorite": .string(words[1]), "notify": .bool(words[2] == "on")])
+            if !context.json { context.output.print("alerts \(words[2]): \(describe(result))") }
         default:
             result = try await list(context)
-            if context.invocation.switches.contains("--names"), !context.json {
+            if context.invocation[Self.names], !context.json {
                 for favorite in result["favorites"]?.arrayValue ?? [] {
                     context.output.print(favorite["name"]?.stringValue ?? "")
                 }

@@ -6,8 +6,6 @@ import WeatherService
 enum ForecastCommand {
     static let command = Command(
         name: "forecast", summary: "the forecast in columns: the days ahead, or every step with --hourly",
-        usage:
-            "usage: weatherd forecast [PLACE] [--days N] [--hourly] [--units metric|imperial|standard] [--json] [options]",
         details: """
             PLACE is a city, LAT,LON, a favorite's name or id, or nothing for the current location. Prints one
             row per day by the place's local date (low, high, the day's highest chance of precipitation,
@@ -20,17 +18,13 @@ enum ForecastCommand {
               weatherd forecast Berlin --days 3
               weatherd forecast 48.86,2.35 --hourly --units imperial
             """,
-        positionals: 0...1, positionalText: "at most one PLACE", valueFlags: ["--days", "--units"],
-        switchFlags: ["--hourly"],
-        check: { invocation in
-            try checkDays(invocation)
-            try NowCommand.checkUnits(invocation)
-        }
+        forms: [ArgumentForm([Argument.place.orNone])],
+        options: [days.option, hourly.option, SharedOptions.units.option]
     ) { context in
         guard let forecast = try await request(context) else { return CLI.Exit.ok }
         let page = ForecastPage(forecast)
         context.output.print(page.heading(now: context.now(), output: context.output))
-        let hourly = context.invocation.switches.contains("--hourly")
+        let hourly = context.invocation[Self.hourly]
         context.output.print(hourly ? page.steps(context.output) : page.days(context.output))
         return CLI.Exit.ok
     }
@@ -41,20 +35,19 @@ extension ForecastCommand {
     /// printed here and nil returned (the command has nothing more to do).
     static func request(_ context: Context) async throws -> JSONValue? {
         var params = try await NowCommand.weatherParams(context)
-        if let days = context.invocation.values["--days"].flatMap({ Int64($0) }) { params["days"] = .int(days) }
+        if let days = context.invocation[Self.days] { params["days"] = .int(Int64(days)) }
         let forecast = try await context.call("weather/forecast", params)
         guard context.json else { return forecast }
         context.output.print(forecast.jsonString)
         return nil
     }
 
-    /// `--days`, when given, is a number of days the forecast method takes.
-    static func checkDays(_ invocation: Invocation) throws {
-        let range = ForecastDetail.days
-        if let text = invocation.values["--days"], Int(text).map(range.contains) != true {
-            throw UsageError("--days must be a whole number from \(range.lowerBound) to \(range.upperBound)")
-        }
-    }
+    /// `--days N`: how many days, as many as the forecast method takes.
+    static let days = CommandOption(
+        "--days", value: .integer(ForecastDetail.days), help: "how many days (default all the provider gives)")
+
+    /// `--hourly`: every forecast step rather than one row per day.
+    static let hourly = CommandOption("--hourly", help: "one row per forecast step, under its local date")
 }
 
 /// A `weather/forecast` result laid out for a terminal.

@@ -3,9 +3,15 @@ import WeatherService
 
 /// `weatherd history PLACE --from DATE --to DATE`: the past days at a place, as a table.
 enum HistoryCommand {
+    /// `--from DATE`: the first day.
+    static let from = CommandOption("--from", value: .text("DATE"), help: "the first day, YYYY-MM-DD (required)")
+    /// `--to DATE`: the last day.
+    static let to = CommandOption("--to", value: .text("DATE"), help: "the last day, YYYY-MM-DD (required)")
+    /// `--hourly`: the hours too.
+    static let hourly = CommandOption("--hourly", help: "the hours too (shown with --json)")
+
     static let command = Command(
         name: "history", summary: "past days at a place since 1940 (ERA5): low, high, mean, rain, wind",
-        usage: "usage: weatherd history PLACE --from DATE --to DATE [--hourly] [--units SYSTEM] [--json] [options]",
         details: """
             Prints one row per day from --from to --to (YYYY-MM-DD, the place's local dates, inclusive;
             1940-01-01 to today, at most 10 years): low, high, mean, precipitation, wind max, condition and
@@ -17,19 +23,18 @@ enum HistoryCommand {
               weatherd history Enschede --from 2025-11-01 --to 2025-11-30
               weatherd history 52.22,6.89 --from 1953-01-31 --to 1953-02-01 --json | jq '.days[0]'
             """,
-        positionals: 1...1, positionalText: "one PLACE", valueFlags: ["--from", "--to", "--units"],
-        switchFlags: ["--hourly"],
+        forms: [ArgumentForm([Argument.place])],
+        options: [from.option, to.option, hourly.option, SharedOptions.units.option],
         check: { invocation in
-            try NowCommand.checkUnits(invocation)
-            for flag in ["--from", "--to"] where invocation.values[flag] == nil {
-                throw UsageError("\(flag) DATE is required (YYYY-MM-DD)")
+            for option in [from, to] where invocation[option] == nil {
+                throw UsageError("\(option.option.name) DATE is required (YYYY-MM-DD)")
             }
         }
     ) { context in
         var params = try await NowCommand.weatherParams(context)
-        params["from"] = .string(context.invocation.values["--from"] ?? "")
-        params["to"] = .string(context.invocation.values["--to"] ?? "")
-        if context.invocation.switches.contains("--hourly") { params["hourly"] = true }
+        params["from"] = .string(context.invocation[Self.from] ?? "")
+        params["to"] = .string(context.invocation[Self.to] ?? "")
+        if context.invocation[Self.hourly] { params["hourly"] = true }
         let result = try await context.call("weather/history", params)
         if context.printedAsJSON(result) { return CLI.Exit.ok }
         context.output.print(table(result, context.output))
@@ -63,9 +68,12 @@ enum HistoryCommand {
 /// `weatherd climate [PLACE] [--date DATE]`: what is normal for a calendar day, its records, and the forecast
 /// against them.
 enum ClimateCommand {
+    /// `--date DATE`: the calendar day.
+    static let date = CommandOption(
+        "--date", value: .text("DATE"), help: "the calendar day, YYYY-MM-DD (default today at the place)")
+
     static let command = Command(
         name: "climate", summary: "the 1991–2020 normal and the records of a day, and the forecast against them",
-        usage: "usage: weatherd climate [PLACE] [--date DATE] [--units SYSTEM] [--json] [options]",
         details: """
             Prints the 1991–2020 normal low and high at PLACE (as for `weatherd now`) for the calendar day of
             --date (YYYY-MM-DD, default today there; ±7 days around it), the record high and low on that
@@ -76,11 +84,10 @@ enum ClimateCommand {
               weatherd climate Enschede
               weatherd climate --date 2025-07-25 --json | jq '.records.high'
             """,
-        positionals: 0...1, positionalText: "at most one PLACE", valueFlags: ["--date", "--units"],
-        check: { invocation in try NowCommand.checkUnits(invocation) }
+        forms: [ArgumentForm([Argument.place.orNone])], options: [date.option, SharedOptions.units.option]
     ) { context in
         var params = try await NowCommand.weatherParams(context)
-        if let date = context.invocation.values["--date"] { params["date"] = .string(date) }
+        if let date = context.invocation[Self.date] { params["date"] = .string(date) }
         let result = try await context.call("weather/climate", params)
         if context.printedAsJSON(result) { return CLI.Exit.ok }
         context.output.print(

@@ -5,11 +5,6 @@ import WeatherService
 enum LocationCommand {
     static let command = Command(
         name: "location", summary: "show, set or clear the current location (what a command without PLACE uses)",
-        usage: """
-            usage: weatherd location [--json] [options]
-                   weatherd location set PLACE | LAT,LON [--json] [options]
-                   weatherd location clear [--json] [options]
-            """,
         details: """
             The current location is where `weatherd now`, `forecast`, `bar` and the rest look when no PLACE is
             given. `set` takes an address or a city (geocoded) or LAT,LON; the coordinates are kept to
@@ -23,16 +18,14 @@ enum LocationCommand {
               weatherd location
               weatherd location clear
             """,
-        positionals: 0...2, positionalText: "nothing, set PLACE, or clear",
+        forms: [
+            ArgumentForm(), ArgumentForm([.action("set"), Argument(name: "PLACE|LAT,LON", isPlace: true)]),
+            ArgumentForm([.action("clear")]),
+        ],
         check: { invocation in
-            let words = invocation.positional
-            guard let action = words.first else { return }
-            if action == "clear" {
-                guard words.count == 1 else { throw UsageError("location clear takes no PLACE") }
-                return
+            if invocation.positional.first == "set", invocation.positional[1].isEmpty {
+                throw UsageError("location set takes one PLACE")
             }
-            guard action == "set" else { throw UsageError("unknown action \(action): set PLACE, clear, or nothing") }
-            guard words.count == 2, !words[1].isEmpty else { throw UsageError("location set takes one PLACE") }
         }
     ) { context in
         let words = context.invocation.positional

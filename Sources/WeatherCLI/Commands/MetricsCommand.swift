@@ -4,7 +4,6 @@ import WeatherDomain
 enum MetricsCommand {
     static let command = Command(
         name: "metrics", summary: "the Prometheus metrics, once (for node_exporter's textfile collector)",
-        usage: "usage: weatherd metrics [--json] [options]",
         details: """
             Prints what the daemon's GET /metrics answers (weatherd serve --metrics-listen): the cached weather
             of the current location and of every favorite, the official warnings in force, alerts raised,

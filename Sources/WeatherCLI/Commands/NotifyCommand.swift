@@ -3,9 +3,14 @@ import WeatherService
 
 /// `weatherd notify`: the alerts as desktop notifications, and a command run for each.
 enum NotifyCommand {
+    /// `--exec CMD`: a command run for each alert.
+    static let exec = CommandOption(
+        "--exec", value: .text("CMD"), help: "run CMD with /bin/sh -c for each alert, its JSON on standard input")
+    /// `--no-desktop`: no desktop notifications (with `--exec`).
+    static let noDesktop = CommandOption("--no-desktop", help: "show no desktop notification (needs --exec)")
+
     static let command = Command(
         name: "notify", summary: "shows each alert as a desktop notification, and runs a command for each (--exec)",
-        usage: "usage: weatherd notify [--exec CMD] [--no-desktop] [--units metric|imperial|standard] [options]",
         details: """
             Runs until interrupted, beside the data dir's daemon. Shows each alert raised (temperature drop,
             severe weather, official warnings, the daily summary, air quality) as a desktop notification
@@ -28,13 +33,12 @@ enum NotifyCommand {
             example:
               weatherd notify --exec 'curl -d "$WEATHERD_TEXT" ntfy.sh/mytopic'
             """,
-        valueFlags: ["--exec", "--units"], switchFlags: ["--no-desktop"],
+        options: [exec.option, noDesktop.option, SharedOptions.units.option],
         check: { invocation in
-            if invocation.switches.contains("--no-desktop"), invocation.values["--exec"] == nil {
+            if invocation[noDesktop], invocation[exec] == nil {
                 throw UsageError("--no-desktop needs --exec: with neither, nothing would be told")
             }
-            if invocation.values["--exec"]?.isEmpty == true { throw UsageError("--exec needs a command") }
-            try NowCommand.checkUnits(invocation)
+            if invocation[exec]?.isEmpty == true { throw UsageError("--exec needs a command") }
         }
     ) { context in
         try await Notifier(context: context).run()

@@ -5,7 +5,6 @@ import WeatherService
 enum NowCommand {
     static let command = Command(
         name: "now", summary: "the weather in one line (wttr.in's formats and %-codes)",
-        usage: "usage: weatherd now [PLACE] [--format FORMAT] [--units metric|imperial|standard] [--json] [options]",
         details: """
             PLACE is a city, LAT,LON, a favorite's name or id, or nothing for the current location. The line
             comes from the cache when it is fresh; when the provider cannot be reached, the last weather known is
@@ -22,13 +21,9 @@ enum NowCommand {
               weatherd now 48.86,2.35 --format 1
               weatherd now Oslo --format "%c %t, %N"     ☁️ +4°C, rain in 12 min
             """,
-        positionals: 0...1, positionalText: "at most one PLACE", valueFlags: ["--format", "--units"],
-        check: { invocation in
-            _ = try OneLine(invocation.values["--format"] ?? OneLine.standard)
-            try checkUnits(invocation)
-        }
+        forms: [ArgumentForm([Argument.place.orNone])], options: [format.option, SharedOptions.units.option]
     ) { context in
-        let format = try OneLine(context.invocation.values["--format"] ?? OneLine.standard)
+        let format = try OneLine(context.invocation[Self.format])
         let params = try await weatherParams(context)
         let current = try await context.call("weather/current", params)
         if context.printedAsJSON(current) { return CLI.Exit.ok }
@@ -47,17 +42,13 @@ enum NowCommand {
         return CLI.Exit.ok
     }
 
-    /// `--units`, when given, is one of the three systems.
-    static func checkUnits(_ invocation: Invocation) throws {
-        if let units = invocation.values["--units"], !["metric", "imperial", "standard"].contains(units) {
-            throw UsageError("--units must be metric, imperial or standard")
-        }
-    }
+    /// `--format`: wttr.in's named formats or %-codes.
+    static let format = SharedOptions.format(default: OneLine.standard)
 
     /// The weather methods' params for the command's PLACE and `--units`.
     static func weatherParams(_ context: Context) async throws -> [String: JSONValue] {
         var params = try await placeParams(context)
-        if let units = context.invocation.values["--units"] { params["units"] = .string(units) }
+        if let units = context.invocation[SharedOptions.units] { params["units"] = .string(units) }
         return params
     }
 

@@ -5,7 +5,6 @@ import WeatherService
 enum NowcastCommand {
     static let command = Command(
         name: "nowcast", summary: "precipitation in the next hour: a sparkline and a sentence",
-        usage: "usage: weatherd nowcast [PLACE] [--units SYSTEM] [--json] [options]",
         details: """
             Prints the next hour's precipitation at PLACE (as for `weatherd now`) as one bar per step, from
             the best source that serves it (MET Norway's radar in the Nordic countries, OpenWeatherMap's
@@ -18,8 +17,7 @@ enum NowcastCommand {
               weatherd nowcast Oslo
               weatherd nowcast 59.91,10.75 --json | jq '.summary.state'
             """,
-        positionals: 0...1, positionalText: "at most one PLACE", valueFlags: ["--units"],
-        check: { invocation in try NowCommand.checkUnits(invocation) }
+        forms: [ArgumentForm([Argument.place.orNone])], options: [SharedOptions.units.option]
     ) { context in
         let result = try await context.call("weather/nowcast", try await NowCommand.weatherParams(context))
         if context.printedAsJSON(result) { return CLI.Exit.ok }

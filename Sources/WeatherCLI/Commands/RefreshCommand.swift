@@ -5,7 +5,6 @@ import WeatherService
 enum RefreshCommand {
     static let command = Command(
         name: "refresh", summary: "fetch a place's weather again now, or every favorite's (a bar's on-click)",
-        usage: "usage: weatherd refresh [PLACE] [--json] [options]",
         details: """
             Calls the provider for PLACE's current weather and forecast (as for `weatherd now`), however fresh
             the cache is; without PLACE, for the current location and every favorite. Every `weatherd bar` on
@@ -17,7 +16,7 @@ enum RefreshCommand {
               weatherd refresh Berlin
               weatherd refresh
             """,
-        positionals: 0...1, positionalText: "at most one PLACE"
+        forms: [ArgumentForm([Argument.place.orNone])]
     ) { context in
         guard context.invocation.positional.first != nil else { return try await refreshAll(context) }
         var params = try await NowCommand.placeParams(context)

@@ -3,9 +3,11 @@ import WeatherService
 
 /// `weatherd search CITY`: the places the geocoder knows by that name.
 enum SearchCommand {
+    /// `--limit N`: how many places at most.
+    static let limit = CommandOption("--limit", value: .integer(1...5), default: 5, help: "how many places at most")
+
     static let command = Command(
         name: "search", summary: "find a place by name: its country, region and coordinates",
-        usage: "usage: weatherd search CITY [--limit N] [--json] [options]",
         details: """
             Asks the provider's geocoder for places called CITY (at least 3 characters) and prints each one's
             name, region, country and LAT,LON, best match first; `--limit` (1…5, default 5) caps how many.
@@ -16,18 +18,15 @@ enum SearchCommand {
               weatherd search Springfield --limit 3
               weatherd favorites add 39.80,-89.64 --name Springfield
             """,
-        positionals: 1...1, positionalText: "one CITY", valueFlags: ["--limit"],
+        forms: [ArgumentForm([Argument(name: "CITY", isPlace: true)])], options: [limit.option],
         check: { invocation in
             if (invocation.positional.first ?? "").count < 3 {
                 throw UsageError("search needs at least 3 characters of a place's name")
             }
-            if let text = invocation.values["--limit"], Int(text).map({ (1...5).contains($0) }) != true {
-                throw UsageError("--limit must be a whole number from 1 to 5")
-            }
         }
     ) { context in
         let query = context.invocation.positional[0]
-        let limit = Int64(context.invocation.values["--limit"] ?? "") ?? 5
+        let limit = Int64(context.invocation[Self.limit])
         let result = try await context.call(
             "cities/search", ["query": .string(query), "limit": .int(limit)])
         if context.printedAsJSON(result) { return CLI.Exit.ok }

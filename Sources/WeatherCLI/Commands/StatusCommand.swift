@@ -1,15 +1,16 @@
 import Foundation
 import WeatherDomain
+import WeatherEngine
 
 /// `weatherd status`: what the service is doing.
 enum StatusCommand {
     static let command = Command(
         name: "status", summary: "the service: version, data dir, log, provider and its URLs, cache, socket",
-        usage: "usage: weatherd status [--json] [options]",
         details: """
             Prints the running service's status: its version and pid, the data dir and the log's size, the
             provider, how many upstream calls it made and how many answers the cache saved, how long answers
-            are cached, the base URL of each upstream (never a key), and the daemon's socket.
+            are cached, the base URL of each upstream (never a key), every other option the daemon was started
+            with otherwise than by default, and the daemon's socket. (--json shows every option it holds.)
 
             example:
               weatherd status
@@ -41,6 +42,9 @@ enum StatusCommand {
             status["baseURLs"]?[role]?.stringValue.map { label.padding(toLength: 12, withPad: " ", startingAt: 0) + $0 }
         }
         for (index, url) in urls.enumerated() { rows.append((index == 0 ? "URLs" : "", url)) }
+        for (index, option) in options(status["options"]).enumerated() {
+            rows.append((index == 0 ? "options" : "", option))
+        }
         rows.append(("up", Text.duration(seconds: status["uptimeSeconds"]?.doubleValue ?? 0)))
         if let socket = status["socket"]?.stringValue {
             rows.append(("socket", "\(socket), connections: \(status["connections"]?.intValue ?? 0)"))
@@ -52,8 +56,21 @@ enum StatusCommand {
     /// The base URLs shown, by their role in `service/status`'s `baseURLs`.
     static let roles = [
         ("weather", "weather"), ("geocoding", "geocoding"), ("airQuality", "air"), ("nws", "NWS"),
-        ("meteoAlarm", "MeteoAlarm"),
+        ("meteoAlarm", "MeteoAlarm"), ("archive", "past"), ("historicalForecast", "recent past"),
+        ("metNorway", "MET Norway"),
     ]
+
+    /// `--cache-ttl 60`: each option the daemon holds (`service/status`'s `options`) at another value than
+    /// its default, in the order of weatherd's option table; the base URLs, shown above, left out.
+    static func options(_ held: JSONValue?) -> [String] {
+        let defaults = Configuration(dataDirectory: "")
+        return Configuration.table.options.compactMap { option in
+            guard option.holding != .client, option.placeholder != "URL",
+                let value = held?[option.name]?.stringValue, value != option.written(defaults)
+            else { return nil }
+            return option.holding == .daemonSecret ? "\(option.name) (digest \(value))" : "\(option.name) \(value)"
+        }
+    }
 
     /// `openweathermap (One Call 3.0, with a key)`, `open-meteo`.
     static func provider(_ status: JSONValue) -> String {

@@ -17,7 +17,6 @@ enum StopCommand {
 
     static let command = Command(
         name: "stop", summary: "stop the data dir's daemon (the next command starts it with its own settings)",
-        usage: "usage: weatherd stop [options]",
         details: """
             Stops the daemon serving the data dir (on --socket, else the data dir's default socket): it is sent
             SIGTERM, finishes what is in flight, records service.stopped and removes its socket, and the
@@ -34,10 +33,15 @@ enum StopCommand {
     /// Connects to the daemon, asks its pid, sends it SIGTERM and waits for its socket and process to go.
     static func stop(_ context: LocalContext) async -> Int32 {
         let output = context.output
-        let path: String
+        var path: String
         let client: LineClient
         do {
             path = try Daemon.socketPath(context.configuration, environment: context.environment.variables)
+            let dataDirectory = SocketPath.standardize(
+                context.configuration.dataDirectory, currentDirectory: FileManager.default.currentDirectoryPath)
+            // The data dir's daemon where its lock says it listens, when that is not this client's socket.
+            path =
+                RelayClient.runningSocket(context.configuration, dataDirectory: dataDirectory, otherThan: path) ?? path
             client = try LineClient(fd: try DaemonLauncher.connect(path: path), loop: context.environment.runtime.loop)
         } catch DaemonLauncher.ConnectError.noDaemon {
             output.print("no weatherd daemon is running for \(context.configuration.dataDirectory)")

@@ -1,4 +1,5 @@
 import WeatherDomain
+import WeatherEngine
 import WeatherService
 
 /// `weatherd units [SYSTEM] [--wind U] …`: the units every answer gives, shown or chosen.
@@ -12,16 +13,20 @@ enum UnitsCommand {
         ("--visibility", "visibility", "visibility", ["km", "mi"]),
     ]
 
+    /// Each quantity's option, `--wind km/h`: checked by `changes`, which takes the `aliases` too.
+    static let quantityOptions = quantities.map { quantity in
+        CommandOption(
+            quantity.flag,
+            value: OptionValue(
+                placeholder: quantity.units.joined(separator: "|"), completion: .choices(quantity.units + ["default"]),
+                read: { $0 }, write: { $0 }), help: "the \(quantity.label)'s unit, or default: the system's")
+    }
+
     /// What a person may type for a unit that has a sign in it.
     static let aliases = ["C": "°C", "F": "°F", "kmh": "km/h", "ms": "m/s", "bft": "Bft", "knots": "kn"]
 
     static let command = Command(
         name: "units", summary: "show or choose the units: a system, or a unit per quantity",
-        usage: """
-            usage: weatherd units [metric|imperial|standard] [--temperature °C|°F|K] [--wind m/s|km/h|mph|kn|Bft]
-                                  [--pressure hPa|inHg|mmHg] [--precipitation mm|in] [--visibility km|mi]
-                                  [--json] [options]
-            """,
         details: """
             Without arguments, prints the unit every answer gives each quantity in, and which ones are chosen
             on their own. A system (metric, imperial, or standard: kelvin) sets them all but the quantities
@@ -34,8 +39,8 @@ enum UnitsCommand {
               weatherd units --pressure default
               weatherd units
             """,
-        positionals: 0...1, positionalText: "at most one system", valueFlags: Set(quantities.map(\.flag)),
-        check: { invocation in _ = try changes(invocation) }
+        forms: [ArgumentForm([Argument.choice("system", ["metric", "imperial", "standard"]).orNone])],
+        options: quantityOptions.map(\.option), check: { invocation in _ = try changes(invocation) }
     ) { context in
         let changes = try changes(context.invocation)
         let settings =
@@ -62,8 +67,8 @@ enum UnitsCommand {
             }
             params["units"] = .string(system)
         }
-        for quantity in quantities {
-            guard let text = invocation.values[quantity.flag] else { continue }
+        for (quantity, option) in zip(quantities, quantityOptions) {
+            guard let text = invocation[option] else { continue }
             if text == "default" {
                 params[quantity.member] = .null
                 continue

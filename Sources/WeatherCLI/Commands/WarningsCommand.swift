@@ -5,7 +5,6 @@ import WeatherService
 enum WarningsCommand {
     static let command = Command(
         name: "warnings", summary: "the official weather warnings in force (US NWS, MeteoAlarm in Europe)",
-        usage: "usage: weatherd warnings [PLACE] [--json] [options]",
         details: """
             Prints the warnings a national weather service has in force for PLACE (as for `weatherd now`; nothing
             for the current location): severity, event, until when, and the sender's headline, then the
@@ -16,7 +15,7 @@ enum WarningsCommand {
               weatherd warnings Vienna
               weatherd warnings 40.71,-74.01 --json | jq '.warnings[].headline'
             """,
-        positionals: 0...1, positionalText: "at most one PLACE"
+        forms: [ArgumentForm([Argument.place.orNone])]
     ) { context in
         let result = try await context.call("warnings/list", try await NowCommand.placeParams(context))
         if context.printedAsJSON(result) { return CLI.Exit.ok }
@@ -61,7 +60,6 @@ enum AirCommand {
 
     static let command = Command(
         name: "air", summary: "the air quality now: indices, pollutants, pollen",
-        usage: "usage: weatherd air [PLACE] [--json] [options]",
         details: """
             Prints the air quality at PLACE (as for `weatherd now`; nothing for the current location) for the
             hour holding now: the European and US indices where the source gives them, the pollutants and the
@@ -71,7 +69,7 @@ enum AirCommand {
             example:
               weatherd air Milan
             """,
-        positionals: 0...1, positionalText: "at most one PLACE"
+        forms: [ArgumentForm([Argument.place.orNone])]
     ) { context in
         let result = try await context.call("weather/airQuality", try await NowCommand.placeParams(context))
         if context.printedAsJSON(result) { return CLI.Exit.ok }

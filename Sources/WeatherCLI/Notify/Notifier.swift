@@ -23,7 +23,7 @@ struct Notifier {
 
     func run() async throws -> Int32 {
         let output = context.output
-        let noDesktop = context.invocation.switches.contains("--no-desktop")
+        let noDesktop = context.invocation[NotifyCommand.noDesktop]
         var desktop: Desktop?
         if !noDesktop {
             do throws(DBusError) {
@@ -39,9 +39,9 @@ struct Notifier {
             dataDirectory: status["dataDir"]?.stringValue ?? "", variables: context.variables)
         let units = try await readerUnits()
         let start = NotifyMachine(
-            cursor: try store.load(), desktop: desktop != nil, hook: context.invocation.values["--exec"] != nil,
+            cursor: try store.load(), desktop: desktop != nil, hook: context.invocation[NotifyCommand.exec] != nil,
             units: units)
-        let hook = context.invocation.values["--exec"].map { command in
+        let hook = context.invocation[NotifyCommand.exec].map { command in
             HookRunner(command: command, runtime: context.runtime) { output.error("weatherd notify: \($0)") }
         }
         let (inputs, feed) = AsyncStream<Input>.makeStream()
@@ -124,7 +124,7 @@ struct Notifier {
 
     /// The units `--units` names, else the settings' (with their per-quantity choices).
     private func readerUnits() async throws -> UnitChoice {
-        if let name = context.invocation.values["--units"], let units = Units(rawValue: name) { return units.choice }
+        if let name = context.invocation[SharedOptions.units], let units = Units(rawValue: name) { return units.choice }
         return try Self.units(settings: try await context.call("settings/get"))
     }
 

@@ -29,6 +29,8 @@ package struct ServiceStatus: Sendable {
     package var forecastTtlSeconds: Int64
     /// The provider, its base URLs, the fetch deadline and the cache ages this daemon was started with.
     package var upstream: UpstreamSettings
+    /// Every option this daemon holds, as it was started with them (`Configuration.heldOptions`).
+    package var options: [String: String]
     package var upstreamCalls: UpstreamCounts
     /// Why the log turned read-only; nil while it is writable.
     package var readOnlyReason: String?
@@ -52,7 +54,8 @@ extension Engine {
             uptimeSeconds: max(0, clock.timestamp().milliseconds - info.startedAt.milliseconds) / 1000,
             cacheTtlSeconds: configuration.fetch.ttl.components.seconds,
             forecastTtlSeconds: configuration.fetch.forecastTTL.components.seconds,
-            upstream: UpstreamSettings(configuration), upstreamCalls: await fetcher.upstreamCounts,
+            upstream: UpstreamSettings(configuration), options: configuration.heldOptions,
+            upstreamCalls: await fetcher.upstreamCounts,
             readOnlyReason: writerStatus.failure?.message,
             batches: writerStatus.batches, syncs: writerStatus.syncs,
             pid: ProcessInfo.processInfo.processIdentifier, logDamage: logHealth.known, front: frontStatus)

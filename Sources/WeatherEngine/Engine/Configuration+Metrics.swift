@@ -21,9 +21,20 @@ package struct MetricsEndpoint: Sendable, Equatable, CustomStringConvertible {
     ///
     /// - Throws: `ConfigurationError` saying what is wrong.
     package static func parse(_ text: String) throws(ConfigurationError) -> MetricsEndpoint {
+        do {
+            return try endpoint(text)
+        } catch {
+            throw ConfigurationError("--metrics-listen \(error.problem)")
+        }
+    }
+
+    /// Reads `HOST:PORT`, as `parse` does.
+    ///
+    /// - Throws: `OptionRefusal` saying what is wrong.
+    static func endpoint(_ text: String) throws(OptionRefusal) -> MetricsEndpoint {
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
             (0...65535).contains(port)
-        else { throw ConfigurationError("--metrics-listen must be HOST:PORT, such as 127.0.0.1:9466") }
+        else { throw OptionRefusal("must be HOST:PORT, such as 127.0.0.1:9466") }
         var host = String(text[..<colon])
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         if host == "localhost" { host = "127.0.0.1" }
@@ -31,24 +42,13 @@ package struct MetricsEndpoint: Sendable, Equatable, CustomStringConvertible {
         let isIPv4 = ipv4.count == 4 && ipv4.allSatisfy { UInt8($0) != nil }
         let isIPv6 = host.contains(":") && host.allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
         guard isIPv4 || isIPv6 else {
-            throw ConfigurationError(
-                "--metrics-listen needs a numeric address (127.0.0.1, [::1], 0.0.0.0) or localhost, not \(host)")
+            throw OptionRefusal("needs a numeric address (127.0.0.1, [::1], 0.0.0.0) or localhost, not \(host)")
         }
         return MetricsEndpoint(host: host, port: port)
     }
 }
 
 extension Configuration {
-    /// Reads `--metrics-listen HOST:PORT` and `--metrics-allow-remote`; false when it is another flag.
-    mutating func readMetricsFlag(_ reader: inout ArgumentReader) throws(ConfigurationError) -> Bool {
-        switch reader.flag {
-        case "--metrics-listen": metricsListen = try MetricsEndpoint.parse(try reader.value())
-        case "--metrics-allow-remote": metricsAllowRemote = true
-        default: return false
-        }
-        return true
-    }
-
     /// Refuses a `--metrics-listen` address other hosts can reach unless `--metrics-allow-remote` asks for it:
     /// the metrics name the places weatherd keeps, and are served without authentication.
     func checkMetricsEndpoint() throws(ConfigurationError) {

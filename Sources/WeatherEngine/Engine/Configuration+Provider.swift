@@ -19,23 +19,6 @@ extension Configuration {
 }
 
 extension Configuration {
-    /// Reads the official sources' environment variables: `NWS_BASE_URL`, `WEATHERD_CONTACT` (or `NWS_CONTACT`), `MET_NORWAY_BASE_URL`,
-    /// `METEOALARM_BASE_URL`, `OPEN_METEO_AIR_QUALITY_BASE_URL`, `OPEN_METEO_ARCHIVE_BASE_URL` (flags given later
-    /// win).
-    mutating func readOfficialSources(_ environment: [String: String]) {
-        if let url = environment["NWS_BASE_URL"], !url.isEmpty { nwsBaseURL = url }
-        for name in ["NWS_CONTACT", "WEATHERD_CONTACT"] {
-            if let value = environment[name], !value.isEmpty { contact = value }
-        }
-        if let url = environment["MET_NORWAY_BASE_URL"], !url.isEmpty { metNorwayBaseURL = url }
-        if let url = environment["METEOALARM_BASE_URL"], !url.isEmpty { meteoAlarmBaseURL = url }
-        if let url = environment["OPEN_METEO_AIR_QUALITY_BASE_URL"], !url.isEmpty { openMeteoAirQualityBaseURL = url }
-        if let url = environment["OPEN_METEO_ARCHIVE_BASE_URL"], !url.isEmpty { openMeteoArchiveBaseURL = url }
-        if let url = environment["OPEN_METEO_HISTORICAL_FORECAST_BASE_URL"], !url.isEmpty {
-            openMeteoHistoricalForecastBaseURL = url
-        }
-    }
-
     /// The warning and air-quality sources these settings choose: NWS with a `User-Agent` naming weatherd and
     /// `contact`, MeteoAlarm, and the air quality of the weather provider's family (OpenWeatherMap's air
     /// pollution API with the OpenWeatherMap provider, else Open-Meteo's keyless air-quality API).

@@ -86,6 +86,9 @@ package struct Configuration: Sendable, Equatable {
     package var metricsListen: MetricsEndpoint?
     /// Whether `metricsListen` may be an address other hosts reach (`--metrics-allow-remote`).
     package var metricsAllowRemote = false
+    /// The names of the options given by a flag or an environment variable rather than left at their default
+    /// (`Option.name`): only those are compared with a running daemon's.
+    package var explicit: Set<String> = []
 
     /// How long the answers to requests already read may take once a client's input has ended: the
     /// upstream deadline and a margin. The relay waits as long for the daemon.
@@ -94,86 +97,21 @@ package struct Configuration: Sendable, Equatable {
     /// The defaults, with the given data dir.
     package init(dataDirectory: String) { self.dataDirectory = dataDirectory }
 
-    /// The usage text for `--help` and flag errors.
-    package static let usage = """
-        usage: weatherd [options]               JSON-RPC on stdin/stdout, through the data dir's shared daemon
-                                                (started when none runs; it stops after 300 s without clients)
-               weatherd --standalone [options]  JSON-RPC on stdin/stdout in this process alone (no socket)
-               weatherd serve [options]         the shared daemon: serve the data dir on a Unix socket
-               weatherd log verify|dump|stats|compact [--data-dir DIR] …  check, read or compact the log offline
-               weatherd --help | --version
-
-        options:
-          --data-dir DIR          data directory (else $WEATHERD_DATA_DIR, $XDG_DATA_HOME/weatherd,
-                                  ~/.local/share/weatherd)
-          --fsync MODE            always (default) | batch | never
-          --max-line-bytes N      longest accepted input line (default 1048576)
-          --log-level LEVEL       debug | info (default) | warning | error; logs go to stderr
-          --command-window N      how many commandIds are remembered (default 100000)
-          --provider NAME         open-meteo (default) | openweathermap (default when OWM_API_KEY is set) |
-                                  met-norway (MET Norway's Locationforecast; needs --contact)
-          --owm-base-url URL      OpenWeatherMap base URL (else $OWM_BASE_URL)
-          --owm-api API           2.5 (default) | onecall3: OpenWeatherMap's weather API (else $OWM_API);
-                                  onecall3 (One Call 3.0) adds hourly steps and needs its subscription
-          --open-meteo-base-url URL            (else $OPEN_METEO_BASE_URL)
-          --open-meteo-geocoding-base-url URL  (else $OPEN_METEO_GEOCODING_BASE_URL)
-          --open-meteo-air-quality-base-url URL  (else $OPEN_METEO_AIR_QUALITY_BASE_URL)
-          --open-meteo-archive-base-url URL  the past and the climate, ERA5 from 1940
-                                  (else $OPEN_METEO_ARCHIVE_BASE_URL)
-          --open-meteo-historical-forecast-base-url URL  the recent days ERA5 lacks
-                                  (else $OPEN_METEO_HISTORICAL_FORECAST_BASE_URL)
-          --nws-base-url URL      US National Weather Service alerts (else $NWS_BASE_URL)
-          --warnings-language TAG  keep official warnings in this language when the sender gives several
-                                  (default: English, else the sender's first)
-          --contact TEXT          an e-mail address or URL sent in the User-Agent where a provider asks for one
-                                  (NWS, MET Norway; else $WEATHERD_CONTACT); MET Norway is not called without it
-          --met-norway-base-url URL  MET Norway's API (else $MET_NORWAY_BASE_URL)
-          --nowcast-check-interval SECONDS  how often the watched places' nowcasts are checked for being due
-                                  (default 30; 0 never refreshes them unasked)
-          --nowcast-sources LIST  the next hour's precipitation from these, tried in order (default
-                                  met-norway,openweathermap,open-meteo)
-          --meteoalarm-base-url URL  MeteoAlarm warning feeds (else $METEOALARM_BASE_URL)
-          --cache-ttl SECONDS     serve cached current weather younger than this without a call (default 600)
-          --forecast-ttl SECONDS  serve cached forecasts younger than this without a call (default 3600)
-          --upstream-timeout SECONDS  overall deadline of one fetch, retries included (default 30)
-          --rate-limit N          upstream calls allowed per minute (default 60)
-          --max-body-bytes N      the most bytes read of one upstream answer's body (default 16777216, 16 MiB)
-          --refresh-interval SECONDS  refresh every favorite this often (default 14400; 0 = never)
-          --warnings-interval SECONDS  check the official warnings of the places with alerts on this often
-                                  (default 600; 0 = only after refreshes)
-          --summary-check-interval SECONDS  check whether a daily summary is due this often (default 60;
-                                  0 = never raise one)
-          --location-precision N  decimals kept of the client's coordinates in the log (default 2, ~1 km)
-          --snapshot-every N      write a state snapshot every N events (default 10000; 0 = only at shutdown)
-          --segment-bytes N       roll the log over into a sealed segment at N bytes (default 67108864, 64 MiB)
-          --retain-payloads DURATION  strip replaced weather payloads older than this from sealed segments,
-                                  keeping every audit fact (default 30d; 0 = as soon as replaced and sealed;
-                                  durations are written 90s, 12h, 30d or 0)
-          --retain-audit DURATION  drop whole sealed segments whose every event is older than this, recording
-                                  log.truncated and keeping their state in log-base.json (default forever)
-          --max-favorites N       the most favorites kept (default 100000)
-          --socket PATH           the daemon's socket (default $XDG_RUNTIME_DIR/weatherd/<name>.sock, named
-                                  after the data dir, else DIR/weatherd.sock)
-          --max-connections N     serve: connections served at once (default 64)
-          --idle-exit SECONDS     serve: exit after this long without a connection (default: never; 300 when
-                                  a client started the daemon)
-          --log-file PATH         serve: write log lines to PATH (kept under 1 MiB, then PATH.1) instead of stderr
-
-        environment: OWM_API_KEY (the OpenWeatherMap key; never logged), OWM_API, WEATHERD_DATA_DIR,
-                     NWS_CONTACT, the base URLs above
-        """
-
-    /// Parses the arguments (without the program name).
+    /// Parses the arguments (without the program name): the defaults, then the environment variables, then
+    /// the flags (`Configuration.table`).
     ///
-    /// - Throws: `ConfigurationError` naming the flag that is wrong.
+    /// - Throws: `ConfigurationError` naming the flag or variable that is wrong.
     package static func parse(
         _ arguments: [String], environment: [String: String]
     ) throws(ConfigurationError) -> Configuration {
         var config = Configuration(dataDirectory: defaultDataDirectory(environment))
-        try config.readEnvironment(environment)
-        var reader = ArgumentReader(arguments)
-        while reader.next() {
-            try config.readFlag(&reader)
+        do throws(OptionError) {
+            let scanned = try ScannedArguments(arguments, options: table.shapes)
+            if let extra = scanned.positional.first { throw OptionError("unexpected argument \(extra)") }
+            config.explicit = try table.readEnvironment(environment, into: &config)
+            config.explicit.formUnion(try table.read(scanned.given, into: &config))
+        } catch {
+            throw ConfigurationError(error.description)
         }
         try config.checkMetricsEndpoint()
         if config.provider == "openweathermap", config.owmAPIKey == nil {
@@ -196,28 +134,10 @@ package struct Configuration: Sendable, Equatable {
     static let owmAPIs = ["2.5", "onecall3"]
 
     /// A duration as every retention flag writes it: a whole number followed by `s`, `m`, `h` or `d`, or `0`.
-    package static func duration(_ text: String) -> Duration? {
-        if text == "0" { return .zero }
-        guard let unit = text.last, let count = Int64(text.dropLast()), count >= 0, count <= 100 * 365 * 86_400
-        else { return nil }
-        switch unit {
-        case "s": return .seconds(count)
-        case "m": return .seconds(count * 60)
-        case "h": return .seconds(count * 3600)
-        case "d": return .seconds(count * 86_400)
-        default: return nil
-        }
-    }
+    package static func duration(_ text: String) -> Duration? { Duration.retention(text) }
 
     /// A duration as `duration(_:)` reads it, in the largest unit that writes it whole (`30d`, `90s`, `0`).
-    package static func durationText(_ duration: Duration) -> String {
-        let seconds = duration.components.seconds
-        guard seconds > 0 else { return "0" }
-        for (unit, size) in [("d", Int64(86_400)), ("h", 3600), ("m", 60)] where seconds % size == 0 {
-            return "\(seconds / size)\(unit)"
-        }
-        return "\(seconds)s"
-    }
+    package static func durationText(_ duration: Duration) -> String { Duration.retentionText(duration) }
 
     /// `$WEATHERD_DATA_DIR`, else `$XDG_DATA_HOME/weatherd`, else `~/.local/share/weatherd`.
     package static func defaultDataDirectory(_ environment: [String: String]) -> String {

@@ -14,8 +14,9 @@ import WeatherRuntime
 /// They take no lock and never change a byte, so they work beside a running service; a last line
 /// still being written by that service (no newline yet) is not reported as damage.
 package enum LogTools {
-    /// The usage text.
-    package static let usage = """
+    /// The usage text, with the options `table` declares.
+    package static var usage: String {
+        """
         usage: weatherd log verify --data-dir DIR
                weatherd log dump   --data-dir DIR [--type TYPE]... [--after-seq N] [--since RFC3339]
                weatherd log stats  --data-dir DIR
@@ -24,7 +25,11 @@ package enum LogTools {
         compact strips replaced weather payloads older than DURATION (default 30d; 90s, 12h, 30d or 0) from
         the sealed segments, keeping every audit fact. Whole segments are dropped (--retain-audit) only by the
         running service, which records log.truncated through its writer.
+
+        options:
+        \(table.helpLines())
         """
+    }
 
     /// Runs a `log` subcommand and returns the exit code; output goes to `print`.
     package static func run(
@@ -51,13 +56,40 @@ package enum LogTools {
     }
 
     /// The options after a subcommand.
-    private struct Options {
+    struct Options {
         var directory: String
         var types: Set<String> = []
         var afterSeq: Int64 = 0
         var since: Timestamp?
         var retainPayloads: Duration
     }
+
+    /// The options the log tools take, declared as weatherd's are (`--data-dir` as `Configuration.table`'s).
+    static let table = OptionTable<Options>([
+        Option(
+            flags: ["--data-dir"], environment: ["WEATHERD_DATA_DIR"], value: .path("DIR", .directory),
+            help: "the data directory", defaultText: nil, get: \.directory, set: { $0.directory = $1 }),
+        Option(
+            flags: ["--type"], value: .text("TYPE"), help: "dump: only events of this type (given again: of these)",
+            defaultText: nil, get: { $0.types.sorted().joined(separator: ",") }, set: { $0.types.insert($1) }),
+        Option(
+            flags: ["--after-seq"],
+            value: OptionValue<Int>.integer(0...Int.max).map({ Int64($0) }, back: { Int($0) }),
+            help: "dump: only events after this seq", defaultText: nil, get: \.afterSeq, set: { $0.afterSeq = $1 }),
+        Option(
+            flags: ["--since"],
+            value: OptionValue<Timestamp>(
+                placeholder: "RFC3339",
+                read: { text throws(OptionRefusal) in
+                    guard let time = Timestamp(rfc3339: text) else { throw OptionRefusal("must be an RFC 3339 time") }
+                    return time
+                }, write: \.description
+            ).optional, help: "dump: only events at or after this time", defaultText: nil, get: \.since,
+            set: { $0.since = $1 }),
+        Option(
+            flags: ["--retain-payloads"], value: .duration, help: "compact: strip replaced payloads older than this",
+            defaultText: nil, get: \.retainPayloads, set: { $0.retainPayloads = $1 }),
+    ])
 
     /// Reads the options after the subcommand; nil, once the reason is printed, for an unknown option or one
     /// without a good value.
@@ -67,37 +99,14 @@ package enum LogTools {
         let directory = Configuration.defaultDataDirectory(environment)
         var options = Options(
             directory: directory, retainPayloads: Configuration(dataDirectory: directory).retainPayloads)
-        var rest = arguments
-        while let flag = rest.popFirst() {
-            guard let value = rest.popFirst() else {
-                print(#"{"ok":false,"error":"\#(flag) needs a value"}"#)
-                return nil
-            }
-            switch flag {
-            case "--data-dir": options.directory = value
-            case "--type": options.types.insert(value)
-            case "--retain-payloads":
-                guard let duration = Configuration.duration(value) else {
-                    print(#"{"ok":false,"error":"--retain-payloads must be a duration: 90s, 12h, 30d or 0"}"#)
-                    return nil
-                }
-                options.retainPayloads = duration
-            case "--after-seq":
-                guard let number = Int64(value), number >= 0 else {
-                    print(#"{"ok":false,"error":"--after-seq must be a whole number"}"#)
-                    return nil
-                }
-                options.afterSeq = number
-            case "--since":
-                guard let time = Timestamp(rfc3339: value) else {
-                    print(#"{"ok":false,"error":"--since must be an RFC 3339 time"}"#)
-                    return nil
-                }
-                options.since = time
-            default:
-                print(JSONValue.object(["ok": false, "error": .string("unknown option \(flag)")]).jsonString)
-                return nil
-            }
+        do throws(OptionError) {
+            let scanned = try ScannedArguments(Array(arguments), options: table.shapes)
+            if let extra = scanned.positional.first { throw OptionError("unexpected argument \(extra)") }
+            _ = try table.readEnvironment(environment, into: &options)
+            _ = try table.read(scanned.given, into: &options)
+        } catch {
+            print(JSONValue.object(["ok": false, "error": .string(error.description)]).jsonString)
+            return nil
         }
         return options
     }

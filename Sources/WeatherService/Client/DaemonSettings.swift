@@ -8,17 +8,18 @@ import WeatherRuntime
     import Darwin
 #endif
 
-/// A running daemon keeps the settings it was started with; a client whose own upstream settings differ is
-/// told so, in one line on stderr, rather than silently served by the daemon's.
+/// A running daemon keeps the settings it was started with; a client that asked for other values of the
+/// options a daemon holds is told so, in one line on stderr, rather than silently served by the daemon's.
 package enum DaemonSettings {
     /// The id of the relay's own `service/status`, sent before anything of the client's.
     static let checkID = "weatherd-settings-check"
 
-    /// The line for stderr when the daemon's status (`service/status`) shows other upstream settings than
-    /// `configuration`'s; nil when they agree (or the status says nothing of them).
+    /// The line for stderr when the daemon's status (`service/status`) shows other values than
+    /// `configuration`'s of the options the client gave (`Configuration.differences(fromDaemon:)`); nil when
+    /// they agree (or the status does not show its options).
     package static func mismatch(status: JSONValue, configuration: Configuration) -> String? {
-        guard let daemon = UpstreamSettings(status: status) else { return nil }
-        let differences = UpstreamSettings(configuration).differences(from: daemon)
+        guard case .object(let options)? = status["options"] else { return nil }
+        let differences = configuration.differences(fromDaemon: options.compactMapValues(\.stringValue))
         guard !differences.isEmpty else { return nil }
         let pid = status["pid"]?.intValue.map { " (pid \($0))" } ?? ""
         return "weatherd: the running daemon\(pid) keeps the settings it was started with, not these: "
@@ -44,20 +45,5 @@ package enum DaemonSettings {
         }
         guard let answer = try? JSONValue.parse(line), answer["id"] == .string(checkID) else { return (nil, line) }
         return (answer["result"], nil)
-    }
-}
-
-extension UpstreamSettings {
-    /// The daemon's settings from its `service/status`; nil from a daemon that does not show them.
-    init?(status: JSONValue) {
-        guard let provider = status["provider"]?.stringValue, case .object(let urls)? = status["baseURLs"],
-            let timeout = status["upstreamTimeoutSeconds"]?.intValue,
-            let cacheTtl = status["cacheTtlSeconds"]?.intValue, let forecastTtl = status["forecastTtlSeconds"]?.intValue
-        else { return nil }
-        self.init(
-            provider: provider, owmAPI: status["owmApi"]?.stringValue,
-            baseURLs: urls.compactMapValues(\.stringValue), upstreamTimeoutSeconds: timeout,
-            cacheTtlSeconds: cacheTtl, forecastTtlSeconds: forecastTtl,
-            owmKeyDigest: status["owmKeyDigest"]?.stringValue)
     }
 }

@@ -104,11 +104,16 @@ package enum DaemonLauncher {
         private let loop: EventLoop
         private let start: @Sendable () throws -> ChildProcess?
         private let state: Mutex<State>
+        /// A socket to try before `path` (the one the data dir's lock names), once.
+        private let tryingFirst: String?
 
+        /// - Parameter tryingFirst: a socket to connect to before `path`, where a daemon of the data dir may
+        ///   listen already; nobody answering there is no error.
         package init(
             path: String, lockPath: String?, grace: Duration, limit: Duration, clock: any RuntimeClock,
-            loop: EventLoop, start: @escaping @Sendable () throws -> ChildProcess?
+            loop: EventLoop, tryingFirst: String? = nil, start: @escaping @Sendable () throws -> ChildProcess?
         ) {
+            self.tryingFirst = tryingFirst
             self.path = path
             self.grace = grace
             self.limit = limit
@@ -139,6 +144,9 @@ package enum DaemonLauncher {
 
         /// One attempt: the socket when a daemon listens, nil to try again after a pause, or why it cannot be.
         private func step() -> Result<Int32?, ConnectError> {
+            if let tryingFirst, state.withLock({ $0.began == nil }), let fd = try? connect(path: tryingFirst) {
+                return .success(fd)
+            }
             do throws(ConnectError) {
                 return .success(try connect(path: path))
             } catch {

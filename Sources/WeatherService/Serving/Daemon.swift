@@ -6,6 +6,12 @@ import WeatherDomain
 import WeatherEngine
 import WeatherRuntime
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `weatherd serve`: the shared daemon of one data dir, on a Unix socket.
 package enum Daemon {
     /// Opens the data dir (holding its lock before touching the socket, so two starting daemons never
@@ -103,6 +109,13 @@ package enum RelayClient {
         let path = try Daemon.socketPath(configuration, environment: environment)
         let dataDirectory = SocketPath.standardize(
             configuration.dataDirectory, currentDirectory: FileManager.default.currentDirectoryPath)
+        if let running = runningSocket(configuration, dataDirectory: dataDirectory, otherThan: path) {
+            do {
+                return try DaemonLauncher.connect(path: running)
+            } catch {
+                // Nobody answers there after all: the client's own socket, as ever.
+            }
+        }
         // The client's options come last, so its own --idle-exit or --log-file win.
         let daemonArguments =
             [
@@ -110,7 +123,7 @@ package enum RelayClient {
             ] + arguments + ["--data-dir", dataDirectory, "--socket", path]
         return DaemonLauncher.Launch(
             path: path, lockPath: dataDirectory + "/LOCK", grace: .seconds(1), limit: .seconds(300), clock: clock,
-            loop: loop
+            loop: loop, tryingFirst: runningSocket(configuration, dataDirectory: dataDirectory, otherThan: path)
         ) {
             try FileManager.default.createDirectory(
                 atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -132,6 +145,19 @@ package enum RelayClient {
         let outcome = Promise<Result<Int32, DaemonLauncher.ConnectError>>()
         launch.run { outcome.fulfill($0) }
         return try await outcome.wait().get()
+    }
+
+    /// The socket the data dir's running daemon listens on, as its `LOCK` names it, when it is not `path`
+    /// (the client's socket) and the client gave no `--socket`: a daemon started where `XDG_RUNTIME_DIR` is
+    /// set is the data dir's own for a client without it (cron, ssh) too. Nil when no live daemon holds the
+    /// data dir, or it listens on `path`.
+    package static func runningSocket(
+        _ configuration: Configuration, dataDirectory: String, otherThan path: String
+    ) -> String? {
+        guard configuration.socketPath == nil, let holder = LockHolder.read(lockPath: dataDirectory + "/LOCK"),
+            let socket = holder.socket, socket != path, kill(holder.pid, 0) == 0 || errno == EPERM
+        else { return nil }
+        return socket
     }
 
     /// The error a client gets when `connect` failed.

@@ -54,6 +54,7 @@ extension ServiceStatus {
         result["upstreamTimeoutSeconds"] = .int(upstream.upstreamTimeoutSeconds)
         result["owmApi"] = upstream.owmAPI.map { .string($0) } ?? .null
         result["owmKeyDigest"] = upstream.owmKeyDigest.map { .string($0) } ?? .null
+        result["options"] = .object(options.mapValues { .string($0) })
         if let readOnlyReason { result["readOnlyReason"] = .string(readOnlyReason) }
         if let logDamage { result["logDamage"] = .object(logDamage.details) }
         if let front {
