@@ -84,6 +84,21 @@ package struct Climate: Sendable, Equatable {
         }
     }
 
+    /// A climate as it was computed (read back from a snapshot).
+    init(
+        month: Int, day: Int, normalLow: Double?, normalHigh: Double?, normalYears: Int, recordLow: Record?,
+        recordHigh: Record?, since: Int?
+    ) {
+        self.month = month
+        self.day = day
+        self.normalLow = normalLow
+        self.normalHigh = normalHigh
+        self.normalYears = normalYears
+        self.recordLow = recordLow
+        self.recordHigh = recordHigh
+        self.since = since
+    }
+
     /// Computes the normal and records of `month`/`day` (1-based) from `days` (any order; a date that is not
     /// `YYYY-MM-DD` is skipped).
     package init(_ days: [PastDay], month: Int, day: Int) {
