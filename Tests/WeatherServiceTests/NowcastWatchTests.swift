@@ -96,7 +96,8 @@ struct NowcastWatchTests {
         let clock = ManualClock(start: try OfficialFixture.time(NowcastFixture.tromsoTime))
         let service = try InProcessWeatherd(directory: TemporaryDataDirectory(), clock: clock, network: network)
         let places: [JSONValue] = [
-            NowcastFixture.tromso, ["lat": 59.91, "lon": 10.75], ["lat": 60.39, "lon": 5.32], ["lat": 63.43, "lon": 10.4],
+            NowcastFixture.tromso, ["lat": 59.91, "lon": 10.75], ["lat": 60.39, "lon": 5.32],
+            ["lat": 63.43, "lon": 10.4],
         ]
         for place in places { _ = try await service.result("nowcast/watch", place) }
         #expect(await eventually { service.engine.nowcastWatchers.watched.places.count == 4 })
@@ -158,4 +159,3 @@ struct NowcastWatchTests {
         }
     }
 }
-

@@ -14,7 +14,8 @@ struct PlaceValidationTests {
             let calls: [(String, JSONValue)] = [
                 ("weather/current", ["lat": 91, "lon": 10]), ("weather/nowcast", ["lat": 45, "lon": 181]),
                 ("nowcast/watch", ["lat": -90.5, "lon": 0]), ("refresh", ["lat": 91, "lon": 181]),
-                ("location/set", ["lat": 91, "lon": 10]), ("favorites/add", ["name": "Nowhere", "lat": 45, "lon": -181]),
+                ("location/set", ["lat": 91, "lon": 10]),
+                ("favorites/add", ["name": "Nowhere", "lat": 45, "lon": -181]),
                 ("warnings/list", ["lat": 91, "lon": 10]),
                 ("tools/call", ["name": "get_nowcast", "arguments": ["lat": 91, "lon": 181]]),
                 ("tools/call", ["name": "add_favorite", "arguments": ["name": "Nowhere", "lat": 91, "lon": 10]]),

@@ -33,7 +33,9 @@ struct RefreshPlaceTests {
         network.requests.filter { $0.contains("/v1/forecast") && $0.contains("current=") }.count
     }
 
-    @Test("a favorite's refresh raises its warning's alert before answering; warnings, air quality and a watched nowcast are asked too")
+    @Test(
+        "a favorite's refresh raises its warning's alert before answering; warnings, air quality and a watched nowcast are asked too"
+    )
     func favorite() async throws {
         let clock = ManualClock(start: try OfficialFixture.time("2024-01-06T09:30:00Z"))
         let network = try Self.network()

@@ -126,7 +126,10 @@ package struct Climate: Sendable, Equatable {
         }
         (self.recordLow, self.recordHigh, self.since) = (recordLow, recordHigh, past.years?.lowerBound)
         var (lows, highs, years) = ([Double](), [Double](), 0)
-        for year in Self.normalPeriod.map(Int64.init) {
+        // A window reaches a week into the years beside the period; days wholly outside it have no say.
+        let reach = (Self.normalPeriod.lowerBound - 1)...(Self.normalPeriod.upperBound + 1)
+        let period = past.years?.overlaps(reach) == true ? Self.normalPeriod.map(Int64.init) : []
+        for year in period {
             let centre = CivilDate.toDays(
                 year: year, month: Int64(month), day: min(Int64(day), CivilDate.daysIn(month: Int64(month), year: year))
             )

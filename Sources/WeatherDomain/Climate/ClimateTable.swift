@@ -48,11 +48,13 @@ extension ClimateTable {
         if let since { object["since"] = .int(Int64(since)) }
         object["days"] = .array(
             days.compactMap { climate in
-                guard climate.normalYears > 0 || climate.normalLow != nil || climate.normalHigh != nil
-                    || climate.recordLow != nil || climate.recordHigh != nil
+                guard
+                    climate.normalYears > 0 || climate.normalLow != nil || climate.normalHigh != nil
+                        || climate.recordLow != nil || climate.recordHigh != nil
                 else { return nil }
                 var day: [String: JSONValue] = [
-                    "date": .string(String(PastFetched.dateText(0, Int64(climate.month), Int64(climate.day)).dropFirst(5))),
+                    "date": .string(
+                        String(PastFetched.dateText(0, Int64(climate.month), Int64(climate.day)).dropFirst(5))),
                     "normalYears": .int(Int64(climate.normalYears)),
                 ]
                 if let low = climate.normalLow { day["normalLow"] = .double(low) }

@@ -68,7 +68,8 @@ extension Engine {
             }
             let forecastDay = forecast?.daily.first { $0.date == date }
             return ClimateAnswer(
-                place: resolved, date: date, climate: climate, through: page.value.through, forecastHigh: forecastDay?.max,
+                place: resolved, date: date, climate: climate, through: page.value.through,
+                forecastHigh: forecastDay?.max,
                 forecastLow: forecastDay?.min,
                 currentTemperature: date == today ? current?.current.temperature : nil,
                 units: try await self.units(units), fetchedAt: page.fetchedAt, source: page.source, warnings: warnings)

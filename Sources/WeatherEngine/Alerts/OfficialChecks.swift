@@ -44,7 +44,9 @@ extension Engine {
     /// when given (found by key, not by a scan).
     func alertTargets(at keys: Set<String>? = nil) async -> [AlertTarget] {
         var targets: [AlertTarget] = []
-        if let here = await location.read({ $0.current }), keys?.contains(Place.key(lat: here.lat, lon: here.lon)) ?? true {
+        if let here = await location.read({ $0.current }),
+            keys?.contains(Place.key(lat: here.lat, lon: here.lon)) ?? true
+        {
             targets.append(
                 AlertTarget(
                     place: Place(name: here.name, country: nil, state: nil, lat: here.lat, lon: here.lon),

@@ -57,15 +57,21 @@ extension FetchActor {
         let from = PastRange.earliest
         let answer = try await fetch(
             kind: PastFetched.fetchKind, key: PastFetched.entry(kind: .climate, key: key), maxAgeMs: nil,
-            refresh: false, cause: cause, request: archive.daysRequest(lat: place.lat, lon: place.lon, from: from, to: through),
+            refresh: false, cause: cause,
+            request: archive.daysRequest(lat: place.lat, lon: place.lon, from: from, to: through),
             source: archive.name, ttlMs: Self.climateTTL.milliseconds,
             cached: { cache in
-                cache.climates[key].map { Cached(value: .climate($0.value), fetchedAt: $0.fetchedAt, provider: $0.provider) }
+                cache.climates[key].map {
+                    Cached(value: .climate($0.value), fetchedAt: $0.fetchedAt, provider: $0.provider)
+                }
             }
         ) { (body: [UInt8], call: UpstreamCall) throws(ProviderError) -> (FetchedValue, DomainEvent) in
             let (days, _) = try archive.decode(body, hourly: false)
             let page = PastPage(from: from, to: through, final: true, days: days)
-            return (.climate(ClimateTable(page)), .pastFetched(PastFetched(kind: .climate, key: key, page: page, call: call)))
+            return (
+                .climate(ClimateTable(page)),
+                .pastFetched(PastFetched(kind: .climate, key: key, page: page, call: call))
+            )
         }
         guard case .climate(let table) = answer.value else {
             throw EngineError.inconsistent("a climate fetch answered with another kind")
