@@ -55,8 +55,8 @@ enum NowCommand {
     /// The weather methods' place params for the command's PLACE.
     static func placeParams(_ context: Context) async throws -> [String: JSONValue] {
         guard let place = context.invocation.positional.first else { return [:] }
-        if PlaceArgument.coordinates(place) != nil { return PlaceArgument.params(place, favorites: []) }
+        if try PlaceArgument.coordinates(place) != nil { return try PlaceArgument.params(place, favorites: []) }
         let favorites = try await FavoritesCommand.list(context)["favorites"]?.arrayValue ?? []
-        return PlaceArgument.params(place, favorites: favorites)
+        return try PlaceArgument.params(place, favorites: favorites)
     }
 }

@@ -41,6 +41,9 @@ package actor FetchActor {
     private var closing = false
     /// Counters for `service/status`.
     var counts = UpstreamCounts()
+    /// The nowcast sources that failed at a place, by cache entry (`<source>|<key>`): not asked again there
+    /// before their backoff ends (`FetchActor+Nowcast.swift`).
+    var nowcastBackoff: [String: NowcastBackoff] = [:]
 
     package init(
         provider: any WeatherProvider, sources: OfficialSources, transport: HTTPTransport,
@@ -170,6 +173,7 @@ package actor FetchActor {
         case point(PointFetched.Facts)
         case nowcast(Nowcast)
         case past(PastPage)
+        case climate(ClimateTable)
     }
 
     /// A failed fetch: the error to answer with.
