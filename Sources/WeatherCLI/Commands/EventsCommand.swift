@@ -6,18 +6,22 @@ import WeatherService
 package enum EventsCommand {
     static let command = Command(
         name: "events", summary: "the audit trail: one line per event, --follow for new ones",
-        usage: "usage: weatherd events [--after-seq N] [--type TYPE] [--limit N] [--follow] [--json] [options]",
+        usage:
+            "usage: weatherd events [--type TYPE] [--since TIME] [--after-seq N] [--limit N] [--follow] [--json] [options]",
         details: """
-            Prints the log's events, one line each: seq, time, type, cause and what it was about. Without
-            --after-seq, the last --limit (default 20) events; with --follow, then every new one as it is
-            committed, until interrupted. --type keeps one event type (e.g. weather.fetched); --json prints
-            each event's envelope as one JSON line.
+            Prints the newest --limit (1…1000, default 20) events of the log, oldest first, one line each: seq,
+            time, type, cause and what it was about. --type keeps one event type (e.g. weather.fetched),
+            --since TIME (RFC 3339, e.g. 2026-11-27T06:00:00Z) those at or after TIME, --after-seq N those
+            after seq N; --limit then keeps the newest of them, however far back in the log they are. With
+            --follow, then every new one as it is committed, until interrupted. --json prints each event's
+            envelope as one JSON line.
 
             example:
               weatherd events --limit 5
+              weatherd events --type alert.raised --since 2026-11-27T00:00:00Z
               weatherd events --follow --type weather.fetched
             """,
-        valueFlags: ["--after-seq", "--type", "--limit"], switchFlags: ["--follow"],
+        valueFlags: ["--after-seq", "--type", "--limit", "--since"], switchFlags: ["--follow"],
         check: { invocation in
             if let text = invocation.values["--after-seq"], Int64(text).map({ $0 >= 0 }) != true {
                 throw UsageError("--after-seq must be a whole number, 0 or more")
@@ -25,41 +29,75 @@ package enum EventsCommand {
             if let text = invocation.values["--limit"], Int(text).map({ (1...1000).contains($0) }) != true {
                 throw UsageError("--limit must be a whole number from 1 to 1000")
             }
+            if let text = invocation.values["--since"], Timestamp(rfc3339: text) == nil {
+                throw UsageError("--since must be a time in RFC 3339, e.g. 2026-11-27T06:00:00Z")
+            }
         }
     ) { context in
         let values = context.invocation.values
-        let limit = Int64(values["--limit"] ?? "") ?? 20
-        let types: JSONValue? = values["--type"].map { .array([.string($0)]) }
-        var afterSeq: Int64
-        if let given = values["--after-seq"].flatMap({ Int64($0) }) {
-            afterSeq = given
-        } else {
-            let status = try await context.call("service/status")
-            afterSeq = max(0, (status["lastSeq"]?.intValue ?? 0) - limit)
-        }
-        let follow = context.invocation.switches.contains("--follow")
-        if follow {
-            // The subscription replays from the log, then goes on live, with no gap between the two.
-            var params: [String: JSONValue] = ["afterSeq": .int(afterSeq)]
-            if let types { params["types"] = types }
-            _ = try await context.call("events/subscribe", params)
-            for await notification in context.notifications {
-                switch notification.method {
-                case "events/event": print(notification.params, context)
-                case "events/lagged", "events/error":
-                    throw RPCError.application(
-                        "subscription_ended",
-                        "the event feed ended: \(notification.params["message"]?.stringValue ?? notification.method)")
-                default: continue
-                }
+        var filter: [String: JSONValue] = [:]
+        if let type = values["--type"] { filter["types"] = .array([.string(type)]) }
+        let since = values["--since"].flatMap { Timestamp(rfc3339: $0) }
+        if let since { filter["since"] = .string(since.description) }
+        let lastSeq = try await context.call("service/status")["lastSeq"]?.intValue ?? 0
+        let events = try await newest(
+            Int(values["--limit"] ?? "") ?? 20, matching: filter,
+            after: values["--after-seq"].flatMap { Int64($0) } ?? 0, upTo: lastSeq
+        ) { params in try await context.call("events/query", params) }
+        for event in events { print(event, context) }
+        guard context.invocation.switches.contains("--follow") else { return CLI.Exit.ok }
+        // The subscription replays from the log after what was read, then goes on live, with no gap between.
+        var subscription: [String: JSONValue] = ["afterSeq": .int(lastSeq)]
+        subscription["types"] = filter["types"]
+        _ = try await context.call("events/subscribe", subscription)
+        for await notification in context.notifications {
+            switch notification.method {
+            case "events/event":
+                let time = notification.params["ts"]?.stringValue.flatMap { Timestamp(rfc3339: $0) }
+                if let since, let time, time < since { continue }
+                print(notification.params, context)
+            case "events/lagged", "events/error":
+                throw RPCError.application(
+                    "subscription_ended",
+                    "the event feed ended: \(notification.params["message"]?.stringValue ?? notification.method)")
+            default: continue
             }
-            return CLI.Exit.failed
         }
-        var params: [String: JSONValue] = ["afterSeq": .int(afterSeq), "limit": .int(limit)]
-        if let types { params["types"] = types }
-        let page = try await context.call("events/query", params)
-        for event in page["events"]?.arrayValue ?? [] { print(event, context) }
-        return CLI.Exit.ok
+        return CLI.Exit.failed
+    }
+
+    /// The newest `limit` events matching `filter` (`types`, `since`) with seqs after `floor` and up to
+    /// `lastSeq`, oldest first.
+    ///
+    /// `events/query` reads forwards and its pages are capped by size, so the log is read from its end
+    /// backwards in windows, each four times the one before, each paged through with `nextCursor` until
+    /// an event past the window: neither the page's size nor a type that is rare stops short of `limit`.
+    static func newest(
+        _ limit: Int, matching filter: [String: JSONValue], after floor: Int64, upTo lastSeq: Int64,
+        query: ([String: JSONValue]) async throws -> JSONValue
+    ) async throws -> [JSONValue] {
+        var found: [JSONValue] = []
+        var upper = lastSeq
+        var width = Int64(limit)
+        while upper > floor {
+            let start = max(floor, upper - width)
+            var window: [JSONValue] = []
+            var params = filter.merging(["afterSeq": .int(start), "limit": 1000]) { $1 }
+            paging: while true {
+                let page = try await query(params)
+                for event in page["events"]?.arrayValue ?? [] {
+                    guard let seq = event["seq"]?.intValue, seq <= upper else { break paging }
+                    window.append(event)
+                }
+                guard let cursor = page["nextCursor"] else { break }
+                params["cursor"] = cursor
+            }
+            found = window + found
+            if found.count >= limit { break }
+            upper = start
+            width = min(width * 4, 1 << 50)
+        }
+        return Array(found.suffix(limit))
     }
 
     private static func print(_ event: JSONValue, _ context: Context) {

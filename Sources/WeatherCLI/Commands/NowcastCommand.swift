@@ -28,7 +28,7 @@ enum NowcastCommand {
             context.output.print("\(place): \(result["message"]?.stringValue ?? "no nowcast source serves it")")
             return CLI.Exit.ok
         }
-        let stale = result["stale"]?.boolValue == true ? " " + context.output.styled("(stale)", "33") : ""
+        let stale = context.output.staleMark(result, now: context.now())
         let bars = NowcastText.sparkline(result, minutes: 60)
         context.output.print("\(place)  now ▕\(bars)▏ +1h\(stale)")
         context.output.print(result["summary"]?["sentence"]?.stringValue ?? "")
