@@ -90,6 +90,7 @@ struct Notifier {
                         default: break
                         }
                     }
+                    let before = saved
                     if machine.cursorKeepable, machine.caughtUp || !actions.isEmpty, machine.cursor != saved {
                         try store.save(machine.cursor)
                         saved = machine.cursor
@@ -97,6 +98,8 @@ struct Notifier {
                     do throws(DBusError) {
                         try await perform(actions, on: desktopShown, hook: hook, machine: &machine)
                     } catch {
+                        // The desktop refused or went away: what it was to show is shown when notify runs again.
+                        if saved != before { try store.save(before) }
                         output.error("weatherd notify: \(Self.unavailable(error))")
                         return CLI.Exit.unavailable
                     }
