@@ -30,7 +30,7 @@ enum NowcastCommand {
                 "weatherd nowcast: \(place): \(result["message"]?.stringValue ?? "no nowcast source answered")")
             return CLI.Exit.failed
         }
-        let stale = result["stale"]?.boolValue == true ? " " + context.output.styled("(stale)", "33") : ""
+        let stale = context.output.staleMark(result, now: context.now())
         let bars = NowcastText.sparkline(result, minutes: 60)
         context.output.print("\(place)  now ▕\(bars)▏ +1h\(stale)")
         context.output.print(result["summary"]?["sentence"]?.stringValue ?? "")

@@ -144,8 +144,9 @@ package enum ForecastType: String, CaseIterable, Sendable {
     /// Day and night halves, split by the place's sunrise and sunset.
     case twiceDaily
 
-    /// How far ahead the hourly steps go.
-    package static let hourlyHorizonMs: Int64 = 48 * 3_600_000
+    /// How many hourly steps an hourly answer has at most: the hour running now and the 47 after it, the
+    /// next 48 hours.
+    package static let hourlySteps = 48
 }
 
 /// A page of a list: at most `limit` items from `offset` (the cursor `o<offset>`).

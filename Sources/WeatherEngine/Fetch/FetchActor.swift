@@ -132,6 +132,8 @@ package actor FetchActor {
                 var forecast = try ReportCheck.screened(
                     provider.decodeForecast(body, place: asked), provider: provider.name)
                 (warnings, forecast.warnings) = (forecast.warnings, [])
+                // The hours from this one on: the next 48 are in the report for a day, however late it is.
+                forecast.hourly = ForecastReport.hoursKept(forecast.hourly, at: call.at)
                 report = .forecast(forecast)
             }
             let event = WeatherFetched(key: key, call: call, report: report, warnings: warnings)
