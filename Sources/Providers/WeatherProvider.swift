@@ -45,7 +45,8 @@ package protocol WeatherProvider: Sendable {
     /// Reads a 2xx current-weather body. `place` is what was asked for (its name is kept when the provider has none).
     func decodeCurrent(_ body: [UInt8], place: Place) throws(ProviderError) -> CurrentReport
     /// Reads a 2xx forecast body into at most 40 three-hourly entries, the hourly steps it has (at most
-    /// `ForecastReport.maxHours`) and the days by local date.
+    /// `ForecastReport.decodedHours`; the fetch keeps those from its own hour, `ForecastReport.hoursKept`) and
+    /// the days by local date.
     func decodeForecast(_ body: [UInt8], place: Place) throws(ProviderError) -> ForecastReport
     /// Reads a 2xx geocoding body; no results is an empty array.
     func decodeGeocode(_ body: [UInt8]) throws(ProviderError) -> [Place]

@@ -197,10 +197,10 @@ struct BarView {
     /// `text` without polybar's tags: a `%{` is written `%\u{7B}` (polybar has no escape of its own for it).
     static func polybarSafe(_ text: String) -> String { text.replacingOccurrences(of: "%{", with: "%\\u{7B}") }
 
-    /// `stale, 12 min old`, or `weatherd unreachable` when the daemon is gone.
+    /// `stale, 12 min old` (`Staleness`, the rule of every face), or `weatherd unreachable` when the daemon is
+    /// gone.
     var staleness: String {
         if unreachable { return "stale, weatherd unreachable" }
-        let fetched = Timestamp(rfc3339: current["fetchedAt"]?.stringValue ?? "") ?? now
-        return "stale, \(Text.duration(seconds: Double(now.milliseconds - fetched.milliseconds) / 1000)) old"
+        return Staleness.mark(current, now: now) ?? "stale"
     }
 }

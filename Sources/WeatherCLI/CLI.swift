@@ -121,7 +121,10 @@ package enum CLI {
                     runtime: environment.runtime, variables: environment.variables))
         } catch {
             output.error("weatherd \(command.name): \(Self.message(error))")
-            status = (error as? RPCError)?.kind == "daemon_unavailable" ? Exit.unavailable : Exit.failed
+            // A PLACE that is two numbers off the globe is found wrong only once the command runs.
+            status =
+                error is UsageError
+                ? Exit.usage : (error as? RPCError)?.kind == "daemon_unavailable" ? Exit.unavailable : Exit.failed
         }
         notifications.continuation.finish()
         await connection.close()

@@ -1,6 +1,8 @@
 import Foundation
 import Synchronization
+import WeatherDomain
 import WeatherRuntime
+import WeatherService
 
 #if canImport(Glibc)
     import Glibc
@@ -61,6 +63,12 @@ package final class Output: Sendable {
     /// `text` in an ANSI style (e.g. `1` bold, `2` dim, `31` red) when colouring, else as it is.
     package func styled(_ text: String, _ style: String) -> String {
         colour ? "\u{1B}[\(style)m\(text)\u{1B}[0m" : text
+    }
+
+    /// ` (stale, 12 min old)`, in the warning colour, when `answer` is stale (`Staleness`, the rule of every
+    /// face); empty when it is fresh.
+    func staleMark(_ answer: JSONValue?, now: Timestamp) -> String {
+        Staleness.mark(answer, now: now).map { " " + styled("(\($0))", "33") } ?? ""
     }
 
     /// `rows` as aligned lines (`Text.table`), the first, the heading, dimmed.

@@ -1,4 +1,5 @@
 import WeatherDomain
+import WeatherService
 
 /// Small text helpers the commands share.
 enum Text {
@@ -47,13 +48,7 @@ enum Text {
     }
 
     /// A duration for people: `45 s`, `12 min`, `3 h 20 min`, `2 d 4 h`.
-    static func duration(seconds: Double) -> String {
-        let total = Int(seconds.rounded(.down))
-        if total < 60 { return "\(total) s" }
-        if total < 3600 { return "\(total / 60) min" }
-        if total < 86_400 { return "\(total / 3600) h \(total % 3600 / 60) min" }
-        return "\(total / 86_400) d \(total % 86_400 / 3600) h"
-    }
+    static func duration(seconds: Double) -> String { Staleness.age(seconds: seconds) }
 
     /// A number without a needless `.0`.
     static func number(_ value: Double, decimals: Int = 1) -> String {
@@ -126,6 +121,13 @@ enum LocalTime {
 
     /// `YYYY-MM-DD`: the place's local date at `time`.
     static func date(_ time: Timestamp, zone: ZoneOffsets) -> String { String(local(time, zone: zone).prefix(10)) }
+
+    /// `2026-11-27 14:05 UTC+01:00`: `time` on the clocks of `zone`, to the minute, with the offset they keep
+    /// then, so that a time printed is never read in the wrong zone.
+    static func stamp(_ time: Timestamp, zone: ZoneOffsets) -> String {
+        date(time, zone: zone) + " " + clock(time, zone: zone).prefix(5) + " UTC"
+            + offsetText(zone.offsetSeconds(at: time), colon: true)
+    }
 
     /// `+0100` (or `+01:00` with `colon`).
     static func offsetText(_ offset: Int64, colon: Bool) -> String {

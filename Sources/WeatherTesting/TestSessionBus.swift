@@ -28,6 +28,8 @@ package final class TestSessionBus: Sendable {
         /// The connections being served; each is closed by its own thread, under the lock, as it ends.
         var open: Set<Int32> = []
         var stopped = false
+        /// Whether `Notify` calls are kept unanswered (`holdNotifyReplies`).
+        var holdingNotify = false
     }
 
     /// What the bus offers.
@@ -87,6 +89,10 @@ package final class TestSessionBus: Sendable {
 
     /// The handshake lines clients sent (`AUTH EXTERNAL 31303030`, `BEGIN`).
     package var authLines: [String] { state.withLock { $0.authLines } }
+
+    /// From now on, `Notify` calls are received and kept but never answered (`true`), or answered again
+    /// (`false`): a client is then caught between asking to show a notification and hearing that it was.
+    package func holdNotifyReplies(_ hold: Bool) { state.withLock { $0.holdingNotify = hold } }
 
     /// The calls of `member` to the notification server.
     package func calls(_ member: String) -> [DBusMessage] {
@@ -200,6 +206,7 @@ package final class TestSessionBus: Sendable {
                 }
                 switch member {
                 case "Notify" where call.signature == "susssasa{sv}i":
+                    if state.withLock({ $0.holdingNotify }) { continue }
                     let replaces = call.body[1].uint32Value ?? 0
                     let id =
                         replaces != 0

@@ -67,6 +67,16 @@ struct NotifyDaemonEndToEndTests {
         return await eventually { (cursorSeq(shared) ?? 0) >= last }
     }
 
+    /// A stand-in Open-Meteo where it is 22 °C now, a data dir, a test bus and a client of the data dir's daemon.
+    static func twentyTwoDegrees() throws -> (LocalHTTPServer, SharedDataDir, TestSessionBus, RunningWeatherd) {
+        let server = try LocalHTTPServer()
+        server.route("/v1/forecast", query: "current=", .init(body: OpenMeteoBodies.current(temperature: 22, code: 3)))
+        let shared = try SharedDataDir()
+        let bus = try TestSessionBus()
+        let client = try RunningWeatherd(arguments: options(shared, server), environment: shared.environment)
+        return (server, shared, bus, client)
+    }
+
     /// The summaries of every Notify call the bus received, in order.
     static func summaries(_ bus: TestSessionBus) -> [String] { bus.calls("Notify").compactMap { $0.body[3].text } }
 
@@ -151,14 +161,41 @@ struct NotifyDaemonEndToEndTests {
         #expect(await again.waitForExit() == 0)
     }
 
+    @Test(
+        "notify stopped between showing an alert and hearing it was shown does not show it again when started again"
+    )
+    func stoppedWhileShowing() async throws {
+        let (server, shared, bus, client) = try Self.twentyTwoDegrees()
+        defer { bus.stop() }
+        _ = try await client.call("favorites/add", ["name": "Plains", "lat": 35.2, "lon": -97.4])
+        _ = try await client.call("favorites/add", ["name": "Hills", "lat": 36.1, "lon": -95.9])
+        _ = try await client.call("weather/current", ["favoriteId": "fav-1"])
+        _ = try await client.call("weather/current", ["favoriteId": "fav-2"])
+        var notify = try Self.notify(shared, server, bus: bus)
+        // The desktop takes the alert and never says it did: notify is stopped while it waits.
+        bus.holdNotifyReplies(true)
+        server.route("/v1/forecast", query: "current=", .init(body: OpenMeteoBodies.current(temperature: 8, code: 3)))
+        _ = try await client.call("weather/current", ["favoriteId": "fav-1", "maxAgeSeconds": 0])
+        #expect(await eventually { bus.calls("Notify").count == 1 }, "\(notify.standardError)")
+        notify.signal(SIGTERM)
+        #expect(await notify.waitForExit() != nil)
+
+        bus.holdNotifyReplies(false)
+        notify = try Self.notify(shared, server, bus: bus)
+        _ = try await client.call("weather/current", ["favoriteId": "fav-2", "maxAgeSeconds": 0])
+        #expect(
+            await eventually { Self.summaries(bus).contains("Temperature drop (Hills)") }, "\(notify.standardError)")
+        #expect(Self.summaries(bus) == ["Temperature drop (Plains)", "Temperature drop (Hills)"])
+        notify.signal(SIGTERM)
+        #expect(await notify.waitForExit() != nil)
+        try client.closeInput()
+        #expect(await client.waitForExit() == 0)
+    }
+
     @Test("without --units, notify reads the daemon's settings: an imperial reader's temperature drop is in °F")
     func settingsUnits() async throws {
-        let server = try LocalHTTPServer()
-        server.route("/v1/forecast", query: "current=", .init(body: OpenMeteoBodies.current(temperature: 22, code: 3)))
-        let shared = try SharedDataDir()
-        let bus = try TestSessionBus()
+        let (server, shared, bus, client) = try Self.twentyTwoDegrees()
         defer { bus.stop() }
-        let client = try RunningWeatherd(arguments: Self.options(shared, server), environment: shared.environment)
         _ = try await client.call("settings/set", ["units": "imperial"])
         _ = try await client.call("favorites/add", ["name": "Plains", "lat": 35.2, "lon": -97.4])
         let notify = try Self.notify(shared, server, bus: bus)

@@ -158,6 +158,24 @@ struct PeopleCommandsEndToEndTests {
         #expect(offline.output.isEmpty)
     }
 
+    @Test("a PLACE of two numbers off the globe is refused as a usage error by every command, asking nothing")
+    func pointOffTheGlobe() async throws {
+        let server = try Self.upstream()
+        let directory = TemporaryDataDirectory()
+        let options = Self.options(directory, server)
+        let commands: [(arguments: [String], place: String)] = [
+            (["now", "91,181"], "91,181"), (["nowcast", "91,181"], "91,181"), (["refresh", "45, 181"], "45, 181"),
+            (["location", "set", "91,10"], "91,10"), (["favorites", "add", "0,-181", "--name", "Nowhere"], "0,-181"),
+        ]
+        for (arguments, place) in commands {
+            let run = try await runCommand(arguments + options)
+            #expect(run.status == 64, "\(arguments): \(run.errors)")
+            #expect(run.errors.contains("PLACE (\(place)): the "), "\(run.errors)")
+            #expect(run.errors.contains("must be between"), "\(run.errors)")
+        }
+        #expect(server.requests.isEmpty, "not geocoded as a city, nor asked as a point: \(server.requests)")
+    }
+
     @Test("stop: the data dir's daemon stops and its socket goes before the command returns; none is no error")
     func stop() async throws {
         let shared = try SharedDataDir()

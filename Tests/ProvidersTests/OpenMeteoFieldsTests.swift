@@ -7,13 +7,13 @@ struct OpenMeteoFieldsTests {
     let provider = OpenMeteoProvider()
     let forli = Place(name: "Forlì", country: "IT", state: nil, lat: 44.2227, lon: 12.0407)
 
-    @Test("the recorded Forlì forecast with hours and days: every step field, 72 hours, 40 steps, 7 days")
+    @Test("the recorded Forlì forecast with hours and days: every step field, 96 hours, 40 steps, 7 days")
     func forecastWithHours() throws {
         let report = try provider.decodeForecast(
             try Fixture.bytes("openmeteo-forecast-forli-hourly-current-daily"), place: forli)
         #expect(report.timezone == "Europe/Rome")
         #expect(report.utcOffsetSeconds == 7200)
-        #expect(report.hourly.count == 72)
+        #expect(report.hourly.count == 96)
         #expect(report.entries.count == 40)
 
         let midnight = try #require(report.hourly.first)
@@ -225,7 +225,7 @@ struct OpenMeteoFieldsTests {
                 #"$.current_units.dew_point_2m is an unknown temperature unit "": dew_point_2m left out"#
             ])
         let forecast = try provider.decodeForecast(try Self.oddDewPoint(), place: forli)
-        #expect(forecast.hourly.count == 72 && forecast.entries.count == 40 && forecast.daily.count == 7)
+        #expect(forecast.hourly.count == 96 && forecast.entries.count == 40 && forecast.daily.count == 7)
         #expect(forecast.hourly.allSatisfy { $0.dewPoint == nil })
         #expect(forecast.hourly.first?.feelsLike == 15.3 && forecast.hourly.first?.humidity == 88)
         #expect(

@@ -74,7 +74,7 @@ struct OpenMeteoLocalDaysTests {
         #expect(report.daily.map(\.min) == lows)
         #expect(report.daily.map(\.max) == highs)
 
-        // The 72 hours kept are the first three local dates, 24 each, and range over the days' own figures.
+        // The hours read are the first four local dates, 24 each, and range over the days' own figures.
         #expect(report.hourly.first?.time == LocalDate.start(of: "2026-10-11", zone: .fixed(offset)))
         for day in report.daily.prefix(3) {
             let hours = report.hourly.filter { LocalDate.string($0.time, zone: .fixed(offset)) == day.date }

@@ -150,7 +150,8 @@ struct OpenMeteoProviderTests {
         #expect(report.daily.map(\.condition) == [.wmo(0), .wmo(0)])
     }
 
-    @Test("six days of hours give at most 40 steps, 72 hours, and six days from every hour")
+    @Test(
+        "six days of hours give at most 40 steps, 96 hours (the fetch keeps 72 of them), and six days from every hour")
     func forecastCapped() throws {
         let start: Int64 = 1_746_835_200  // 2025-05-10T00:00Z
         let times = (0..<144).map { String(start + Int64($0) * 3600) }
@@ -162,8 +163,14 @@ struct OpenMeteoProviderTests {
         let report = try provider.decodeForecast(Array(body.utf8), place: berlin)
         #expect(report.entries.count == 40)
         #expect(report.entries.last?.time.description == "2025-05-14T21:00:00.000Z")
-        #expect(report.hourly.count == ForecastReport.maxHours)
-        #expect(report.hourly.last?.time.description == "2025-05-12T23:00:00.000Z")
+        #expect(report.hourly.count == ForecastReport.decodedHours)
+        #expect(report.hourly.last?.time.description == "2025-05-13T23:00:00.000Z")
+        // Fetched at 17:30 on the first day: the hour running then and the 71 after it.
+        let kept = ForecastReport.hoursKept(
+            report.hourly, at: Timestamp(milliseconds: (start + 17 * 3600 + 1800) * 1000))
+        #expect(kept.count == ForecastReport.maxHours)
+        #expect(kept.first?.time.description == "2025-05-10T17:00:00.000Z")
+        #expect(kept.last?.time.description == "2025-05-13T16:00:00.000Z")
         #expect(report.daily.count == 6)
         #expect(
             report.daily.first

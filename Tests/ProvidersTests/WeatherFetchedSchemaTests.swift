@@ -26,8 +26,10 @@ struct WeatherFetchedSchemaTests {
     static func fetched() throws -> [(String, WeatherFetched)] {
         let openMeteo = OpenMeteoProvider()
         let owm = OpenWeatherMapProvider(apiKey: "k", requestUnits: .standard)
-        let forecast = try openMeteo.decodeForecast(
+        var forecast = try openMeteo.decodeForecast(
             try Fixture.bytes("openmeteo-forecast-forli-hourly-current-daily"), place: forli)
+        // As the fetch logs it: the hours from the one running at the call.
+        forecast.hourly = ForecastReport.hoursKept(forecast.hourly, at: call.at)
         let current = try openMeteo.decodeCurrent(
             try Fixture.bytes("openmeteo-forecast-forli-hourly-current-daily"), place: forli)
         let daysOnly = try openMeteo.decodeForecast(

@@ -59,6 +59,12 @@ struct FavoritesIndexTests {
                 #expect((0..<model.count).allSatisfy { state.favorite(at: $0) == model[$0] }, "step \(step)")
                 #expect(state.favorite(at: model.count) == nil)
                 #expect(try FavoritesState(json: state.json) == state)
+                for favorite in model.prefix(50) {
+                    let key = Place.key(lat: favorite.lat, lon: favorite.lon)
+                    let atKey = model.filter { Place.key(lat: $0.lat, lon: $0.lon) == key }
+                    #expect(state.favorites(atKey: key) == atKey, "step \(step)")
+                    #expect(state.candidateCount(atKey: key) == atKey.count)
+                }
             }
         }
         #expect(model.count > 1_000)

@@ -26,13 +26,16 @@ struct NowcastSummaryTests {
         NowcastSummary(steps(rates), resolutionMinutes: 5, now: now)
     }
 
-    @Test("dry: nothing, or only traces below 0.1 mm/h")
+    @Test("dry: nothing, or only traces below 0.1 mm/h; the peak is the steps' highest rate, the trace's too")
     func dry() {
-        for rates in [Array(repeating: 0.0, count: 12), [0, 0.05, 0.09, 0, 0, 0, 0, 0, 0, 0, 0, 0]] {
+        for (rates, peak) in [
+            (Array(repeating: 0.0, count: 12), 0.0), ([0, 0.05, 0.09, 0, 0, 0, 0, 0, 0, 0, 0, 0], 0.09),
+            ([0.01, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], 0.01),
+        ] {
             let summary = Self.summary(rates)
             #expect(summary.state == .dry)
             #expect(summary.startsAt == nil && summary.endsAt == nil && summary.category == nil)
-            #expect(summary.peak == 0)
+            #expect(summary.peak == peak, "the peak agrees with the steps")
             #expect(summary.horizonMinutes == 60)
             #expect(
                 summary.sentence(kind: .rain, now: Self.now, localTime: Self.clock)

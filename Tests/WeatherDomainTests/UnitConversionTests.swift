@@ -71,6 +71,21 @@ struct UnitConversionTests {
         #expect(wrong.isEmpty, "pressures (in tenths of hPa) rounded off the exact value: \(wrong)")
     }
 
+    @Test(
+        "inHg: 1017.44 hPa is 30.04, and every pressure 870–1085 hPa in 0.01 steps rounds as with 1 inHg = 3386.389 Pa")
+    func inchesOfMercury() {
+        #expect(Self.rounded(PressureUnit.inchesOfMercury.value(hectopascals: 1017.44)) == 30.04)
+        #expect(Self.rounded(PressureUnit.inchesOfMercury.value(hectopascals: 1013.25)) == 29.92)
+        var wrong: [Int] = []
+        for hundredths in 87_000...108_500 {
+            // Hundredths of inHg, exactly: hundredths of hPa are Pa, ÷ 3386.389 × 100, rounded half up in integers.
+            let exact = (2 * hundredths * 100_000 + 3_386_389) / (2 * 3_386_389)
+            let value = PressureUnit.inchesOfMercury.value(hectopascals: Double(hundredths) / 100)
+            if Self.rounded(value) != Double(exact) / 100 { wrong.append(hundredths) }
+        }
+        #expect(wrong.isEmpty, "pressures (in hundredths of hPa) rounded off the exact value: \(wrong.prefix(20))")
+    }
+
     @Test("each system names its units; overrides replace only their quantity")
     func systems() {
         #expect(Units.metric.choice.json["temperature"] == "°C")

@@ -173,6 +173,43 @@ struct ChartTests {
         #expect(Self.texts(nothing).contains("no forecast steps"))
     }
 
+    @Test("hourly steps, then the 3-hourly ones after them, then the days after the steps from their own figures")
+    func hoursThenDays() throws {
+        // 8 three-hourly steps from 12:00 on 10 May (to 09:00 on the 11th), 6 hourly steps from 12:00.
+        let forecast = Self.forecast(
+            count: 8,
+            daily: [
+                ["date": "2025-05-10", "min": 1, "max": 9], ["date": "2025-05-11", "min": 2, "max": 10],
+                ["date": "2025-05-12", "min": -4, "max": 3, "pop": 0.8], ["date": "2025-05-13", "min": 5, "max": 22],
+            ])
+        let hours: [JSONValue] = (0..<6).map { index in
+            [
+                "time": .string(Timestamp(milliseconds: 1_746_878_400_000 + Int64(index) * 3_600_000).description),
+                "temperature": .double(Double(index)), "pop": 0.5,
+            ]
+        }
+        let input = Chart.Input(forecast, hourly: ["entries": .array(hours)])
+        let hourTimes: [Int64] = (0..<6).map { 1_746_878_400_000 + Int64($0) * 3_600_000 }
+        let stepTimes: [Int64] = (2..<8).map { 1_746_878_400_000 + Int64($0) * 10_800_000 }
+        #expect(
+            input.steps.map(\.time) == hourTimes + stepTimes, "the six hours, then the 3-hourly steps from 18:00 on")
+        #expect(input.daysAfterSteps.map(\.summary.date) == ["2025-05-12", "2025-05-13"])
+
+        let root = try Self.checkDocument(Chart.svg(forecast, hourly: ["entries": .array(hours)]))
+        let texts = Self.texts(root)
+        for label in ["↓-4° ↑3°", "↓5° ↑22°"] { #expect(texts.contains(label), "\(label) in \(texts)") }
+        let description = root.elements(named: "desc").first?.text ?? ""
+        #expect(description.contains("then 2 days from their lows, highs and chances of precipitation"))
+        // An hour's bar is a third of a 3-hourly step's; the 12th's chance of precipitation is a bar a day wide.
+        let bars = root.elements(named: "g").filter { $0.attributes["fill"] == "#3b82f6" }.flatMap(\.children)
+        let widths = bars.compactMap { $0.attributes["width"].flatMap(Double.init) }
+        let hourly = try #require(widths.first)
+        #expect(widths.contains { abs($0 - hourly * 3) < 0.2 }, "\(widths)")
+        #expect(widths.contains { abs($0 - hourly * 24) < 0.5 }, "\(widths)")
+        // The days after the steps are inside the plot: the axis reaches the end of the 13th.
+        #expect(Self.separators(root).count == 3)
+    }
+
     @Test("one step, a constant temperature, no chance of precipitation, missing lows and highs: no NaN")
     func oddForecasts() throws {
         let one = try Self.checkDocument(Chart.svg(Self.forecast(count: 1)))

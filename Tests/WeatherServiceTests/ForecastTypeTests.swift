@@ -1,4 +1,5 @@
 import Foundation
+import Providers
 import Testing
 import WeatherDomain
 import WeatherEngine
@@ -81,6 +82,32 @@ struct ForecastTypeTests {
             let fahrenheit = try await Self.forecast(service, ["type": "hourly", "units": "imperial"])
             #expect(fahrenheit["entries"]?.arrayValue?.first?["dewPoint"] == 24.8, "-4 °C")
             #expect(fahrenheit["entries"]?.arrayValue?.first?["windGust"] == 16.78, "7.5 m/s in mph")
+        }
+    }
+
+    @Test(
+        "hourly: a forecast fetched late in the evening, served stale 11 h later, still has the next 48 hours (hours from the fetch on)"
+    )
+    func hourlyFromTheFetch() async throws {
+        // As Open-Meteo answers: 16 days of hours from local midnight (+01:00) of 2026-11-22.
+        let midnight = Timestamp(milliseconds: 1_795_302_000_000)
+        let network = InMemoryTransport()
+        network.route(
+            "/v1/forecast", query: "hourly=",
+            InMemoryTransport.ok(OpenMeteoBodies.forecast(start: midnight, hours: 384)),
+            .failure(TransportError(.offline, "connection refused")))
+        // 23:00 local: 23 of the day's hours have passed.
+        let clock = ManualClock(start: Timestamp(milliseconds: midnight.milliseconds + 23 * 3_600_000))
+        try await InProcessWeatherd.with(clock: clock, network: network, fetch: FetchTests.quick) { service in
+            let fresh = try #require(try await Self.forecast(service, ["type": "hourly"])["entries"]?.arrayValue)
+            #expect(fresh.count == 48)
+            // 10:00 the next morning: the provider cannot be reached, the forecast is served stale.
+            clock.advance(milliseconds: 11 * 3_600_000)
+            let answer = try await Self.forecast(service, ["type": "hourly"])
+            #expect(answer["stale"] == true)
+            let hours = try #require(answer["entries"]?.arrayValue)
+            #expect(hours.count == 48, "the next 48 hours, not only to the end of tomorrow")
+            #expect(hours.first?["time"] == .string(clock.timestamp().description), "the hour running now")
         }
     }
 

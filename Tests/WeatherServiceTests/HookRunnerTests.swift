@@ -70,9 +70,25 @@ struct HookRunnerTests {
         #expect(clock.sleeperCount == 4, "a fifth run started")
         #expect(lines.withLock { $0.isEmpty })
         _ = FileManager.default.createFile(atPath: directory.path + "/go", contents: nil)
-        #expect(await eventually { lines.withLock { $0.count } == 6 })
+        #expect(await eventually { runner.succeeded == 6 })
         #expect(started().split(separator: "\n").count == 6)
-        #expect(lines.withLock { $0.allSatisfy { $0.hasSuffix("exited with status 0") } })
+        #expect(lines.withLock { $0.isEmpty }, "a run that exits 0 is counted, not logged")
+    }
+
+    @Test("successes are counted and said once, when the runner ends; each failure is logged as it happens")
+    func successesCounted() async throws {
+        let clock = ManualClock()
+        let (runner, lines, task) = Self.runner(
+            #"read -r line; case "$line" in *alert-2*) exit 4;; esac"#, clock: clock)
+        for number in 1...3 { runner.submit(Self.notice, ["id": .string("alert-\(number)"), "rule": "severe"]) }
+        #expect(await eventually { runner.succeeded == 2 && lines.withLock { !$0.isEmpty } })
+        #expect(lines.withLock { $0 } == ["hook for alert-2 (severe): exited with status 4"])
+        runner.finish()
+        await task.value
+        #expect(
+            lines.withLock { $0 } == [
+                "hook for alert-2 (severe): exited with status 4", "hook: 2 runs exited with status 0",
+            ])
     }
 
     @Test("after 30 s on the clock SIGTERM, and SIGKILL 5 s later for a hook that ignores it")

@@ -197,6 +197,7 @@ struct NotifyMachineTests {
         let later = Self.at(180)
         let old = Self.raised(seq: 1, number: 1, rule: "temp_drop", raisedAt: Self.now)
         #expect(machine.event(old, now: later).isEmpty, "a temperature drop three hours ago")
+        #expect(machine.cursorKeepable, "nothing is held back yet")
         _ = machine.event(
             Self.fetched(seq: 2, [Self.warning("w1", until: 600), Self.warning("w2", until: 600)]), now: later)
         #expect(
@@ -209,7 +210,9 @@ struct NotifyMachineTests {
         let expired = Self.raised(seq: 5, number: 4, warning: Self.warning("w3", until: 60), first: "w3")
         #expect(machine.event(expired, now: later).isEmpty, "expired while away")
         #expect(machine.event(Self.fetched(seq: 6, [Self.warning("w1", until: 600)]), now: later).isEmpty)
+        #expect(!machine.cursorKeepable, "w1 is held back to the backlog's end: a cursor kept now would pass it over")
         let shown = machine.backlogRead(now: later)
+        #expect(machine.cursorKeepable)
         #expect(shown.count == 2, "w1 shown and hooked; w2 was cancelled while away: \(shown)")
         guard case .show(_, 0, "w1") = shown.first else {
             Issue.record("\(shown)")

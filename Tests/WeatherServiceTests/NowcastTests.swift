@@ -180,7 +180,10 @@ struct NowcastTests {
         #expect(
             answer["passedOver"]?.arrayValue?[1]["reason"]
                 == "needs One Call 3.0 (--provider openweathermap --owm-api onecall3)")
-        #expect(answer["message"]?.stringValue?.hasPrefix("No nowcast source serves this place (met-norway") == true)
+        #expect(
+            answer["message"]?.stringValue
+                == "No nowcast source could answer for this place: met-norway serves Norway, Sweden, Finland and "
+                + "Denmark only; openweathermap needs One Call 3.0 (--provider openweathermap --owm-api onecall3).")
         #expect(network.requests.isEmpty)
     }
 
@@ -268,6 +271,21 @@ struct NowcastMCPTests {
             #expect(await service.output.wait(for: lines + 2))
             let updates = try service.output.messages().filter { $0["method"] == "notifications/resources/updated" }
             #expect(updates.map { $0["params"]?["uri"] } == [.string(uri)])
+        }
+    }
+
+    @Test("get_nowcast where no source answers: isError, with why in one sentence")
+    func noSourceIsAnError() async throws {
+        let network = InMemoryTransport()
+        network.route("/v1/forecast", query: "minutely_15=", InMemoryTransport.status(502, "bad gateway"))
+        try await InProcessWeatherd.with(network: network) { service in
+            try await OfficialMCPTests.initialize(service)
+            let answer = try await OfficialMCPTests.tool(service, "get_nowcast", ["lat": -0.18, "lon": -78.47])
+            #expect(answer["isError"] == true)
+            let text = try #require(OfficialMCPTests.texts(answer).first)
+            #expect(text.hasPrefix("-0.18,-78.47: No nowcast source could answer for this place: "), "\(text)")
+            #expect(text.hasSuffix("; open-meteo failed (HTTP 502)."), "\(text)")
+            #expect(answer["structuredContent"]?["covered"] == false)
         }
     }
 }

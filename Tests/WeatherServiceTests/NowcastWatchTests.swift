@@ -86,4 +86,76 @@ struct NowcastWatchTests {
         #expect(Self.met(service) == 5)
         await service.stop()
     }
+
+    @Test("a watch ends with its connection, at once: the pass under way asks no other place, and none after")
+    func endsWithTheConnection() async throws {
+        let body = try NowcastFixture.met()
+        let network = InMemoryTransport()
+        network.route(
+            NowcastFixture.metPath, .held(InMemoryTransport.ok(body)), InMemoryTransport.ok(body))
+        let clock = ManualClock(start: try OfficialFixture.time(NowcastFixture.tromsoTime))
+        let service = try InProcessWeatherd(directory: TemporaryDataDirectory(), clock: clock, network: network)
+        let places: [JSONValue] = [
+            NowcastFixture.tromso, ["lat": 59.91, "lon": 10.75], ["lat": 60.39, "lon": 5.32],
+            ["lat": 63.43, "lon": 10.4],
+        ]
+        for place in places { _ = try await service.result("nowcast/watch", place) }
+        #expect(await eventually { service.engine.nowcastWatchers.watched.places.count == 4 })
+        let pass = Task { await service.engine.refreshWatchedNowcasts(cause: "test") }
+        #expect(await network.requests(atLeast: 1), "the first place's call is under way, held")
+
+        // The client goes: its connection ends, and with it every watch it held, before anything else happens.
+        await service.connection.finish(grace: .zero, cutShort: [])
+        #expect(service.engine.nowcastWatchers.watched.places.isEmpty, "ended at once, not when its tasks notice")
+        network.release()
+        await pass.value
+        #expect(Self.met(service) == 1, "the pass under way asked none of the other places")
+        for _ in 0..<20 {
+            clock.advance(by: .seconds(60))
+            await service.engine.refreshWatchedNowcasts(cause: "test")
+        }
+        #expect(Self.met(service) == 1, "nor did any pass after")
+        await service.stop()
+    }
+
+    @Test("a failing source backs off from its cadence, doubling; the answer says why in one sentence")
+    func backoff() async throws {
+        let network = InMemoryTransport()
+        network.route("/v1/forecast", query: "minutely_15=", InMemoryTransport.ok(Array(#"{"minutely_15":[]}"#.utf8)))
+        let clock = ManualClock(start: try OfficialFixture.time("2026-10-03T10:35:00Z"))
+        try await InProcessWeatherd.with(clock: clock, network: network) { service in
+            let quito: JSONValue = ["lat": -0.18, "lon": -78.47]
+            let calls = { network.requests.filter { $0.contains("minutely_15=") }.count }
+            let first = try await service.result("weather/nowcast", quito)
+            #expect(first["covered"] == false)
+            #expect(
+                first["message"]?.stringValue
+                    == "No nowcast source could answer for this place: met-norway serves Norway, Sweden, Finland "
+                    + "and Denmark only; openweathermap needs One Call 3.0 (--provider openweathermap --owm-api "
+                    + "onecall3); open-meteo sent a response weatherd cannot read ($.minutely_15 must be an object).")
+            #expect(calls() == 1)
+
+            _ = try await service.result("nowcast/watch", quito)
+            #expect(await eventually { service.engine.nowcastWatchers.watched.places.count == 1 })
+            // The watch looks every 30 s: Open-Meteo's cadence (15 min) passes before it is asked again, then
+            // twice that, then four times.
+            var seconds = 0
+            var asked: [Int] = []
+            while seconds < 7 * 900 {
+                clock.advance(by: .seconds(30))
+                seconds += 30
+                let before = calls()
+                await service.engine.refreshWatchedNowcasts(cause: "test")
+                if calls() > before { asked.append(seconds) }
+            }
+            #expect(asked == [900, 2700, 6300], "\(asked)")
+
+            let waiting = try await service.result("weather/nowcast", quito)
+            #expect(
+                waiting["message"]?.stringValue?.hasSuffix(
+                    "open-meteo sent a response weatherd cannot read ($.minutely_15 must be an object); not asked "
+                        + "again before 2026-10-03T13:20:00.000Z.") == true, "\(waiting)")
+            #expect(calls() == 4, "asking in between makes no call either")
+        }
+    }
 }

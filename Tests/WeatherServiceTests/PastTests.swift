@@ -46,6 +46,17 @@ enum PastFixture {
         return JSONValue.object(top).jsonBytes
     }
 
+    /// The archive's climate page of every day from 1940 to 2026-11-20, and Open-Meteo's weather.
+    static func climateNetwork() throws -> InMemoryTransport {
+        let network = InMemoryTransport()
+        network.route(
+            "/v1/archive", query: "start_date=1940-01-01",
+            InMemoryTransport.ok(try body(from: "1940-01-01", to: "2026-11-20", climate: true)))
+        network.route("/v1/forecast", query: "hourly=", InMemoryTransport.ok(OpenMeteoBodies.forecast()))
+        network.route("/v1/forecast", query: "current=", InMemoryTransport.ok(OpenMeteoBodies.current(temperature: 9)))
+        return network
+    }
+
     static func archiveCalls(_ network: InMemoryTransport) -> [String] {
         network.requests.filter { $0.contains("/v1/archive") }
     }
@@ -176,12 +187,7 @@ struct PastTests {
 
     @Test("the normal and records match a direct computation over the days, leap days included, once fetched")
     func climate() async throws {
-        let network = InMemoryTransport()
-        network.route(
-            "/v1/archive", query: "start_date=1940-01-01",
-            InMemoryTransport.ok(try PastFixture.body(from: "1940-01-01", to: "2026-11-20", climate: true)))
-        network.route("/v1/forecast", query: "hourly=", InMemoryTransport.ok(OpenMeteoBodies.forecast()))
-        network.route("/v1/forecast", query: "current=", InMemoryTransport.ok(OpenMeteoBodies.current(temperature: 9)))
+        let network = try PastFixture.climateNetwork()
         let clock = ManualClock(start: try OfficialFixture.time(now))
         try await InProcessWeatherd.with(clock: clock, network: network) { service in
             for (date, month, day) in [("2026-11-26", 11, 26), ("2024-02-29", 2, 29)] {
@@ -202,6 +208,36 @@ struct PastTests {
             let call = try #require(PastFixture.archiveCalls(network).first)
             #expect(call.contains("start_date=1940-01-01&end_date=2026-11-20"))
         }
+    }
+
+    @Test("the climate is kept as its table: from a snapshot, or replayed from the log, it answers alike, with no call")
+    func climateAcrossRestarts() async throws {
+        let network = try PastFixture.climateNetwork()
+        let clock = ManualClock(start: try OfficialFixture.time(now))
+        let directory = TemporaryDataDirectory()
+        var params = PastFixture.enschede
+        params["date"] = "2024-02-29"
+        let first = try InProcessWeatherd(directory: directory, clock: clock, network: network)
+        let answer = try await first.result("weather/climate", .object(params))
+        #expect(try await first.result("state/verify")["ok"] == true)
+        await first.stop()
+        let cache = try Replay.run(path: directory.logPath, commandWindow: 100_000).state.cache
+        #expect(cache.past.isEmpty, "the days are not kept")
+        let key = Place.key(lat: 52.2171, lon: 6.8937)
+        #expect(cache.climates[key]?.value.climate(month: 2, day: 29)?.normalYears == 30)
+
+        for snapshots in [true, false] {
+            if !snapshots {
+                try FileManager.default.removeItem(atPath: directory.path + "/snapshots")
+            }
+            let again = try InProcessWeatherd(directory: directory, clock: clock, network: network)
+            let repeated = try await again.result("weather/climate", .object(params))
+            #expect(repeated["normal"] == answer["normal"] && repeated["records"] == answer["records"])
+            #expect(repeated["through"] == answer["through"])
+            #expect(try await again.result("state/verify")["ok"] == true)
+            await again.stop()
+        }
+        #expect(PastFixture.archiveCalls(network).count == 1, "one call, before the restarts")
     }
 
     /// The normal and records of a calendar day computed straight from the generated days.

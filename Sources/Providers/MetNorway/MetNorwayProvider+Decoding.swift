@@ -105,7 +105,7 @@ extension MetNorwayProvider {
         var report = ForecastReport(
             place: place, timezone: timezone, utcOffsetSeconds: offset,
             entries: ThreeHourlySteps.make(from: hours, utcOffsetSeconds: offset),
-            hourly: Array(hours.prefix(ForecastReport.maxHours)),
+            hourly: Array(hours.prefix(ForecastReport.decodedHours)),
             // No daily figures in the answer: each local date from every step of it, each over its own hours.
             daily: DailySummary.days(of: try Self.spans(timeline), zone: zone))
         report.warnings = timeline.units.warnings

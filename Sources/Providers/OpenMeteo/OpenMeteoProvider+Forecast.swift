@@ -19,7 +19,7 @@ extension OpenMeteoProvider {
         var report = ForecastReport(
             place: place, timezone: timezone, utcOffsetSeconds: offset,
             entries: ThreeHourlySteps.make(from: hours, utcOffsetSeconds: offset),
-            hourly: Array(hours.prefix(ForecastReport.maxHours)),
+            hourly: Array(hours.prefix(ForecastReport.decodedHours)),
             daily: daily)
         report.warnings = warnings
         return report

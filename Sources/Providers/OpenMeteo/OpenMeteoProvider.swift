@@ -55,7 +55,7 @@ package struct OpenMeteoProvider: WeatherProvider {
     }
 
     /// Hourly values and the days' own aggregates, from local midnight today for 16 days; decoding keeps
-    /// the first `ForecastReport.maxHours` hours, and every third hour for the 3-hourly steps.
+    /// the first `ForecastReport.decodedHours` hours, and every third hour for the 3-hourly steps.
     package func forecastRequest(lat: Double, lon: Double) -> ProviderRequest {
         Self.request(
             RequestURL.make(

@@ -14,7 +14,8 @@ extension Chart {
     }
 
     /// The time axis: from half a step before the first step to half a step after the last, so that the
-    /// bars fit (with no steps, the days of the daily summaries).
+    /// bars fit, or to the end of the last day after the steps that the chart draws from its summary (with no
+    /// steps, the days of the daily summaries).
     struct TimeAxis {
         static let day: Int64 = 86_400_000
         /// The plot's first and last moment, in milliseconds since 1970.
@@ -33,8 +34,12 @@ extension Chart {
             step = min(max(gaps.min() ?? 10_800_000, 900_000), Self.day)
             let dates = input.days.compactMap { LocalTime.days($0.date) }
             if let first = input.steps.first, let last = input.steps.last {
-                start = first.time - step / 2
-                end = last.time + step / 2
+                start = first.time - Self.span(of: 0, in: input.steps, step: step) / 2
+                end = last.time + Self.span(of: input.steps.count - 1, in: input.steps, step: step) / 2
+                if let after = input.daysAfterSteps.map(\.day).max() {
+                    end = max(
+                        end, zone.instant(ofWallClock: Timestamp(milliseconds: (after + 1) * Self.day)).milliseconds)
+                }
             } else if let first = dates.min(), let last = dates.max() {
                 start = zone.instant(ofWallClock: Timestamp(milliseconds: first * Self.day)).milliseconds
                 end = zone.instant(ofWallClock: Timestamp(milliseconds: (last + 1) * Self.day)).milliseconds
@@ -45,6 +50,19 @@ extension Chart {
             let (firstDay, lastDay) = (localDay(start), localDay(end - 1))
             if lastDay - firstDay < 62 { days = Array(firstDay...lastDay) }
         }
+
+        /// The time the step at `index` stands for: the gap to the next step (the last step's, the gap before
+        /// it), within the bounds of `step`; `step` itself where there is no gap.
+        static func span(of index: Int, in steps: [Input.Step], step: Int64) -> Int64 {
+            let gap =
+                index + 1 < steps.count
+                ? steps[index + 1].time - steps[index].time
+                : index > 0 ? steps[index].time - steps[index - 1].time : 0
+            return gap > 0 ? min(max(gap, 900_000), Self.day) : step
+        }
+
+        /// The time the step at `index` of `input` stands for (`span(of:in:step:)`).
+        func span(of index: Int, in steps: [Input.Step]) -> Int64 { Self.span(of: index, in: steps, step: step) }
 
         /// The local midnights inside the plot.
         var midnights: [Int64] { days.dropFirst().map(midnight) }
@@ -86,6 +104,8 @@ extension Chart {
         static func temperature(_ input: Input) -> ValueAxis {
             var values = input.steps.compactMap(\.temperature)
             if values.isEmpty { values = input.days.flatMap { [$0.min, $0.max].compactMap { $0 } } }
+            // The days drawn from their summaries after the steps fit too.
+            values += input.daysAfterSteps.flatMap { [$0.summary.min, $0.summary.max].compactMap { $0 } }
             // The normal band fits in the plot too.
             values += input.days.flatMap { [$0.normalLow, $0.normalHigh].compactMap { $0 } }
             let clamped = values.map { min(max($0, -1e6), 1e6) }

@@ -89,6 +89,10 @@ extension Chart {
         } else {
             text += ", no forecast steps"
         }
+        let after = input.daysAfterSteps.count
+        if after > 0 {
+            text += ", then \(after) day\(after == 1 ? "" : "s") from their lows, highs and chances of precipitation"
+        }
         let days = input.days.map { day in
             let date = LocalTime.days(day.date).map { DayLabelForm.full.date($0) } ?? day.date
             var text = "\(date): low \(input.degrees(day.min)), high \(input.degrees(day.max))"

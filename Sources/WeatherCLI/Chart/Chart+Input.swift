@@ -11,12 +11,14 @@ extension Chart {
             var pop: Double?
         }
 
-        /// A day's summary: its local date (`YYYY-MM-DD`), low, high, the Sun's times, and its 1991–2020
-        /// normal low and high when the answer carries them (the place's climate is cached).
+        /// A day's summary: its local date (`YYYY-MM-DD`), low, high, highest chance of precipitation, the
+        /// Sun's times, and its 1991–2020 normal low and high when the answer carries them (the place's
+        /// climate is cached).
         struct Day {
             var date: String
             var min: Double?
             var max: Double?
+            var pop: Double? = nil
             var normalLow: Double? = nil
             var normalHigh: Double? = nil
             var sunrise: Int64?
@@ -40,7 +42,9 @@ extension Chart {
         var steps: [Step]
         var days: [Day]
 
-        init(_ forecast: JSONValue) {
+        /// The facts of `forecast` (3-hourly steps) and, when given, of `hourly` (the same forecast's hourly
+        /// steps): its hours, then its 3-hourly steps after them.
+        init(_ forecast: JSONValue, hourly: JSONValue? = nil) {
             let location = forecast["location"]
             let name = location?["name"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
             let country = location?["country"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
@@ -62,7 +66,13 @@ extension Chart {
             fetchedAt = Self.time(forecast["fetchedAt"])
             stale = forecast["stale"]?.boolValue ?? false
             provider = forecast["provider"]?.stringValue
-            steps = Self.steps(forecast["entries"]?.arrayValue ?? [])
+            let threeHourly = Self.steps(forecast["entries"]?.arrayValue ?? [])
+            let hours = Self.steps(hourly?["entries"]?.arrayValue ?? [])
+            if let last = hours.last {
+                steps = hours + threeHourly.filter { $0.time >= last.time + 3_600_000 }
+            } else {
+                steps = threeHourly
+            }
             days = (forecast["daily"]?.arrayValue ?? []).compactMap(Self.day)
             let around = fetchedAt ?? steps.first?.time ?? 0
             zone = .of(location: location, around: Timestamp(milliseconds: around))
@@ -84,6 +94,7 @@ extension Chart {
             guard let date = json["date"]?.stringValue else { return nil }
             return Day(
                 date: date, min: json["min"]?.doubleValue, max: json["max"]?.doubleValue,
+                pop: json["pop"]?.doubleValue.map { min(max($0, 0), 1) },
                 normalLow: json["normal"]?["low"]?.doubleValue, normalHigh: json["normal"]?["high"]?.doubleValue,
                 sunrise: time(json["sunrise"]), sunset: time(json["sunset"]), polar: json["polar"]?.stringValue)
         }
@@ -98,6 +109,15 @@ extension Chart {
 
         /// The summary of a local date, if the forecast has one.
         func day(on date: String) -> Day? { days.first { $0.date == date } }
+
+        /// The days after the last step's local day, which the chart draws from their summaries alone (low to
+        /// high, chance of precipitation): none when there are no steps at all.
+        var daysAfterSteps: [(day: Int64, summary: Day)] {
+            guard let last = steps.last else { return [] }
+            let lastDay = Int64.floorDivision(
+                zone.wallClock(at: Timestamp(milliseconds: last.time)).milliseconds, 86_400_000)
+            return days.compactMap { day in LocalTime.days(day.date).flatMap { $0 > lastDay ? ($0, day) : nil } }
+        }
 
         /// A temperature rounded to a whole number, as a day's low or high: `12°`, `-3°`, `285 K`, or `–`
         /// when it is unknown.

@@ -86,18 +86,49 @@ extension Chart {
         svg.close("g")
     }
 
-    /// A bar per step as high as its chance of precipitation, centred on the step's time.
+    /// A bar per step as high as its chance of precipitation, centred on the step's time and as wide as the
+    /// time it stands for allows (an hour's narrower than three hours'); after the steps, a bar per day drawn
+    /// from its summary, as wide as the day allows.
     static func drawPrecipitation(_ svg: inout Writer, _ input: Input, _ time: TimeAxis) {
-        let width = max(1, time.pixels(time.step) * 0.72)
+        var bars: [(centre: Int64, span: Int64, pop: Double?)] = input.steps.enumerated().map { index, step in
+            (step.time, time.span(of: index, in: input.steps), step.pop)
+        }
+        bars += input.daysAfterSteps.map { day, summary in
+            let (start, end) = (time.midnight(day), time.midnight(day + 1))
+            return ((start + end) / 2, end - start, summary.pop)
+        }
         svg.open("g", [("fill", Colour.precipitation), ("fill-opacity", "0.35")])
-        for step in input.steps {
-            guard let pop = step.pop, pop > 0 else { continue }
+        for bar in bars {
+            guard let pop = bar.pop, pop > 0 else { continue }
+            let width = max(1, time.pixels(bar.span) * 0.72)
             let height = pop * plot.height
             svg.element(
                 "rect",
                 [
-                    ("x", Writer.number(time.x(step.time) - width / 2)), ("y", Writer.number(plot.bottom - height)),
+                    ("x", Writer.number(time.x(bar.centre) - width / 2)), ("y", Writer.number(plot.bottom - height)),
                     ("width", Writer.number(width)), ("height", Writer.number(height)),
+                ])
+        }
+        svg.close("g")
+    }
+
+    /// After the steps, each day drawn from its summary: a bar from its low to its high at its middle, in the
+    /// temperature's colour.
+    static func drawDailyRanges(_ svg: inout Writer, _ input: Input, _ time: TimeAxis, _ axis: ValueAxis) {
+        let days = input.daysAfterSteps
+        guard !days.isEmpty else { return }
+        svg.open("g", [("fill", Colour.temperature), ("fill-opacity", "0.75")])
+        for (day, summary) in days {
+            guard let low = summary.min, let high = summary.max else { continue }
+            let (start, end) = (time.midnight(day), time.midnight(day + 1))
+            let width = min(10, max(2, time.pixels(end - start) * 0.12))
+            let (top, bottom) = (axis.y(max(low, high)), axis.y(min(low, high)))
+            svg.element(
+                "rect",
+                [
+                    ("x", Writer.number(time.x((start + end) / 2) - width / 2)), ("y", Writer.number(top)),
+                    ("width", Writer.number(width)), ("height", Writer.number(max(bottom - top, 2))),
+                    ("rx", Writer.number(width / 2)),
                 ])
         }
         svg.close("g")

@@ -26,9 +26,10 @@ extension Chart {
 
     /// Above each day: its weekday and date, and below them its low and high, centred on the part of the day
     /// the plot shows and moved apart where they would overlap. A day of the plot that holds no step (the
-    /// margin around the steps) is not labelled, unless there are no steps at all.
+    /// margin around the steps) is not labelled, unless there are no steps at all or it is a day after the
+    /// steps drawn from its summary.
     static func drawDays(_ svg: inout Writer, _ input: Input, _ time: TimeAxis) {
-        let stepped = Set(input.steps.map { time.localDay($0.time) })
+        let stepped = Set(input.steps.map { time.localDay($0.time) } + input.daysAfterSteps.map(\.day))
         let shown = time.days.filter { input.steps.isEmpty || stepped.contains($0) }
         let form = DayLabelForm.fitting(time.pixels(86_400_000))
         let labels = shown.map { day in

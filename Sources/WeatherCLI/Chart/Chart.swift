@@ -40,9 +40,10 @@ enum Chart {
         static let normal = "#16a34a"
     }
 
-    /// The whole SVG document (ending with a newline) for a `weather/forecast` result.
-    static func svg(_ forecast: JSONValue) -> String {
-        let input = Input(forecast)
+    /// The whole SVG document (ending with a newline) for a `weather/forecast` result (its 3-hourly steps)
+    /// and, when given, the same forecast's `hourly` steps, drawn where they reach.
+    static func svg(_ forecast: JSONValue, hourly: JSONValue? = nil) -> String {
+        let input = Input(forecast, hourly: hourly)
         let time = TimeAxis(input)
         let temperature = ValueAxis.temperature(input)
         var svg = Writer()
@@ -69,6 +70,7 @@ enum Chart {
         drawPrecipitation(&svg, input, time)
         drawMidnights(&svg, time)
         drawTemperature(&svg, input, time, temperature)
+        drawDailyRanges(&svg, input, time, temperature)
         drawHours(&svg, time)
         drawDays(&svg, input, time)
         drawHeading(&svg, input)

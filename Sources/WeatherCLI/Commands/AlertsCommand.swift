@@ -10,9 +10,10 @@ enum AlertsCommand {
     static let command = Command(
         name: "alerts", summary: "the alerts raised, and the rules that raise them (shown, turned on or off)",
         details: """
-            Prints the alerts raised so far, most recent first (`alerts/list`): when, for which place, and
-            what. `--limit` (1…1000, default 20) caps how many. Their texts are in the settings' units, or in
-            those `--units` names.
+            Prints the alerts raised so far, most recent first (`alerts/list`): when, for which place, the rule
+            with the setting that raised it (a temperature drop's threshold, the air quality level), and what.
+            `--limit` (1…1000, default 20) caps how many. Their texts are in the settings' units, or in those
+            `--units` names.
 
             `alerts rules` prints each rule's settings: temp_drop, severe, daily_summary, official,
             air_quality, nowcast and forecast_change. `alerts on RULE` and `alerts off RULE` turn one on or off
@@ -41,14 +42,34 @@ enum AlertsCommand {
             context.output.print("no alerts")
             return CLI.Exit.ok
         }
-        context.output.print(
-            Text.table(
-                alerts.map { alert in
-                    [
-                        alert["raisedAt"]?.stringValue ?? "", alert["rule"]?.stringValue ?? "",
-                        alert["message"]?.stringValue ?? "",
-                    ]
-                }))
+        context.output.print(Text.table(alerts.map(row)))
         return CLI.Exit.ok
+    }
+
+    /// An alert's row: when, where (the place's name, or its coordinates), the rule with its setting, and
+    /// the message.
+    static func row(_ alert: JSONValue) -> [String] {
+        [
+            alert["raisedAt"]?.stringValue ?? "", PlaceText.name(alert["place"]), rule(alert),
+            alert["message"]?.stringValue ?? "",
+        ]
+    }
+
+    /// The rule and the setting that raised the alert, as it recorded it: `temp_drop (> 5 °C)`,
+    /// `air_quality (≥ poor)`; the rule alone for the rules that are only on or off, and for alerts raised
+    /// before the setting was recorded.
+    static func rule(_ alert: JSONValue) -> String {
+        let rule = alert["rule"]?.stringValue ?? ""
+        let details = alert["details"]
+        switch rule {
+        case "temp_drop":
+            guard let threshold = details?["threshold"]?.doubleValue else { return rule }
+            let unit = alert["units"]?["temperature"]?.stringValue ?? "°C"
+            return "\(rule) (> \(Text.number(threshold)) \(unit))"
+        case "air_quality":
+            return details?["threshold"]?.stringValue.map { "\(rule) (≥ \($0))" } ?? rule
+        default:
+            return rule
+        }
     }
 }

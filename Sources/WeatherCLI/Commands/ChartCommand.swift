@@ -21,10 +21,13 @@ enum ChartCommand {
         details: """
             PLACE is a city, LAT,LON, a favorite's name or id, or nothing for the current location, as for
             `weatherd now`. The chart shows the temperature as a line and the chance of precipitation as bars,
-            a dashed line at each local midnight, each day's date with its low and high, the nights shaded, and
-            the place, the units and when the forecast was fetched; once `weatherd climate` has cached the
-            place's climate, a faint band behind each day from its 1991–2020 normal low to its normal high. It
-            is SVG 1.1 without scripts or links.
+            hour by hour where the provider has hourly steps (the next 48 hours), then 3-hourly; the days after
+            the steps, each as a bar from its low to its high with its chance of precipitation, from the day's
+            own figures (Open-Meteo's reach 16 days). A dashed line marks each local midnight, each day has its
+            date with its low and high, the nights are shaded, and the place, the units and when the forecast
+            was fetched are said; once `weatherd climate` has cached the place's climate, a faint band behind
+            each day runs from its 1991–2020 normal low to its normal high. It is SVG 1.1 without scripts or
+            links.
 
             --out FILE writes the chart to FILE (whole or not at all) and prints one line; without it the chart
             goes to standard output. --days (1…\(ForecastDetail.days.upperBound), default all) is how many days; --json prints the
@@ -32,14 +35,14 @@ enum ChartCommand {
             status 1.
 
             example:
-              weatherd chart Berlin --out berlin.svg    wrote berlin.svg (Berlin, 5 days)
+              weatherd chart Berlin --out berlin.svg    wrote berlin.svg (Berlin, 16 days)
               weatherd chart 48.86,2.35 --days 3 --units imperial > paris.svg
             """,
         forms: [ArgumentForm([Argument.place.orNone])],
         options: [out.option, ForecastCommand.days.option, SharedOptions.units.option]
     ) { context in
         guard let forecast = try await ForecastCommand.request(context) else { return CLI.Exit.ok }
-        let svg = Chart.svg(forecast)
+        let svg = Chart.svg(forecast, hourly: try await hourly(context))
         guard let path = context.invocation[Self.out] else {
             context.output.print(String(svg.dropLast()))
             return CLI.Exit.ok
@@ -47,6 +50,16 @@ enum ChartCommand {
         try save(svg, to: path)
         context.output.print("wrote \(path) (\(summary(forecast)))")
         return CLI.Exit.ok
+    }
+
+    /// The forecast's hourly steps, as `weather/forecast` gives them (the next 48 hours); nil from a provider
+    /// without them (OpenWeatherMap 2.5), whose 3-hourly steps are then drawn alone.
+    static func hourly(_ context: Context) async throws -> JSONValue? {
+        do {
+            return try await ForecastCommand.request(context, type: .hourly)
+        } catch let error as RPCError where error.kind == "unsupported_forecast_type" {
+            return nil
+        }
     }
 
     /// `Berlin, 5 days`: the place (or its coordinates) and how many days the forecast has.

@@ -36,7 +36,7 @@ enum FavoritesCommand {
         options: [name.option, names.option],
         check: { invocation in
             let words = invocation.positional
-            if words.first == "add", PlaceArgument.coordinates(words[1]) != nil, invocation[name] == nil {
+            if words.first == "add", try PlaceArgument.coordinates(words[1]) != nil, invocation[name] == nil {
                 throw UsageError("favorites add LAT,LON needs --name NAME")
             }
         }
@@ -45,7 +45,7 @@ enum FavoritesCommand {
         let result: JSONValue
         switch words.first ?? "list" {
         case "add":
-            if let (lat, lon) = PlaceArgument.coordinates(words[1]) {
+            if let (lat, lon) = try PlaceArgument.coordinates(words[1]) {
                 result = try await context.call(
                     "favorites/add",
                     [
@@ -118,15 +118,16 @@ enum FavoritesCommand {
 
 /// How a command line names a place.
 enum PlaceArgument {
-    /// `LAT,LON` (decimal degrees, in range), or nil.
-    static func coordinates(_ text: String) -> (Double, Double)? {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-        guard parts.count == 2,
-            let lat = Double(parts[0].trimmingCharacters(in: .whitespaces)),
-            let lon = Double(parts[1].trimmingCharacters(in: .whitespaces)),
-            (-90...90).contains(lat), (-180...180).contains(lon)
-        else { return nil }
-        return (lat, lon)
+    /// `LAT,LON` (decimal degrees), or nil for a PLACE of another form; checked as every face checks a point
+    /// (`Coordinates`).
+    ///
+    /// - Throws: `UsageError` for two numbers that are not a point on the globe (`91,181`).
+    static func coordinates(_ text: String) throws(UsageError) -> (Double, Double)? {
+        do throws(FieldError) {
+            return try Coordinates(text: text, path: "PLACE").map { ($0.lat, $0.lon) }
+        } catch {
+            throw UsageError(error.description)
+        }
     }
 
     /// The params of a weather method for PLACE: coordinates, else the id of the favorite whose id or name
@@ -134,9 +135,9 @@ enum PlaceArgument {
     ///
     /// Names are compared terminal-safe (`TerminalText`), as the commands show them, so that a favorite whose
     /// name holds a control character is found by its name as typed and as shown.
-    static func params(_ place: String?, favorites: [JSONValue]) -> [String: JSONValue] {
+    static func params(_ place: String?, favorites: [JSONValue]) throws(UsageError) -> [String: JSONValue] {
         guard let place, !place.isEmpty else { return [:] }
-        if let (lat, lon) = coordinates(place) { return ["lat": .double(lat), "lon": .double(lon)] }
+        if let (lat, lon) = try coordinates(place) { return ["lat": .double(lat), "lon": .double(lon)] }
         let wanted = TerminalText.safe(place).lowercased()
         let named = favorites.first { favorite in
             favorite["id"]?.stringValue == place

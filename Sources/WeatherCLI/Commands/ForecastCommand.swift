@@ -11,7 +11,8 @@ enum ForecastCommand {
             row per day by the place's local date (low, high, the day's highest chance of precipitation,
             sunrise and sunset in local time; once `weatherd climate` has cached the place's climate, a "vs
             normal" column: the high against the 1991–2020 normal high, +3°), or with --hourly one row per
-            forecast step under its local date. --days N (1…\(ForecastDetail.days.upperBound), default all) is how many days. Colour only on a terminal, and never
+            hour (the next 48; where the provider has no hourly steps, its 3-hourly ones, said on stderr) under
+            its local date. --days N (1…\(ForecastDetail.days.upperBound), default all) is how many days. Colour only on a terminal, and never
             with NO_COLOR set. --json prints the weather/forecast result instead.
 
             example:
@@ -21,20 +22,29 @@ enum ForecastCommand {
         forms: [ArgumentForm([Argument.place.orNone])],
         options: [days.option, hourly.option, SharedOptions.units.option]
     ) { context in
-        guard let forecast = try await request(context) else { return CLI.Exit.ok }
+        let hourly = context.invocation[Self.hourly]
+        let answer: JSONValue?
+        do {
+            answer = try await request(context, type: hourly ? .hourly : .threeHourly)
+        } catch let error as RPCError where hourly && error.kind == "unsupported_forecast_type" {
+            // OpenWeatherMap 2.5 has 3-hourly steps only: those, said so, rather than nothing.
+            context.output.error("weatherd forecast: the provider gives no hourly forecast; its 3-hourly steps follow")
+            answer = try await request(context, type: .threeHourly)
+        }
+        guard let forecast = answer else { return CLI.Exit.ok }
         let page = ForecastPage(forecast)
         context.output.print(page.heading(now: context.now(), output: context.output))
-        let hourly = context.invocation[Self.hourly]
         context.output.print(hourly ? page.steps(context.output) : page.days(context.output))
         return CLI.Exit.ok
     }
 }
 
 extension ForecastCommand {
-    /// The `weather/forecast` result for the command's PLACE, `--days` and `--units`; with `--json` it is
-    /// printed here and nil returned (the command has nothing more to do).
-    static func request(_ context: Context) async throws -> JSONValue? {
+    /// The `weather/forecast` result for the command's PLACE, `--days` and `--units`, its steps of `type`; with
+    /// `--json` it is printed here and nil returned (the command has nothing more to do).
+    static func request(_ context: Context, type: ForecastType = .threeHourly) async throws -> JSONValue? {
         var params = try await NowCommand.weatherParams(context)
+        params["type"] = .string(type.rawValue)
         if let days = context.invocation[Self.days] { params["days"] = .int(Int64(days)) }
         let forecast = try await context.call("weather/forecast", params)
         guard context.json else { return forecast }
@@ -77,15 +87,8 @@ struct ForecastPage {
         }
         if let country = location["country"]?.stringValue { place += ", \(country)" }
         let fetched = Timestamp(rfc3339: forecast["fetchedAt"]?.stringValue ?? "") ?? now
-        var line =
-            output.styled(place, "1") + " · fetched " + LocalTime.date(fetched, zone: zone) + " "
-            + LocalTime.clock(fetched, zone: zone).prefix(5) + " UTC"
-            + LocalTime.offsetText(zone.offsetSeconds(at: fetched), colon: true)
-        if forecast["stale"]?.boolValue == true {
-            let age = Text.duration(seconds: Double(now.milliseconds - fetched.milliseconds) / 1000)
-            line += " " + output.styled("(stale, \(age) old)", "33")
-        }
-        return line
+        return output.styled(place, "1") + " · fetched " + LocalTime.stamp(fetched, zone: zone)
+            + output.staleMark(forecast, now: now)
     }
 
     /// One row per day: its label, emoji, condition, low, high, chance of precipitation, sunrise and sunset;

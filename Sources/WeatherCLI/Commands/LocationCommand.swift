@@ -46,7 +46,7 @@ enum LocationCommand {
             return CLI.Exit.ok
         }
         let params: [String: JSONValue] =
-            if let (lat, lon) = PlaceArgument.coordinates(words[1]) {
+            if let (lat, lon) = try PlaceArgument.coordinates(words[1]) {
                 ["lat": .double(lat), "lon": .double(lon)]
             } else {
                 ["address": .string(words[1])]

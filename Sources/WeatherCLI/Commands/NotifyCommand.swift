@@ -20,13 +20,14 @@ enum NotifyCommand {
 
             --exec CMD runs CMD with /bin/sh -c once per alert: the alert's JSON on its standard input, and
             WEATHERD_ALERT_RULE, WEATHERD_SEVERITY, WEATHERD_PLACE and WEATHERD_TEXT in its environment; at most
-            4 at a time, each stopped after 30 s (SIGTERM, then SIGKILL 5 s later); its exit status and the end
-            of its standard error are logged on standard error. --no-desktop (with --exec) leaves the desktop
-            out, and needs no session bus.
+            4 at a time, each stopped after 30 s (SIGTERM, then SIGKILL 5 s later); a run that fails is logged
+            on standard error with its exit status and the end of its standard error, and those that exit 0 are
+            counted, the count said when notify ends. --no-desktop (with --exec) leaves the desktop out, and
+            needs no session bus.
 
             Nothing is shown twice: where it stands is kept in $XDG_STATE_HOME/weatherd/ (else
-            ~/.local/state/weatherd/), one file per data dir. Alerts missed for more than an hour are passed
-            over, except official warnings still in force.
+            ~/.local/state/weatherd/), one file per data dir, written before an alert is shown. Alerts missed
+            for more than an hour are passed over, except official warnings still in force.
 
             Exit status: 69 when there is no session bus, no notification server on it, or no daemon.
 

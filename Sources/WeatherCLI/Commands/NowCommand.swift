@@ -32,13 +32,8 @@ enum NowCommand {
         let forecast = format.needsForecast ? try? await context.call("weather/forecast", params) : nil
         let nowcast = format.needsNowcast ? try? await context.call("weather/nowcast", params) : nil
         let now = context.now()
-        var line = format.render(current: current, forecast: forecast, nowcast: nowcast, now: now)
-        if current["stale"]?.boolValue == true {
-            let fetched = Timestamp(rfc3339: current["fetchedAt"]?.stringValue ?? "") ?? now
-            let age = Text.duration(seconds: Double(now.milliseconds - fetched.milliseconds) / 1000)
-            line += " " + context.output.styled("(stale, \(age) old)", "33")
-        }
-        context.output.print(line)
+        let line = format.render(current: current, forecast: forecast, nowcast: nowcast, now: now)
+        context.output.print(line + context.output.staleMark(current, now: now))
         return CLI.Exit.ok
     }
 
@@ -55,8 +50,8 @@ enum NowCommand {
     /// The weather methods' place params for the command's PLACE.
     static func placeParams(_ context: Context) async throws -> [String: JSONValue] {
         guard let place = context.invocation.positional.first else { return [:] }
-        if PlaceArgument.coordinates(place) != nil { return PlaceArgument.params(place, favorites: []) }
+        if try PlaceArgument.coordinates(place) != nil { return try PlaceArgument.params(place, favorites: []) }
         let favorites = try await FavoritesCommand.list(context)["favorites"]?.arrayValue ?? []
-        return PlaceArgument.params(place, favorites: favorites)
+        return try PlaceArgument.params(place, favorites: favorites)
     }
 }

@@ -8,8 +8,9 @@ enum NowcastCommand {
         details: """
             Prints the next hour's precipitation at PLACE (as for `weatherd now`) as one bar per step, from
             the best source that serves it (MET Norway's radar in the Nordic countries, OpenWeatherMap's
-            minute steps with One Call 3.0, else Open-Meteo's 15-minute steps), then what they say. A place
-            no source serves prints why. --json prints the whole answer, two hours of steps.
+            minute steps with One Call 3.0, else Open-Meteo's 15-minute steps), then what they say. Where no
+            source answers (none serves the place, or those that do fail), says why on stderr and exits 1. --json
+            prints the whole answer, two hours of steps.
 
             bars: · dry, ▁▂▃ light, ▄▅ moderate, ▆▇█ heavy (WMO intensity classes)
 
@@ -20,13 +21,16 @@ enum NowcastCommand {
         forms: [ArgumentForm([Argument.place.orNone])], options: [SharedOptions.units.option]
     ) { context in
         let result = try await context.call("weather/nowcast", try await NowCommand.weatherParams(context))
-        if context.printedAsJSON(result) { return CLI.Exit.ok }
+        // No source answered: the answer says why, and the status is 1.
+        let answered = result["covered"]?.boolValue == true
+        if context.printedAsJSON(result) { return answered ? CLI.Exit.ok : CLI.Exit.failed }
         let place = PlaceText.name(result["location"])
-        guard result["covered"]?.boolValue == true else {
-            context.output.print("\(place): \(result["message"]?.stringValue ?? "no nowcast source serves it")")
-            return CLI.Exit.ok
+        guard answered else {
+            context.output.error(
+                "weatherd nowcast: \(place): \(result["message"]?.stringValue ?? "no nowcast source answered")")
+            return CLI.Exit.failed
         }
-        let stale = result["stale"]?.boolValue == true ? " " + context.output.styled("(stale)", "33") : ""
+        let stale = context.output.staleMark(result, now: context.now())
         let bars = NowcastText.sparkline(result, minutes: 60)
         context.output.print("\(place)  now ▕\(bars)▏ +1h\(stale)")
         context.output.print(result["summary"]?["sentence"]?.stringValue ?? "")

@@ -7,7 +7,8 @@ enum RefreshCommand {
         name: "refresh", summary: "fetch a place's weather again now, or every favorite's (a bar's on-click)",
         details: """
             Calls the provider for PLACE's current weather and forecast (as for `weatherd now`), however fresh
-            the cache is; without PLACE, for the current location and every favorite. Every `weatherd bar` on
+            the cache is, then checks its official warnings, air quality and watched nowcast and runs the alert
+            rules; without PLACE, the same for the current location and every favorite. Every `weatherd bar` on
             those places shows the new weather at once, which makes it a status bar's on-click. Prints one line
             per place; a place the provider could not be reached for is named on stderr, and the exit status
             is 1.
@@ -18,28 +19,14 @@ enum RefreshCommand {
             """,
         forms: [ArgumentForm([Argument.place.orNone])]
     ) { context in
-        guard context.invocation.positional.first != nil else { return try await refreshAll(context) }
-        var params = try await NowCommand.placeParams(context)
-        params["maxAgeSeconds"] = .int(0)
-        let current = try await context.call("weather/current", params)
-        let forecast = try await context.call("weather/forecast", params.merging(["detail": "summary"]) { $1 })
-        if context.json {
-            context.output.print(JSONValue.object(["current": current, "forecast": forecast]).jsonString)
-        }
-        let place = PlaceText.name(current["location"])
-        if current["stale"]?.boolValue == true || forecast["stale"]?.boolValue == true {
-            context.output.error(
-                "weatherd refresh: \(place): the provider could not be reached; the weather known is from "
-                    + (current["fetchedAt"]?.stringValue ?? "?"))
-            return CLI.Exit.failed
-        }
-        if !context.json { context.output.print("refreshed \(place)") }
-        return CLI.Exit.ok
+        let params: [String: JSONValue] =
+            context.invocation.positional.first == nil ? ["scope": "all"] : try await NowCommand.placeParams(context)
+        return try await refresh(context, params)
     }
 
-    /// Refreshes the current location and every favorite; status 1 when one failed.
-    static func refreshAll(_ context: Context) async throws -> Int32 {
-        let result = try await context.call("refresh", ["scope": "all"])
+    /// Refreshes PLACE, or the current location and every favorite; status 1 when one failed.
+    static func refresh(_ context: Context, _ params: [String: JSONValue]) async throws -> Int32 {
+        let result = try await context.call("refresh", params)
         if context.json { context.output.print(result.jsonString) }
         var status = CLI.Exit.ok
         let places = result["results"]?.arrayValue ?? []

@@ -25,12 +25,12 @@ enum WarningsCommand {
             context.output.print("\(place): no warnings source covers it (\(result["coverage"]?.stringValue ?? ""))")
             return CLI.Exit.ok
         }
-        let stale = result["stale"]?.boolValue == true ? " " + context.output.styled("(stale)", "33") : ""
+        let stale = context.output.staleMark(result, now: context.now())
         if warnings.isEmpty {
             context.output.print("\(place): no warnings in force\(stale)")
         } else {
             context.output.print("\(place): \(warnings.count) warning\(warnings.count == 1 ? "" : "s")\(stale)")
-            context.output.print(Text.table(warnings.map(row)))
+            context.output.print(Text.table(warnings.map { row($0, location: result["location"]) }))
         }
         if let attribution = result["attribution"]?.stringValue {
             context.output.print(context.output.styled(attribution, "2"))
@@ -38,11 +38,14 @@ enum WarningsCommand {
         return CLI.Exit.ok
     }
 
-    /// A warning's row: severity, event, until when, headline.
-    static func row(_ warning: JSONValue) -> [String] {
-        let until = (warning["ends"] ?? warning["expires"])?.stringValue.map { "until \($0.prefix(16))" } ?? ""
+    /// A warning's row: severity, event, until when (with its zone: the place's when the answer's `location`
+    /// names it, else UTC), headline.
+    static func row(_ warning: JSONValue, location: JSONValue?) -> [String] {
+        let until = (warning["ends"] ?? warning["expires"])?.stringValue.flatMap { Timestamp(rfc3339: $0) }.map {
+            "until " + LocalTime.stamp($0, zone: .of(location: location, around: $0))
+        }
         return [
-            warning["severity"]?.stringValue ?? "", warning["event"]?.stringValue ?? "", until,
+            warning["severity"]?.stringValue ?? "", warning["event"]?.stringValue ?? "", until ?? "",
             warning["headline"]?.stringValue ?? "",
         ]
     }
@@ -73,7 +76,7 @@ enum AirCommand {
     ) { context in
         let result = try await context.call("weather/airQuality", try await NowCommand.placeParams(context))
         if context.printedAsJSON(result) { return CLI.Exit.ok }
-        let stale = result["stale"]?.boolValue == true ? " " + context.output.styled("(stale)", "33") : ""
+        let stale = context.output.staleMark(result, now: context.now())
         context.output.print("\(PlaceText.name(result["location"]))\(stale)")
         guard let current = result["current"] else {
             context.output.print("no air quality for the hour now")

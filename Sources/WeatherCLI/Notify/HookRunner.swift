@@ -1,3 +1,4 @@
+import Synchronization
 import WeatherDomain
 import WeatherRuntime
 
@@ -9,8 +10,9 @@ import WeatherRuntime
 
 /// Runs the `--exec` command once per alert handed to it: at most `parallel` at a time, the rest queued (at
 /// most `queueCapacity`; past it an alert's run is dropped and said so), each given `timeout` on the clock
-/// before SIGTERM and `grace` more before SIGKILL. Each run's end is logged: the exit status, and the tail
-/// of its standard error.
+/// before SIGTERM and `grace` more before SIGKILL. A run that fails is logged (its exit status or signal,
+/// the timeout, the tail of its standard error); one that exits 0 is only counted (`succeeded`), and the count
+/// is logged once, when the runner ends.
 struct HookRunner: Sendable {
     /// One alert to run the command for.
     struct Job: Sendable {
@@ -29,6 +31,15 @@ struct HookRunner: Sendable {
 
     private let jobs: AsyncStream<Job>
     private let feed: AsyncStream<Job>.Continuation
+    private let successes = Successes()
+
+    /// The count of the runs that exited 0, shared by every copy of the runner.
+    private final class Successes: Sendable {
+        let count = Mutex(0)
+    }
+
+    /// How many runs have exited 0 so far.
+    var succeeded: Int { successes.count.withLock { $0 } }
 
     init(command: String, runtime: Runtime, log: @escaping @Sendable (String) -> Void) {
         self.command = command
@@ -63,6 +74,8 @@ struct HookRunner: Sendable {
                 running += 1
             }
         }
+        let count = succeeded
+        if count > 0 { log("hook: \(count) run\(count == 1 ? "" : "s") exited with status 0") }
     }
 
     private func perform(_ job: Job) async {
@@ -109,6 +122,10 @@ struct HookRunner: Sendable {
             _ = clock.schedule(at: clock.now.advanced(by: grace), on: loop) { process.signal(SIGKILL) }
         }
         let timedOut = process.wasSignalled
+        if status == 0, !timedOut {
+            successes.count.withLock { $0 += 1 }
+            return
+        }
         var line = "hook for \(name): " + Self.describe(status)
         if timedOut { line += Task.isCancelled ? " (stopped with weatherd notify)" : " (timed out after \(timeout))" }
         let text = String(decoding: tail, as: UTF8.self).trimmingWhitespace

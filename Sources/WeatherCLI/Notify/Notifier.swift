@@ -70,8 +70,9 @@ struct Notifier {
                 var timer: Task<Void, Never>?
                 defer { timer?.cancel() }
                 var armed: Timestamp?
-                // What the file holds: the backlog's events move the cursor before `caughtUp`, and it is saved
-                // once the backlog is read even when its end moved nothing more.
+                // What the file holds. It is written before what an event decided is shown or run, so a notify
+                // stopped in between shows nothing twice (it may miss that one alert instead); while the backlog
+                // is read, only then (not for every event read), and never past a warning held back to its end.
                 var saved = start.cursor
                 for await input in inputs {
                     let now = context.now()
@@ -89,12 +90,20 @@ struct Notifier {
                         default: break
                         }
                     }
+                    let before = saved
+                    if machine.cursorKeepable, machine.caughtUp || !actions.isEmpty, machine.cursor != saved {
+                        try store.save(machine.cursor)
+                        saved = machine.cursor
+                    }
                     do throws(DBusError) {
                         try await perform(actions, on: desktopShown, hook: hook, machine: &machine)
                     } catch {
+                        // The desktop refused or went away: what it was to show is shown when notify runs again.
+                        if saved != before { try store.save(before) }
                         output.error("weatherd notify: \(Self.unavailable(error))")
                         return CLI.Exit.unavailable
                     }
+                    // The ids the notification server gave the warnings shown, to replace or close them later.
                     if machine.caughtUp, machine.cursor != saved {
                         try store.save(machine.cursor)
                         saved = machine.cursor

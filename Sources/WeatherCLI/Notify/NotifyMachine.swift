@@ -83,6 +83,10 @@ struct NotifyMachine: Sendable {
     /// When the next shown warning expires.
     var nextExpiry: Timestamp? { cursor.threads.values.map(\.until).min() }
 
+    /// Whether the cursor may be kept now: once the backlog is read, or while no long-missed warning is held
+    /// back until its end (a cursor kept past one would pass it over after a restart).
+    var cursorKeepable: Bool { caughtUp || held.isEmpty }
+
     private mutating func raised(_ alert: RaisedAlert, now: Timestamp) -> [Action] {
         let recent = now.milliseconds - alert.raisedAt.milliseconds <= Self.freshness
         guard alert.rule == .official else { return recent ? tell(alert, thread: nil) : [] }

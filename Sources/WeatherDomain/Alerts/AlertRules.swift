@@ -30,7 +30,7 @@ package enum AlertRules {
                     .tempDrop, target,
                     [
                         "temperature": .double(temperature), "previous": .double(previous.temperature),
-                        "drop": .double(drop),
+                        "drop": .double(drop), "threshold": .double(state.settings.tempDropC),
                     ]))
         }
         if state.settings.severe, report.current.condition.isSevere {
@@ -65,7 +65,7 @@ package enum AlertRules {
                     .tempDrop, target,
                     [
                         "temperature": .double(currentTemperature), "low": .double(low.temperature),
-                        "at": .string(low.time.description),
+                        "at": .string(low.time.description), "threshold": .double(state.settings.tempDropC),
                     ]))
         }
         if state.settings.severe, let storm = next.first(where: { $0.condition.isSevere }) {

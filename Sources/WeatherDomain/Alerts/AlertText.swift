@@ -41,8 +41,8 @@ package enum AlertText {
     }
 
     /// The figures of `details` in `units`: temperatures (`temperature`, `previous`, `low`, `high`)
-    /// converted, the `drop` as a difference, a nowcast's `peak` rate, two decimals as in answers; everything
-    /// else as it is.
+    /// converted, the `drop` and a temperature drop's `threshold` as differences, a nowcast's `peak` rate, two
+    /// decimals as in answers; everything else as it is.
     package static func details(_ details: JSONValue, rule: AlertRule, in units: UnitChoice) -> JSONValue {
         if rule == .nowcast, case .object(var object) = details, let peak = object["peak"]?.doubleValue {
             // The peak rate, mm/h, in the reader's precipitation unit per hour.
@@ -57,8 +57,10 @@ package enum AlertText {
                 object[key] = .double(Rounding.round(unit.value(celsius: celsius), decimals: 2))
             }
         }
-        if let drop = object["drop"]?.doubleValue {
-            object["drop"] = .double(Rounding.round(unit.difference(celsius: drop), decimals: 2))
+        for key in ["drop", "threshold"] {
+            if let celsius = object[key]?.doubleValue {
+                object[key] = .double(Rounding.round(unit.difference(celsius: celsius), decimals: 2))
+            }
         }
         return .object(object)
     }

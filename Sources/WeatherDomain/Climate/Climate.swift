@@ -84,6 +84,21 @@ package struct Climate: Sendable, Equatable {
         }
     }
 
+    /// A climate as it was computed (read back from a snapshot).
+    init(
+        month: Int, day: Int, normalLow: Double?, normalHigh: Double?, normalYears: Int, recordLow: Record?,
+        recordHigh: Record?, since: Int?
+    ) {
+        self.month = month
+        self.day = day
+        self.normalLow = normalLow
+        self.normalHigh = normalHigh
+        self.normalYears = normalYears
+        self.recordLow = recordLow
+        self.recordHigh = recordHigh
+        self.since = since
+    }
+
     /// Computes the normal and records of `month`/`day` (1-based) from `days` (any order; a date that is not
     /// `YYYY-MM-DD` is skipped).
     package init(_ days: [PastDay], month: Int, day: Int) {
@@ -111,7 +126,10 @@ package struct Climate: Sendable, Equatable {
         }
         (self.recordLow, self.recordHigh, self.since) = (recordLow, recordHigh, past.years?.lowerBound)
         var (lows, highs, years) = ([Double](), [Double](), 0)
-        for year in Self.normalPeriod.map(Int64.init) {
+        // A window reaches a week into the years beside the period; days wholly outside it have no say.
+        let reach = (Self.normalPeriod.lowerBound - 1)...(Self.normalPeriod.upperBound + 1)
+        let period = past.years?.overlaps(reach) == true ? Self.normalPeriod.map(Int64.init) : []
+        for year in period {
             let centre = CivilDate.toDays(
                 year: year, month: Int64(month), day: min(Int64(day), CivilDate.daysIn(month: Int64(month), year: year))
             )

@@ -1,6 +1,18 @@
 extension WeatherCache {
-    /// Keeps an archive page as its entry's latest.
+    /// How many places' climates are kept (about 45 KB each, so at most about 4.5 MB): past it, the climate
+    /// fetched longest ago is dropped, and fetched again when it is next asked for. The bound holds in replay
+    /// and snapshots alike, since it follows the fetch times.
+    package static let climateCapacity = 100
+
+    /// Keeps an archive page as its entry's latest; a climate page as its place's table of normals and records
+    /// alone, not its days.
     mutating func apply(_ fetched: PastFetched) {
+        guard fetched.kind != .climate else {
+            climates[fetched.key] = Cached(
+                value: ClimateTable(fetched.page), fetchedAt: fetched.call.at, provider: fetched.call.provider)
+            Self.trim(&climates, to: Self.climateCapacity)
+            return
+        }
         past[fetched.entry] = Cached(value: fetched.page, fetchedAt: fetched.call.at, provider: fetched.call.provider)
         Self.trim(&past)
     }
@@ -15,16 +27,33 @@ extension WeatherCache {
         }.values.max { $0.fetchedAt < $1.fetchedAt }
     }
 
-    /// Reads the `past` member; a snapshot written before it existed lacks it, and was taken before any event
-    /// that fills it.
+    /// Reads the `past` and `climates` members; a snapshot written before they existed lacks them, and was taken
+    /// before any event that fills them. One written while climate pages were kept whole holds them in `past`
+    /// (`climate|<key>`): each becomes its table, as replaying its event now makes it.
     mutating func decodePast(_ reader: FieldReader) throws(FieldError) {
-        guard reader.members["past"] != nil else { return }
-        past = try reader.values("past") { item, itemPath throws(FieldError) in
-            let entry = try FieldReader(item, path: itemPath)
-            return Cached(
-                value: try PastPage(json: entry.members["value"], path: "\(itemPath).value"),
-                fetchedAt: try entry.timestamp("fetchedAt"), provider: try entry.string("provider"))
+        if reader.members["past"] != nil {
+            past = try reader.values("past") { item, itemPath throws(FieldError) in
+                let entry = try FieldReader(item, path: itemPath)
+                return Cached(
+                    value: try PastPage(json: entry.members["value"], path: "\(itemPath).value"),
+                    fetchedAt: try entry.timestamp("fetchedAt"), provider: try entry.string("provider"))
+            }
         }
+        if reader.members["climates"] != nil {
+            climates = try reader.values("climates") { item, itemPath throws(FieldError) in
+                let entry = try FieldReader(item, path: itemPath)
+                return Cached(
+                    value: try ClimateTable(json: entry.members["value"], path: "\(itemPath).value"),
+                    fetchedAt: try entry.timestamp("fetchedAt"), provider: try entry.string("provider"))
+            }
+        }
+        let prefix = PastFetched.entry(kind: .climate, key: "")
+        for (entry, page) in past where entry.hasPrefix(prefix) {
+            past[entry] = nil
+            climates[String(entry.dropFirst(prefix.count))] = Cached(
+                value: ClimateTable(page.value), fetchedAt: page.fetchedAt, provider: page.provider)
+        }
+        Self.trim(&climates, to: Self.climateCapacity)
     }
 }
 

@@ -1,8 +1,8 @@
 /// The user's favorites, most recently added first.
 ///
-/// Indexed so that adding, removing, renaming, reading a page and the proximity check cost about the
-/// same at 10 and at 100,000 favorites: by id, in addition order (with a count tree to find the n-th
-/// most recent), and on a grid of cells for the places near a point.
+/// Indexed so that adding, removing, renaming, reading a page, the proximity check and finding the favorites
+/// at a place key cost about the same at 10 and at 100,000 favorites: by id, in addition order (with a count
+/// tree to find the n-th most recent), on a grid of cells for the places near a point, and by place key.
 package struct FavoritesState: StateSlice {
     /// Favorites by id, each with the rank of its addition (its index in `order`).
     var byID: [String: Ranked] = [:]
@@ -12,6 +12,8 @@ package struct FavoritesState: StateSlice {
     var live = FenwickTree()
     /// Ids by grid cell of their coordinates.
     var grid = FavoritesGrid()
+    /// Ids by the place key of their coordinates (`Place.key`), the key their weather is cached under.
+    var byKey: [String: Set<String>] = [:]
     /// The number used for the next id; ids are never reused, even after a removal.
     package internal(set) var nextNumber: Int64 = 1
 
@@ -61,6 +63,14 @@ package struct FavoritesState: StateSlice {
         return best?.favorite
     }
 
+    /// The favorites whose coordinates have this place key (`Place.key`), most recent first.
+    package func favorites(atKey key: String) -> [Favorite] {
+        (byKey[key] ?? []).compactMap { byID[$0] }.sorted { $0.rank > $1.rank }.map(\.favorite)
+    }
+
+    /// How many favorites `favorites(atKey:)` examines: those at the key alone.
+    package func candidateCount(atKey key: String) -> Int { byKey[key]?.count ?? 0 }
+
     /// How many favorites the proximity check around the point examines: those in the grid cells it reads.
     package func candidateCount(near lat: Double, _ lon: Double, tolerance: Double) -> Int {
         var count = 0
@@ -81,6 +91,8 @@ package struct FavoritesState: StateSlice {
             if old.lat != update.favorite.lat || old.lon != update.favorite.lon {
                 grid.remove(old)
                 grid.insert(update.favorite)
+                unindex(old)
+                byKey[Self.key(update.favorite), default: []].insert(update.favorite.id)
             }
             byID[update.favorite.id]?.favorite = update.favorite
         default:
@@ -96,6 +108,7 @@ package struct FavoritesState: StateSlice {
         order.append(favorite.id)
         live.append(1)
         grid.insert(favorite)
+        byKey[Self.key(favorite), default: []].insert(favorite.id)
         return true
     }
 
@@ -104,7 +117,16 @@ package struct FavoritesState: StateSlice {
         order[ranked.rank] = nil
         live.add(-1, at: ranked.rank)
         grid.remove(ranked.favorite)
+        unindex(ranked.favorite)
         if order.count > 64, order.count > 2 * byID.count { compact() }
+    }
+
+    private static func key(_ favorite: Favorite) -> String { Place.key(lat: favorite.lat, lon: favorite.lon) }
+
+    private mutating func unindex(_ favorite: Favorite) {
+        let key = Self.key(favorite)
+        byKey[key]?.remove(favorite.id)
+        if byKey[key]?.isEmpty == true { byKey[key] = nil }
     }
 
     /// Drops the removed entries of `order` and renumbers the ranks: O(n), after as many removals.

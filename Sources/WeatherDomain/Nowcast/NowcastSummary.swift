@@ -1,8 +1,9 @@
 /// What the next minutes hold, in a word and a sentence: read from the steps of a nowcast ahead of now.
 ///
-/// The steps are read as spells of precipitation (steps of at least `PrecipitationIntensity.wet` mm/h);
-/// two spells with less than `bridgedGapMinutes` of dry between them count as one, so a flickering
-/// source does not turn steady rain into "on and off".
+/// The steps are read as spells of precipitation (steps of at least `PrecipitationIntensity.wet`, 0.1 mm/h:
+/// a trace below it is dry); two spells with less than `bridgedGapMinutes` of dry between them count as
+/// one, so a flickering source does not turn steady rain into "on and off". `peak` is the highest rate of
+/// the steps as they read, a trace included, so it never disagrees with them; a trace has no `category`.
 package struct NowcastSummary: Sendable, Equatable {
     package enum State: String, Sendable, CaseIterable {
         /// Nothing falls in the window.
@@ -22,9 +23,10 @@ package struct NowcastSummary: Sendable, Equatable {
     package var startsAt: Timestamp?
     /// When the last spell ends, when it ends within the window.
     package var endsAt: Timestamp?
-    /// The highest rate in the window, mm/h (0 when dry).
+    /// The highest rate of the window's steps, mm/h: 0 when nothing falls, under 0.1 for a trace (the state
+    /// is then `dry`).
     package var peak: Double
-    /// The WMO class of `peak`; nil when dry.
+    /// The WMO class of `peak`; nil when dry (a trace below `PrecipitationIntensity.wet` included).
     package var category: PrecipitationIntensity?
     /// The minutes from now that the steps cover.
     package var horizonMinutes: Int
@@ -37,8 +39,8 @@ package struct NowcastSummary: Sendable, Equatable {
         let stepMs = Int64(resolutionMinutes) * 60_000
         let windowEnd = steps.last.map { $0.time.milliseconds + stepMs } ?? now.milliseconds
         horizonMinutes = Int(max(0, windowEnd - now.milliseconds) / 60_000)
-        peak = steps.map(\.intensity).max().map { $0 >= PrecipitationIntensity.wet ? $0 : 0 } ?? 0
-        category = peak > 0 ? PrecipitationIntensity(rate: peak) : nil
+        peak = max(0, steps.map(\.intensity).max() ?? 0)
+        category = peak >= PrecipitationIntensity.wet ? PrecipitationIntensity(rate: peak) : nil
         let spells = Self.spells(steps, stepMs: stepMs)
         guard let first = spells.first, let last = spells.last else {
             (state, startsAt, endsAt) = (.dry, nil, nil)

@@ -79,16 +79,21 @@ package enum PressureUnit: String, Sendable, Equatable, CaseIterable {
     case inchesOfMercury = "inHg"
     case millimetresOfMercury = "mmHg"
 
-    /// mmHg per hPa: 760 over 1013.25 (a millimetre of mercury as 1/760 of the standard atmosphere), to
-    /// nine places; every pressure from 870 to 1085 hPa in 0.1 steps rounds to 2 decimals as with the
-    /// exact ratio (0.750062 rounded 75 of them 0.01 high).
-    package static let millimetresOfMercuryPerHectopascal = 0.750_061_683
+    /// mmHg per hPa: exactly 760 over 1013.25. weatherd's millimetre of mercury is the torr, 1/760 of the
+    /// standard atmosphere (101 325 Pa); the conventional millimetre of mercury (133.322387415 Pa) is larger by
+    /// about 1.4 parts in 10 million, under 0.0002 mmHg at any air pressure, which no answer's two decimals show.
+    package static let millimetresOfMercuryPerHectopascal = 760 / 1013.25
+
+    /// Pascals in an inch of mercury: the conventional inch of mercury (25.4 mm of mercury of 13 595.1 kg/m³
+    /// under standard gravity, 3386.38864 Pa) to the millipascal, as NIST and the WMO give it. inHg = hPa ×
+    /// 100 ÷ 3386.389: 1017.44 hPa is 30.04 inHg (the four-figure 0.02953 made it 30.05).
+    package static let pascalsPerInchOfMercury = 3386.389
 
     /// A pressure in hPa, in this unit.
     package func value(hectopascals: Double) -> Double {
         switch self {
         case .hectopascals: hectopascals
-        case .inchesOfMercury: hectopascals * 0.029_53
+        case .inchesOfMercury: hectopascals * 100 / Self.pascalsPerInchOfMercury
         case .millimetresOfMercury: hectopascals * Self.millimetresOfMercuryPerHectopascal
         }
     }

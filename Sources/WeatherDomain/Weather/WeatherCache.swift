@@ -37,8 +37,12 @@ package struct WeatherCache: StateSlice {
     package internal(set) var nowcasts: [String: Cached<Nowcast>] = [:]
     /// Place key → the last nowcast reading said of it (`nowcast.changed`).
     package internal(set) var nowcastReadings: [String: NowcastChanged] = [:]
-    /// `climate|<key>` or `history|<key>|<from>|<to>[|hourly]` → an archive page (`past.fetched`).
+    /// `history|<key>|<from>|<to>[|hourly]` or `forecast_history|<key>|<from>|<to>` → an archive page
+    /// (`past.fetched`).
     package internal(set) var past: [String: Cached<PastPage>] = [:]
+    /// Place key → the normals and records of its calendar days, from its climate page (`past.fetched` of kind
+    /// `climate`); at most `climateCapacity` places.
+    package internal(set) var climates: [String: Cached<ClimateTable>] = [:]
     /// `<kind>|<provider>|<key>` → what the last answer's own headers said about asking again.
     package internal(set) var validity: [String: Validity] = [:]
 
@@ -93,7 +97,7 @@ package struct WeatherCache: StateSlice {
         if let (kind, key, call) = event.upstreamEntry { noteValidity(kind: kind, key: key, call: call) }
     }
 
-    static func trim<V>(_ map: inout [String: Cached<V>]) {
+    static func trim<V>(_ map: inout [String: Cached<V>], to capacity: Int = capacity) {
         while map.count > capacity,
             let oldest = map.min(by: { ($0.value.fetchedAt, $0.key) < ($1.value.fetchedAt, $1.key) })
         {
@@ -144,6 +148,7 @@ package struct WeatherCache: StateSlice {
             "nowcasts": entries(nowcasts) { nowcast, object in object["value"] = nowcast.json },
             "nowcastReadings": .object(nowcastReadings.mapValues(\.json)),
             "past": entries(past) { page, object in object["value"] = page.json },
+            "climates": entries(climates) { table, object in object["value"] = table.json },
             "validity": .object(validity.mapValues(\.json)),
         ])
     }

@@ -26,7 +26,8 @@ package struct ForecastReport: Sendable, Equatable {
     package var utcOffsetSeconds: Int64
     /// The 3-hourly steps, oldest first, at most 40 (5 days).
     package var entries: [ForecastEntry]
-    /// The hourly steps, oldest first, at most `maxHours`; empty where the provider gives none
+    /// The hourly steps, oldest first: as fetched, at most `maxHours` from the hour of the fetch
+    /// (`hoursKept(_:at:)`); as decoded, at most `decodedHours`. Empty where the provider gives none
     /// (OpenWeatherMap's 5-day / 3-hour forecast) and in fetches logged before they were kept.
     package var hourly: [ForecastEntry]
     package var daily: [DailySummary]
@@ -34,9 +35,19 @@ package struct ForecastReport: Sendable, Equatable {
     /// kept in the cache.
     package var warnings: [String] = []
 
-    /// The most hourly steps a report keeps: three local days, so that the next 48 hours are in it at
-    /// any time of the day it was fetched.
+    /// The most hourly steps a fetched report keeps: three days from the hour of the fetch, so that the next
+    /// 48 hours are in it for a day after it was fetched, whenever in the day that was (served from the
+    /// cache, or stale while the provider cannot be reached).
     package static let maxHours = 72
+
+    /// The most hourly steps a provider's answer is read into: a local day more than `maxHours`, since
+    /// Open-Meteo's hours begin at local midnight and up to a day of them has passed when it is fetched.
+    package static let decodedHours = maxHours + 24
+
+    /// The hourly steps a report fetched at `now` keeps: from the hour running then, at most `maxHours`.
+    package static func hoursKept(_ hours: [ForecastEntry], at now: Timestamp) -> [ForecastEntry] {
+        Array(hours.drop { $0.time.milliseconds + 3_600_000 <= now.milliseconds }.prefix(maxHours))
+    }
 
     package init(
         place: Place, timezone: String?, utcOffsetSeconds: Int64, entries: [ForecastEntry],

@@ -116,8 +116,8 @@ package struct Origin: Sendable, Equatable {
 package enum PlaceQuery: Sendable, Equatable {
     /// A city name, geocoded (and recorded in the search history).
     case city(String)
-    /// The client's coordinates (rounded before anything records them).
-    case coordinates(lat: Double, lon: Double)
+    /// The client's coordinates, checked on the way in (rounded before anything records them).
+    case coordinates(Coordinates)
     /// A favorite by its id or, failing that, its name (case-insensitive).
     case favorite(String)
     /// The current location (`location/set`).
@@ -144,8 +144,9 @@ package enum ForecastType: String, CaseIterable, Sendable {
     /// Day and night halves, split by the place's sunrise and sunset.
     case twiceDaily
 
-    /// How far ahead the hourly steps go.
-    package static let hourlyHorizonMs: Int64 = 48 * 3_600_000
+    /// How many hourly steps an hourly answer has at most: the hour running now and the 47 after it, the
+    /// next 48 hours.
+    package static let hourlySteps = 48
 }
 
 /// A page of a list: at most `limit` items from `offset` (the cursor `o<offset>`).
@@ -166,12 +167,12 @@ package struct PageRequest: Sendable, Equatable {
 /// A favorite to add: a city to geocode, or a name at coordinates.
 package enum NewFavorite: Sendable, Equatable {
     case city(String)
-    case place(name: String, lat: Double, lon: Double, country: String?)
+    case place(name: String, at: Coordinates, country: String?)
 }
 
 /// Where `location/set` moves to: coordinates, or an address to geocode.
 package enum NewLocation: Sendable, Equatable {
-    case coordinates(lat: Double, lon: Double)
+    case coordinates(Coordinates)
     case address(String)
 }
 

@@ -61,13 +61,15 @@ extension Engine {
             let date = date ?? today
             let number = try PastRange.day(date, "params.date", today: today)
             let through = PastRange.lastFinal(today: today)
-            let page = try await self.fetcher.past(
-                .climate, at: resolved, from: PastRange.earliest, to: through, final: true, cause: origin.cause)
+            let page = try await self.fetcher.climate(at: resolved, through: through, cause: origin.cause)
             let (_, month, day) = CivilDate.fromDays(number)
-            let climate = Climate(page.value.days, month: Int(month), day: Int(day))
+            guard let climate = page.value.climate(month: Int(month), day: Int(day)) else {
+                throw EngineError.inconsistent("no calendar day \(month)-\(day)")
+            }
             let forecastDay = forecast?.daily.first { $0.date == date }
             return ClimateAnswer(
-                place: resolved, date: date, climate: climate, through: page.value.to, forecastHigh: forecastDay?.max,
+                place: resolved, date: date, climate: climate, through: page.value.through,
+                forecastHigh: forecastDay?.max,
                 forecastLow: forecastDay?.min,
                 currentTemperature: date == today ? current?.current.temperature : nil,
                 units: try await self.units(units), fetchedAt: page.fetchedAt, source: page.source, warnings: warnings)
@@ -92,14 +94,12 @@ extension Engine {
     /// The climate of each local date in `dates` at a place, only when its climate page is already cached (no
     /// call; empty otherwise): for the normals beside a forecast's days and today's in current weather.
     package func cachedClimates(at key: String, dates: [String]) async -> [String: Climate] {
-        guard let page = await self.cache.read({ $0.past[PastFetched.entry(kind: .climate, key: key)]?.value })
-        else { return [:] }
-        let past = Climate.Past(page.days)
+        guard let table = await self.cache.read({ $0.climates[key]?.value }) else { return [:] }
         var climates: [String: Climate] = [:]
         for date in dates {
             guard let number = LocalDate.dayNumber(of: date) else { continue }
             let (_, month, day) = CivilDate.fromDays(number)
-            climates[date] = Climate(past, month: Int(month), day: Int(day))
+            climates[date] = table.climate(month: Int(month), day: Int(day))
         }
         return climates
     }

@@ -13,8 +13,8 @@ extension Engine {
                 return try await self.addFavorite(
                     name: place.name ?? city, lat: place.lat, lon: place.lon, country: place.country, origin: origin)()
             }
-        case .place(let name, let lat, let lon, let country):
-            return try await addFavorite(name: name, lat: lat, lon: lon, country: country, origin: origin)
+        case .place(let name, let point, let country):
+            return try await addFavorite(name: name, lat: point.lat, lon: point.lon, country: country, origin: origin)
         }
     }
 

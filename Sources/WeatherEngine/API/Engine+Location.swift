@@ -5,10 +5,11 @@ import WeatherRuntime
 
 /// One place's outcome in a refresh.
 package struct RefreshOutcome: Sendable, Equatable {
-    /// The current location, or a favorite by its id.
+    /// The current location, a favorite by its id, or another place a refresh named (by city or coordinates).
     package enum Target: Sendable, Equatable {
         case current
         case favorite(id: String)
+        case place
     }
 
     package var target: Target
@@ -19,7 +20,8 @@ package struct RefreshOutcome: Sendable, Equatable {
 
 /// A refresh's answer: each place's outcome, the current location first.
 package struct RefreshReport: Sendable, Equatable {
-    package var scope: RefreshScope
+    /// The places asked for; nil when the refresh named one place.
+    package var scope: RefreshScope?
     package var results: [RefreshOutcome]
 }
 
@@ -34,8 +36,8 @@ extension Engine {
                 return try await self.setLocation(
                     lat: place.lat, lon: place.lon, name: place.name ?? address, origin: origin)()
             }
-        case .coordinates(let lat, let lon):
-            return try await setLocation(lat: lat, lon: lon, name: nil, origin: origin)
+        case .coordinates(let point):
+            return try await setLocation(lat: point.lat, lon: point.lon, name: nil, origin: origin)
         }
     }
 
@@ -75,7 +77,8 @@ extension Engine {
     }
 
     /// Fetches current weather and forecast for every place in `scope`, ignoring freshness, four at a
-    /// time; answers per place whether it worked.
+    /// time; answers per place whether it worked. The places' warnings, air quality and watched nowcasts are
+    /// then checked in the background (`refreshKept`).
     ///
     /// - Parameter onPlace: called as each place finishes, with its result, how many places are done
     ///   and how many there are in all (MCP's progress notifications).
@@ -94,15 +97,7 @@ extension Engine {
                 let (label, place) = places[index]
                 next += 1
                 group.addTask {
-                    do {
-                        _ = try await fetcher.current(at: place, refresh: true, cause: cause)
-                        _ = try await fetcher.forecast(at: place, refresh: true, cause: cause)
-                        return (index, RefreshOutcome(target: label, place: place, failure: nil))
-                    } catch {
-                        return (
-                            index, RefreshOutcome(target: label, place: place, failure: RefreshFailure.kind(of: error))
-                        )
-                    }
+                    (index, await Self.refreshWeather(label, at: place, fetcher: fetcher, cause: cause))
                 }
             }
             for _ in 0..<4 { startNext() }
@@ -124,9 +119,24 @@ extension Engine {
             }
             return results.compactMap { $0 }
         }
-        // The official warnings are checked after each refresh, in the background: the answer does not wait.
-        background.start { await self.checkOfficial(cause: cause) }
+        // The rest the places keep (warnings, air quality, watched nowcasts) follows in the background: the
+        // answer does not wait.
+        let keys = only.map { _ in Set(places.map(\.place.key)) }
+        background.start { await self.refreshKept(at: keys, cause: cause) }
         return RefreshReport(scope: scope, results: results)
+    }
+
+    /// Fetches the current weather and forecast at `place`, whatever their freshness (the rate limit holds).
+    static func refreshWeather(
+        _ target: RefreshOutcome.Target, at place: Place, fetcher: FetchActor, cause: String
+    ) async -> RefreshOutcome {
+        do {
+            _ = try await fetcher.current(at: place, refresh: true, cause: cause)
+            _ = try await fetcher.forecast(at: place, refresh: true, cause: cause)
+            return RefreshOutcome(target: target, place: place, failure: nil)
+        } catch {
+            return RefreshOutcome(target: target, place: place, failure: RefreshFailure.kind(of: error))
+        }
     }
 
     /// The places a refresh of `scope` fetches, each with its label in the answer: the current place first

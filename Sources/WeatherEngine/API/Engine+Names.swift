@@ -18,8 +18,8 @@ extension Engine {
             return resolved
         case .currentLocation:
             return await nearestName(resolved, near: (resolved.lat, resolved.lon), reported: reported)
-        case .coordinates(let lat, let lon):
-            return await nearestName(resolved, near: (lat, lon), reported: reported)
+        case .coordinates(let point):
+            return await nearestName(resolved, near: (point.lat, point.lon), reported: reported)
         }
     }
 

@@ -17,11 +17,14 @@ package struct NowcastAnswer: Sendable {
     /// The place's clocks, for the sentence's times.
     package var zone: ZoneOffsets
 
-    /// The sentence for people: "Light rain starting in about 10 min, easing off around 14:40."
+    /// The sentence for people: "Light rain starting in about 10 min, easing off around 14:40.", or where no
+    /// source answered, why each did not: "No nowcast source could answer for this place: met-norway serves
+    /// Norway, Sweden, Finland and Denmark only; open-meteo failed (HTTP 502)."
     package var sentence: String {
         guard let summary, let nowcast = answer?.value else {
+            guard !passedOver.isEmpty else { return "No nowcast source is allowed (--nowcast-sources)." }
             let tried = passedOver.map { "\($0.source.rawValue) \($0.reason)" }.joined(separator: "; ")
-            return "No nowcast source serves this place (\(tried))."
+            return "No nowcast source could answer for this place: \(tried)."
         }
         return summary.sentence(kind: nowcast.kind, now: now) { LocalDate.clockText($0, zone: zone) }
     }

@@ -24,18 +24,13 @@ extension Engine {
         }
     }
 
-    /// `coverage(of:cause:)` from the cache alone, making no call; nil when deciding needs a call not yet made.
-    func cachedCoverage(of place: Place) async -> (coverage: WarningCoverage, place: Place)? {
+    /// `coverage(of:cause:)` from `cache` alone, making no call; nil when deciding needs a call not yet made.
+    func cachedCoverage(of place: Place, in cache: WeatherCache) -> (coverage: WarningCoverage, place: Place)? {
         let key = place.key
-        let (nws, reverse) = await cache.read { cache in
-            (
-                cache.points[PointFetched.entry(kind: .nwsPoint, key: key)]?.value,
-                cache.points[PointFetched.entry(kind: .reverseGeocode, key: key)]?.value
-            )
-        }
         switch PointCoverage.next(
-            for: place, nws: nws, reverse: reverse, canReverseGeocode: fetcher.canReverseGeocode,
-            provider: fetcher.providerName)
+            for: place, nws: cache.points[PointFetched.entry(kind: .nwsPoint, key: key)]?.value,
+            reverse: cache.points[PointFetched.entry(kind: .reverseGeocode, key: key)]?.value,
+            canReverseGeocode: fetcher.canReverseGeocode, provider: fetcher.providerName)
         {
         case .decided(let coverage, let described): return (coverage, described)
         case .askNWS, .reverseGeocode: return nil

@@ -60,30 +60,13 @@ extension Engine {
     /// `place` with the country, region and name weatherd knows for its coordinates, where it lacks them: those
     /// of a favorite, a searched city or a geocoded candidate at the same cache key (about 1 km). A place still
     /// without a country has it learned from NWS or the provider when its warnings are asked for.
-    func describe(_ place: Place) async -> Place {
-        guard place.country == nil || place.state == nil else { return place }
-        let key = place.key
-        var known: [Place] = await history.read { state in
-            state.entries.filter { Place.key(lat: $0.lat, lon: $0.lon) == key }.map {
-                Place(name: $0.name, country: $0.country, state: $0.state, lat: $0.lat, lon: $0.lon)
-            }
-        }
-        known += await favorites.read { state in
-            state.items.filter { Place.key(lat: $0.lat, lon: $0.lon) == key }.map {
-                Place(name: $0.name, country: $0.country, state: nil, lat: $0.lat, lon: $0.lon)
-            }
-        }
-        known += await cache.read { cache in
-            cache.geocodes.values.sorted { $0.fetchedAt > $1.fetchedAt }.flatMap(\.value).filter { $0.key == key }
-        }
-        var described = place
-        for candidate in known where candidate.country != nil {
-            if described.country == nil { described.country = candidate.country }
-            guard described.country?.uppercased() == candidate.country?.uppercased() else { continue }
-            if described.state == nil { described.state = candidate.state }
-            if described.name == nil { described.name = candidate.name }
-            if described.state != nil { break }
-        }
-        return described
+    func describe(_ place: Place) async -> Place { await knownPlaces().describe(place) }
+
+    /// The places weatherd knows by name, indexed by key: built once for an answer about many places.
+    func knownPlaces() async -> KnownPlaces {
+        let history = await history.read { $0 }
+        let favorites = await favorites.read { $0 }
+        let geocodes = await cache.read { $0.geocodes }
+        return KnownPlaces(history: history, favorites: favorites, geocodes: geocodes)
     }
 }

@@ -20,24 +20,41 @@ extension Engine {
     /// The official warnings in force at the current location and every favorite with alerts on, from the
     /// cache alone (no call): what the last check or `warnings/list` fetched, less what has ended since.
     /// `stale` marks a set older than the 5 minutes warnings are cached.
+    ///
+    /// The state is read once and each place is described by the places known at its key (`KnownPlaces`), so
+    /// the answer costs O(places), whatever else weatherd knows.
     package func warningsInForce() async -> WarningsInForce {
         let now = clock.timestamp()
-        let cached = await cache.read { $0.warnings }
-        var places: [WarningsInForce.PlaceWarnings] = []
-        for target in await alertTargets() {
-            let asked = await describe(target.place)
+        let targets = await alertTargets()
+        let known = await knownPlaces()
+        let cache = await cache.read { $0 }
+        return WarningsInForce(targets: targets, known: known, cache: cache, now: now) {
+            self.cachedCoverage(of: $0, in: cache)
+        }
+    }
+}
+
+extension WarningsInForce {
+    /// The warnings in force at each of `targets`, from `cache`: each place described by the places `known` at
+    /// its key, its coverage as `coverage` decides it from the cache (nil: not learned yet).
+    init(
+        targets: [AlertTarget], known: KnownPlaces, cache: WeatherCache, now: Timestamp,
+        coverage: (Place) -> (coverage: WarningCoverage, place: Place)?
+    ) {
+        places = targets.map { target in
+            let asked = known.describe(target.place)
             // A point whose coverage was never learned is shown as not yet checked.
-            let known = await cachedCoverage(of: asked)
+            let learned = coverage(asked)
             let (coverage, place) =
-                known
+                learned
                 ?? (.none(note: "Not checked yet: weatherd has not yet asked which service covers this point."), asked)
             var answer = WarningsAnswer(place: place, coverage: coverage, warnings: [], fetchedAt: nil, stale: false)
             var entry: Cached<[OfficialWarning]>?
             switch coverage {
             case .none: break
-            case .nws: entry = cached[WarningsFetched.entry(source: .nws, key: place.key)]
+            case .nws: entry = cache.warnings[WarningsFetched.entry(source: .nws, key: place.key)]
             case .meteoalarm(let country, _):
-                entry = cached[WarningsFetched.entry(source: .meteoalarm, key: country)].map {
+                entry = cache.warnings[WarningsFetched.entry(source: .meteoalarm, key: country)].map {
                     Cached(
                         value: MeteoAlarmAreas.warnings($0.value, for: place), fetchedAt: $0.fetchedAt,
                         provider: $0.provider)
@@ -48,11 +65,9 @@ extension Engine {
                 answer.fetchedAt = entry.fetchedAt
                 answer.stale = now.milliseconds - entry.fetchedAt.milliseconds >= FetchActor.warningsTTL.milliseconds
             }
-            places.append(
-                WarningsInForce.PlaceWarnings(
-                    favoriteId: target.favoriteId, answer: answer,
-                    checked: entry != nil || (known != nil && coverage.source == nil)))
+            return PlaceWarnings(
+                favoriteId: target.favoriteId, answer: answer,
+                checked: entry != nil || (learned != nil && coverage.source == nil))
         }
-        return WarningsInForce(places: places)
     }
 }

@@ -105,8 +105,8 @@ extension Engine {
     /// by id or name, or taking the current location (already rounded when it was set).
     func resolve(_ place: PlaceQuery, cause: String) async throws -> Place {
         switch place {
-        case .coordinates(let lat, let lon):
-            return Place.fromClient(lat: lat, lon: lon, precision: locationPrecision)
+        case .coordinates(let point):
+            return Place.fromClient(lat: point.lat, lon: point.lon, precision: locationPrecision)
         case .favorite(let text):
             await favorites.barrier()?.settled()
             guard let favorite = await favorites.read({ $0.favorite(idOrName: text) }) else {
@@ -140,8 +140,8 @@ extension Engine {
     /// The cache key of a place's weather, for following its fetches; a city is geocoded (cached, audited).
     package func placeKey(of place: PlaceQuery, cause: String) async -> String? {
         switch place {
-        case .coordinates(let lat, let lon):
-            return Place.key(lat: lat, lon: lon)
+        case .coordinates(let point):
+            return Place.key(lat: point.lat, lon: point.lon)
         case .favorite(let text):
             await favorites.barrier()?.settled()
             return await favorites.read { state in

@@ -64,6 +64,8 @@ package protocol LocationFacet: Sendable {
         _ scope: RefreshScope, only: Set<String>?, cause: String,
         onPlace: (@Sendable (_ result: RefreshOutcome, _ done: Int, _ total: Int) -> Void)?
     ) async throws -> RefreshReport
+    /// See `Engine.refresh(_:cause:)`.
+    func refresh(_ place: PlaceQuery, cause: String) async throws -> RefreshReport
 }
 
 /// The alerts raised, their rules, and the official warnings in force.
@@ -73,10 +75,10 @@ package protocol AlertsFacet: Sendable {
     func configureAlerts(_ change: AlertConfiguration, origin: Origin) async throws -> Completion<AlertSettings>
     func warningsInForce() async -> WarningsInForce
     func followAlerts(_ raised: @Sendable (RaisedAlert, UnitChoice) -> Void) async
-    /// See `Engine.watchNowcast(_:cause:)`.
-    func watchNowcast(_ place: PlaceQuery, cause: String) async throws
-    /// See `Engine.followingAlerts(_:)`.
-    func followingAlerts<T: Sendable>(_ body: () async throws -> T) async rethrows -> T
+    /// See `Engine.watchNowcast(_:by:cause:)`.
+    func watchNowcast(_ place: PlaceQuery, by watches: NowcastWatches, cause: String) async throws
+    /// See `Engine.followingAlerts(by:_:)`.
+    func followingAlerts<T: Sendable>(by watches: NowcastWatches, _ body: () async throws -> T) async rethrows -> T
 }
 
 /// The log: its events, following it, verifying the state it rebuilds, and the service's facts.

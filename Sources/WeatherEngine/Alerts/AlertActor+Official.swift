@@ -33,9 +33,10 @@ extension AlertActor {
         _ target: AlertTarget, warnings: [OfficialWarning],
         attribution: @escaping @Sendable (OfficialWarning.Source) -> String, cause: String
     ) async {
+        // A place without warnings costs nothing: the raised alerts are read only for one with some.
+        guard !warnings.isEmpty else { return }
         let known = await alerts.read { OfficialAlerts.firstIds(in: $0) }
         let firstIds = lineage.record(warnings, isFirst: known.contains)
-        guard !warnings.isEmpty else { return }
         let now = clock.timestamp()
         let zone = await zone(of: target.place.key, around: now)
         await append(cause: cause) { state in

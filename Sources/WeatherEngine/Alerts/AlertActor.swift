@@ -157,10 +157,11 @@ package actor AlertActor {
         return keys
     }
 
-    /// The places with alerts on at `key`: favorites with `notify`, and the current location.
+    /// The places with alerts on at `key`: favorites with `notify` (found by key, not by a scan), and the current
+    /// location.
     func targets(for key: String) async -> [AlertTarget] {
         var targets = await favorites.read { state in
-            state.items.filter { $0.notify && Place.key(lat: $0.lat, lon: $0.lon) == key }.map {
+            state.favorites(atKey: key).filter(\.notify).map {
                 AlertTarget(
                     place: Place(name: $0.name, country: $0.country, state: nil, lat: $0.lat, lon: $0.lon),
                     favoriteId: $0.id)

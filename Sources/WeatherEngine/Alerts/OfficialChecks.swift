@@ -8,12 +8,15 @@ extension Engine {
     /// once an hour, and a location set by coordinates has its coverage learned once, as `warnings/list`
     /// learns it), and the alert rules decide on it. Runs after each refresh and every
     /// `--warnings-interval`; a place whose source cannot be reached is skipped until the next check.
-    func checkOfficial(cause: String) async {
+    ///
+    /// - Parameter keys: the place keys to check (those just refreshed); all places with alerts on when nil.
+    func checkOfficial(only keys: Set<String>? = nil, cause: String) async {
         let settings = await alerts.read { $0.settings }
         guard settings.official || settings.airQualityEnabled else { return }
-        for target in await alertTargets() {
+        let known = await knownPlaces()
+        for target in await alertTargets(at: keys) {
             if Task.isCancelled { return }
-            let place = await describe(target.place)
+            let place = known.describe(target.place)
             let described = AlertTarget(place: place, favoriteId: target.favoriteId)
             if settings.official {
                 do {
@@ -37,10 +40,13 @@ extension Engine {
         }
     }
 
-    /// The places with alerts on: the current location, then every favorite with `notify`.
-    func alertTargets() async -> [AlertTarget] {
+    /// The places with alerts on: the current location, then every favorite with `notify`; only those at `keys`
+    /// when given (found by key, not by a scan).
+    func alertTargets(at keys: Set<String>? = nil) async -> [AlertTarget] {
         var targets: [AlertTarget] = []
-        if let here = await location.read({ $0.current }) {
+        if let here = await location.read({ $0.current }),
+            keys?.contains(Place.key(lat: here.lat, lon: here.lon)) ?? true
+        {
             targets.append(
                 AlertTarget(
                     place: Place(name: here.name, country: nil, state: nil, lat: here.lat, lon: here.lon),
@@ -48,7 +54,8 @@ extension Engine {
         }
         await favorites.barrier()?.settled()
         targets += await favorites.read { state in
-            state.items.filter(\.notify).map {
+            let favorites = keys.map { $0.sorted().flatMap(state.favorites(atKey:)) } ?? state.items
+            return favorites.filter(\.notify).map {
                 AlertTarget(
                     place: Place(name: $0.name, country: $0.country, state: nil, lat: $0.lat, lon: $0.lon),
                     favoriteId: $0.id)

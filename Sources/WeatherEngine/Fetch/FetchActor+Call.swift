@@ -66,7 +66,9 @@ extension FetchActor {
                 return .success(Cached(value: value, fetchedAt: at, provider: source))
             case .failure(let error):
                 counts.failures += 1
-                let backoff = policy.backoff * (1 << Int(min(attempt - 1, 10))) * Double.random(in: 0.5...1.5)
+                let backoff =
+                    FetchPolicy.backoff(first: policy.backoff, failures: Int(attempt), cap: policy.backoff * 1024)
+                    * Double.random(in: 0.5...1.5)
                 guard error.isRetryable, attempt < Int64(policy.maxAttempts), clock.now.advanced(by: backoff) < deadline
                 else { return .failure(FetchFailure(error: error)) }
                 do {

@@ -10,11 +10,26 @@ package struct NowcastFetch: Sendable {
     package var passedOver: [(source: Nowcast.Source, reason: String)]
 }
 
+/// A nowcast source failing at a place: how many times in a row, why the last time, and when it may be asked
+/// again.
+struct NowcastBackoff: Sendable {
+    var failures: Int
+    var reason: String
+    var retryAt: Timestamp
+}
+
 extension FetchActor {
+    /// The longest a failing nowcast source is left alone at a place.
+    static let maxNowcastBackoff: Duration = .seconds(3600)
+
     /// The next minutes' precipitation at `place`, from the first source in the configured order that serves it:
     /// MET Norway where its radar covers the place, One Call's `minutely` when configured, else Open-Meteo's
     /// `minutely_15`. A source that cannot be reached is passed over for the next; each source's answer is
     /// cached for its cadence (or its own `Expires`), so ten watchers cost one call.
+    ///
+    /// A source whose call failed at the place is not asked there again before its backoff ends (its cadence,
+    /// doubled with each failure in a row, at most `maxNowcastBackoff`), unless `refresh` asks; its last answer,
+    /// if any, is kept in reserve meanwhile.
     package func nowcast(at place: Place, refresh: Bool = false, cause: String) async throws -> NowcastFetch {
         let sources = self.sources.nowcast
         var passedOver: [(source: Nowcast.Source, reason: String)] = []
@@ -26,12 +41,29 @@ extension FetchActor {
                 continue
             }
             guard let request = sources.request(source, lat: place.lat, lon: place.lon) else { continue }
+            let entry = NowcastFetched.entry(source: source, key: place.key)
+            if !refresh, let backoff = nowcastBackoff[entry], clock.timestamp() < backoff.retryAt {
+                passedOver.append((source, "\(backoff.reason); not asked again before \(backoff.retryAt)"))
+                if staleFallback == nil, let cached = await cache.read({ $0.nowcasts[entry] }),
+                    !cached.value.ahead(of: clock.timestamp(), horizonMinutes: 60).isEmpty
+                {
+                    staleFallback = FetchAnswer(cached, source: "cache", stale: true)
+                }
+                continue
+            }
             let answer: FetchAnswer<Nowcast>
             do {
                 answer = try await nowcast(source, request: request, at: place, refresh: refresh, cause: cause)
             } catch let error as ProviderError {
-                passedOver.append((source, error.message))
+                let reason = Self.reason(error, source: source)
+                noteFailure(entry, source: source, reason: reason)
+                passedOver.append((source, reason))
                 continue
+            }
+            if answer.stale {
+                noteFailure(entry, source: source, reason: "cannot be reached now")
+            } else if answer.source == "network" {
+                nowcastBackoff[entry] = nil
             }
             if let coverage = answer.value.radarCoverage, coverage != "ok" {
                 passedOver.append((source, "its radar reports \"\(coverage)\" here"))
@@ -50,6 +82,29 @@ extension FetchActor {
             return NowcastFetch(answer: answer, passedOver: passedOver)
         }
         return NowcastFetch(answer: staleFallback, passedOver: passedOver)
+    }
+
+    /// Why a source's call failed, said after the source's name: the error's situation without the name it
+    /// begins with or its closing full stop ("sent a response weatherd cannot read (…)").
+    static func reason(_ error: ProviderError, source: Nowcast.Source) -> String {
+        var reason = error.situation
+        if reason.hasPrefix(source.rawValue + " ") { reason.removeFirst(source.rawValue.count + 1) }
+        while reason.hasSuffix(".") { reason.removeLast() }
+        return reason
+    }
+
+    /// Counts a failure of `source` at the entry's place and starts (or doubles) its backoff.
+    private func noteFailure(_ entry: String, source: Nowcast.Source, reason: String) {
+        let now = clock.timestamp()
+        if nowcastBackoff.count >= WeatherCache.capacity {
+            nowcastBackoff = nowcastBackoff.filter { now < $0.value.retryAt }
+        }
+        let failures = (nowcastBackoff[entry]?.failures ?? 0) + 1
+        let wait = FetchPolicy.backoff(
+            first: .seconds(NowcastSources.cadenceSeconds(source)), failures: failures, cap: Self.maxNowcastBackoff)
+        nowcastBackoff[entry] = NowcastBackoff(
+            failures: failures, reason: reason,
+            retryAt: Timestamp(milliseconds: now.milliseconds + wait.milliseconds))
     }
 
     private func nowcast(

@@ -8,9 +8,9 @@ extension FetchActor {
     static let climateTTL: Duration = .seconds(365 * 86_400)
 
     /// Days of the past at `place` from Open-Meteo's archive: a `history` page (`from`…`to`, at most a year,
-    /// hours too with `hourly`), or with `climate` every day from 1940-01-01 to `to` (low, high and
-    /// precipitation). A final page is served from the cache for good, and from any cached page that covers it;
-    /// one with preliminary days for `preliminaryPastTTL`.
+    /// hours too with `hourly`), or a `forecast_history` one from its Historical Forecast API. A final page is
+    /// served from the cache for good, and from any cached page that covers it; one with preliminary days for
+    /// `preliminaryPastTTL`. (A `climate` page is asked for by `climate(at:through:cause:)`.)
     package func past(
         _ kind: PastFetched.Kind, at place: Place, from: String, to: String, hourly: Bool = false, final: Bool,
         cause: String
@@ -18,16 +18,8 @@ extension FetchActor {
         let key = place.key
         let archive = kind == .forecastHistory ? sources.historicalForecast : sources.archive
         let entry = PastFetched.entry(kind: kind, key: key, from: from, to: to, hourly: hourly)
-        let request =
-            kind == .climate
-            ? archive.daysRequest(lat: place.lat, lon: place.lon, from: from, to: to)
-            : archive.historyRequest(lat: place.lat, lon: place.lon, from: from, to: to, hourly: hourly)
-        let ttl: Duration =
-            switch (kind, final) {
-            case (.climate, _): Self.climateTTL
-            case (_, true): .seconds(100 * 365 * 86_400)
-            case (_, false): Self.preliminaryPastTTL
-            }
+        let request = archive.historyRequest(lat: place.lat, lon: place.lon, from: from, to: to, hourly: hourly)
+        let ttl: Duration = final ? .seconds(100 * 365 * 86_400) : Self.preliminaryPastTTL
         let answer = try await fetch(
             kind: PastFetched.fetchKind, key: entry, maxAgeMs: nil, refresh: false, cause: cause, request: request,
             source: archive.name, ttlMs: ttl.milliseconds,
@@ -52,5 +44,38 @@ extension FetchActor {
             (page.from, page.to) = (from, to)
         }
         return answer.map(page)
+    }
+}
+
+extension FetchActor {
+    /// The normals and records of every calendar day at `place`, from one archive page of every day from
+    /// 1940-01-01 to `through` (low, high and precipitation), cached for `climateTTL`. The page's days go to the
+    /// log; the cache keeps the table made of them (`ClimateTable`).
+    package func climate(at place: Place, through: String, cause: String) async throws -> FetchAnswer<ClimateTable> {
+        let key = place.key
+        let archive = sources.archive
+        let from = PastRange.earliest
+        let answer = try await fetch(
+            kind: PastFetched.fetchKind, key: PastFetched.entry(kind: .climate, key: key), maxAgeMs: nil,
+            refresh: false, cause: cause,
+            request: archive.daysRequest(lat: place.lat, lon: place.lon, from: from, to: through),
+            source: archive.name, ttlMs: Self.climateTTL.milliseconds,
+            cached: { cache in
+                cache.climates[key].map {
+                    Cached(value: .climate($0.value), fetchedAt: $0.fetchedAt, provider: $0.provider)
+                }
+            }
+        ) { (body: [UInt8], call: UpstreamCall) throws(ProviderError) -> (FetchedValue, DomainEvent) in
+            let (days, _) = try archive.decode(body, hourly: false)
+            let page = PastPage(from: from, to: through, final: true, days: days)
+            return (
+                .climate(ClimateTable(page)),
+                .pastFetched(PastFetched(kind: .climate, key: key, page: page, call: call))
+            )
+        }
+        guard case .climate(let table) = answer.value else {
+            throw EngineError.inconsistent("a climate fetch answered with another kind")
+        }
+        return answer.map(table)
     }
 }

@@ -41,6 +41,9 @@ package actor FetchActor {
     private var closing = false
     /// Counters for `service/status`.
     var counts = UpstreamCounts()
+    /// The nowcast sources that failed at a place, by cache entry (`<source>|<key>`): not asked again there
+    /// before their backoff ends (`FetchActor+Nowcast.swift`).
+    var nowcastBackoff: [String: NowcastBackoff] = [:]
 
     package init(
         provider: any WeatherProvider, sources: OfficialSources, transport: HTTPTransport,
@@ -129,6 +132,8 @@ package actor FetchActor {
                 var forecast = try ReportCheck.screened(
                     provider.decodeForecast(body, place: asked), provider: provider.name)
                 (warnings, forecast.warnings) = (forecast.warnings, [])
+                // The hours from this one on: the next 48 are in the report for a day, however late it is.
+                forecast.hourly = ForecastReport.hoursKept(forecast.hourly, at: call.at)
                 report = .forecast(forecast)
             }
             let event = WeatherFetched(key: key, call: call, report: report, warnings: warnings)
@@ -170,6 +175,7 @@ package actor FetchActor {
         case point(PointFetched.Facts)
         case nowcast(Nowcast)
         case past(PastPage)
+        case climate(ClimateTable)
     }
 
     /// A failed fetch: the error to answer with.

@@ -18,6 +18,13 @@ package struct FetchPolicy: Sendable, Equatable {
     package var callsPerMinute = 60
 
     package init() {}
+
+    /// The wait after `failures` failures in a row (one at least): `first`, doubled for each failure after
+    /// the first, at most `cap`. The retries of a call wait so (with jitter), and so does the next call to a
+    /// nowcast source that failed (from its cadence on).
+    static func backoff(first: Duration, failures: Int, cap: Duration) -> Duration {
+        min(first * (1 << min(max(failures, 1) - 1, 20)), cap)
+    }
 }
 
 extension Duration {

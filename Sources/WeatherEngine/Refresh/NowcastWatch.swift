@@ -1,57 +1,24 @@
 import Providers
-import Synchronization
 import WeatherDomain
 import WeatherRuntime
 
-/// Who watches which places' next minutes: the places named by a watch (a bar, an MCP subscription to a
-/// nowcast resource), and whether anything follows the alerts (an events or alerts subscription), which makes
-/// the places with alerts on watched. Each watch is held for as long as its holder's task runs.
-package final class NowcastWatchers: Sendable {
-    private struct State {
-        var places: [Int: Place] = [:]
-        var followers = 0
-        var nextToken = 0
-    }
-
-    private let state = Mutex(State())
-
-    package init() {}
-
-    /// The places watched by name, and whether anything follows the alerts.
-    package var watched: (places: [Place], followingAlerts: Bool) {
-        state.withLock { (Array($0.places.values), $0.followers > 0) }
-    }
-
-    /// Watches `place` while `body` runs.
-    func watching<T: Sendable>(_ place: Place, _ body: () async throws -> T) async rethrows -> T {
-        let token = state.withLock { state in
-            state.nextToken += 1
-            state.places[state.nextToken] = place
-            return state.nextToken
-        }
-        defer { _ = state.withLock { $0.places.removeValue(forKey: token) } }
-        return try await body()
-    }
-
-    /// Counts a follower of the alerts while `body` runs.
-    func following<T: Sendable>(_ body: () async throws -> T) async rethrows -> T {
-        state.withLock { $0.followers += 1 }
-        defer { state.withLock { $0.followers -= 1 } }
-        return try await body()
-    }
-}
-
 extension Engine {
-    /// Keeps `place`'s nowcast refreshed at its source's cadence until cancelled (a bar's, or an MCP
-    /// subscription's, `nowcast/watch`).
-    package func watchNowcast(_ place: PlaceQuery, cause: String) async throws {
+    /// A holder for one connection's watches, which the connection ends when it goes.
+    package func openWatches() -> NowcastWatches { nowcastWatchers.holder() }
+
+    /// Keeps `place`'s nowcast refreshed at its source's cadence until cancelled or `watches` ends (a bar's, or
+    /// an MCP subscription's, `nowcast/watch`).
+    package func watchNowcast(_ place: PlaceQuery, by watches: NowcastWatches, cause: String) async throws {
         let resolved = try await resolve(place, cause: cause)
-        await nowcastWatchers.watching(resolved) { await untilCancelled() }
+        await watches.watching(resolved) { await untilCancelled() }
     }
 
-    /// Runs `body` (an events or alerts subscription) with the places with alerts on watched.
-    package func followingAlerts<T: Sendable>(_ body: () async throws -> T) async rethrows -> T {
-        try await nowcastWatchers.following(body)
+    /// Runs `body` (an events or alerts subscription) with the places with alerts on watched, until `watches`
+    /// ends.
+    package func followingAlerts<T: Sendable>(by watches: NowcastWatches, _ body: () async throws -> T)
+        async rethrows -> T
+    {
+        try await watches.following(body)
     }
 
     /// Refreshes the watched places' nowcasts every `interval` of the clock until cancelled.
@@ -66,8 +33,13 @@ extension Engine {
     /// cadence and the place's jitter) and records a `nowcast.changed` for each whose summary moved to another
     /// state. The places: those watched by name, those with the `nowcast` rule on (the alert targets, when the
     /// rule is on), and the alert targets while anything follows the alerts.
-    package func refreshWatchedNowcasts(cause: String) async {
-        for place in await watchedPlaces() {
+    ///
+    /// - Parameter keys: the place keys to refresh, if watched (those a refresh named); all when nil.
+    package func refreshWatchedNowcasts(only keys: Set<String>? = nil, cause: String) async {
+        let (places, targetKeys) = await watchedPlaces()
+        for place in places where keys?.contains(place.key) ?? true {
+            // A watch that ended since the pass began (its connection gone) is not refreshed.
+            guard await stillWatched(place.key, targetKeys: targetKeys) else { continue }
             let now = clock.timestamp()
             let due = await cache.read { Self.nowcastDue(place.key, in: $0, now: now) }
             guard due else { continue }
@@ -112,14 +84,23 @@ extension Engine {
         }
     }
 
-    /// The watched places, each once: by name, the alert targets while followed or with the `nowcast` rule on.
-    private func watchedPlaces() async -> [Place] {
+    /// The watched places, each once: by name, the alert targets while followed or with the `nowcast` rule on;
+    /// and the keys of the alert targets among them.
+    private func watchedPlaces() async -> (places: [Place], targetKeys: Set<String>) {
         let (named, following) = nowcastWatchers.watched
         let ruleOn = await alerts.read { $0.settings.nowcast }
-        var places = named
-        if following || ruleOn { places += await alertTargetPlaces() }
+        let targets = following || ruleOn ? await alertTargetPlaces() : []
         var seen: Set<String> = []
-        return places.filter { seen.insert($0.key).inserted }
+        return ((named + targets).filter { seen.insert($0.key).inserted }, Set(targets.map(\.key)))
+    }
+
+    /// Whether the place is still watched: by name, or as an alert target while the alerts are followed or the
+    /// `nowcast` rule is on.
+    private func stillWatched(_ key: String, targetKeys: Set<String>) async -> Bool {
+        if nowcastWatchers.isWatched(key) { return true }
+        guard targetKeys.contains(key) else { return false }
+        if nowcastWatchers.followingAlerts { return true }
+        return await alerts.read { $0.settings.nowcast }
     }
 
     /// The favorites with alerts on and the current location, named as they are.

@@ -12,6 +12,8 @@ package final class Connection: Sendable {
     package let server: RPCServer
     private let pushes: Pushes
     private let mcp: MCPSession
+    /// The nowcast watches and alert followers this connection holds: ended at once by `finish`.
+    private let watches: NowcastWatches
     private let clock: any RuntimeClock
 
     package init(engine: Engine, label: String, sink: any LineSink, maxLineBytes: Int) {
@@ -19,14 +21,16 @@ package final class Connection: Sendable {
         clock = engine.clock
         let pushes = Pushes(sink: sink)
         let mcp = MCPSession(version: Engine.version)
+        let watches = engine.openWatches()
         let controllers: [any Controller] = [
             WeatherController(weather: engine), FavoritesController(favorites: engine),
             SettingsController(settings: engine), LocationController(location: engine),
             AlertsController(alerts: engine),
-            LogController(log: engine), SubscriptionsController(log: engine, alerts: engine, pushes: pushes),
+            LogController(log: engine),
+            SubscriptionsController(log: engine, alerts: engine, pushes: pushes, watches: watches),
             OfficialController(weather: engine),
             PastController(weather: engine),
-            MCPController(engine: engine, session: mcp, pushes: pushes),
+            MCPController(engine: engine, session: mcp, pushes: pushes, watches: watches),
         ]
         var methods: [String: MethodHandler] = [:]
         for controller in controllers {
@@ -34,6 +38,7 @@ package final class Connection: Sendable {
         }
         self.pushes = pushes
         self.mcp = mcp
+        self.watches = watches
         server = RPCServer(
             methods: methods, sink: sink, registry: engine.registry, logger: engine.logger, maxLineBytes: maxLineBytes,
             label: label, onAnswered: pushes.answered)
@@ -48,10 +53,12 @@ package final class Connection: Sendable {
         }
     }
 
-    /// Ends the connection: its feeds and MCP listen streams end, its requests in flight get up to
+    /// Ends the connection: its nowcast watches end at once, its feeds and MCP listen streams end, its requests in flight get up to
     /// `grace` to be answered, or less once one of `cutShort` reaches its deadline (a shutdown, a peer that
     /// hung up), and then the rest are cancelled (answered -32800) and waited for.
     package func finish(grace: Duration, cutShort: [ShutdownDeadline]) async {
+        // What it watched is no longer refreshed from now on, whatever its tasks are still doing.
+        watches.end()
         mcp.close()
         pushes.close()
         let server = self.server

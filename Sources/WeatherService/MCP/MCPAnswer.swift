@@ -8,6 +8,8 @@ struct MCPAnswer: Sendable {
     var value: JSONValue
     /// For a page of a paged list, where it begins, so that a page cut to fit continues after its last item.
     var page: Page?
+    /// Whether the answer tells of a failure (`isError`), though it is whole: a nowcast no source gave.
+    var isError = false
 
     /// A page of a paged list: the member holding its items and the offset of the first.
     struct Page: Sendable {
@@ -15,10 +17,11 @@ struct MCPAnswer: Sendable {
         var offset: Int
     }
 
-    init(_ summary: String, _ value: JSONValue, page: Page? = nil) {
+    init(_ summary: String, _ value: JSONValue, page: Page? = nil, isError: Bool = false) {
         self.summary = summary
         self.value = value
         self.page = page
+        self.isError = isError
     }
 }
 

@@ -12,6 +12,8 @@ struct MCPController: Controller {
     let engine: Engine
     let session: MCPSession
     let pushes: Pushes
+    /// The connection's nowcast watches (a subscribed nowcast resource's), which end with it.
+    let watches: NowcastWatches
 
     var methods: [String: MethodHandler] {
         let mcp = {
@@ -60,17 +62,17 @@ struct MCPController: Controller {
             "resources/subscribe": mcp(["uri"], false) { request, call in
                 guard !request.version.isStateless else { throw RPCError.methodNotFound("resources/subscribe") }
                 let uri = try call.params.string("uri")
-                guard MCPResourceURI.target(uri) != nil else {
+                guard let target = try MCPResourceURI.checkedTarget(uri) else {
                     throw MCPErrors.resourceNotFound(uri, version: request.version)
                 }
                 return Completion {
-                    session.resolve(uri, key: await placeKey(of: uri, cause: call.cause))
+                    session.resolve(uri, key: try await placeKey(of: uri, cause: call.cause))
                     session.startFollower { await followResourceChanges(session) }
                     pushes.afterAnswer(to: call.id) { session.subscribe(uri) }
-                    if case .weather("nowcast", let place)? = MCPResourceURI.target(uri) {
-                        let query = await placeQuery(place)
+                    if case .weather("nowcast", let place) = target {
+                        let query = try await placeQuery(place)
                         pushes.startSubscription(Self.watchID(uri)) {
-                            try? await engine.watchNowcast(query, cause: call.cause)
+                            try? await engine.watchNowcast(query, by: watches, cause: call.cause)
                         }
                     }
                     return request.result([:])
@@ -88,14 +90,14 @@ struct MCPController: Controller {
                     throw RPCError.methodNotFound("subscriptions/listen")
                 }
                 let filter = try FieldReader(call.params.members["notifications"], path: "params.notifications")
-                let uris = (try filter.optionalStrings("resourceSubscriptions") ?? []).filter {
-                    MCPResourceURI.target($0) != nil
+                let uris = try (try filter.optionalStrings("resourceSubscriptions") ?? []).filter {
+                    uri throws(FieldError) in try MCPResourceURI.checkedTarget(uri) != nil
                 }
                 guard session.reserveListener(id: id) else {
                     throw RPCError.invalidRequest("a subscriptions/listen stream with this request id is open already")
                 }
                 return Completion {
-                    for uri in uris { session.resolve(uri, key: await placeKey(of: uri, cause: call.cause)) }
+                    for uri in uris { session.resolve(uri, key: try await placeKey(of: uri, cause: call.cause)) }
                     var accepted: [String: JSONValue] = [:]
                     if filter.has("resourceSubscriptions") {
                         accepted["resourceSubscriptions"] = .array(uris.map { .string($0) })

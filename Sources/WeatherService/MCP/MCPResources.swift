@@ -32,6 +32,15 @@ enum MCPResourceURI {
         return nil
     }
 
+    /// `target(_:)`, with a `lat,lon` place checked as every face checks a point.
+    ///
+    /// - Throws: `FieldError` on `params.uri` for a `lat,lon` that is not a point on the globe.
+    static func checkedTarget(_ uri: String) throws(FieldError) -> Target? {
+        let target = target(uri)
+        if case .weather(_, let place)? = target { _ = try Coordinates(text: place, path: "params.uri") }
+        return target
+    }
+
     /// The URI of a place's weather.
     static func weather(_ kind: String, place: String) -> String {
         "weather://\(kind)/" + (place.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? place)
@@ -113,7 +122,7 @@ extension MCPController {
 
     /// `resources/read`.
     func readResource(_ uri: String, _ request: MCPRequest, _ call: MethodCall) async throws -> JSONValue {
-        guard let target = MCPResourceURI.target(uri) else {
+        guard let target = try MCPResourceURI.checkedTarget(uri) else {
             throw MCPErrors.resourceNotFound(uri, version: request.version)
         }
         let value: JSONValue
@@ -125,7 +134,7 @@ extension MCPController {
         case .warnings:
             value = await engine.warningsInForce().json
         case .weather(let kind, let place):
-            let query = await placeQuery(place)
+            let query = try await placeQuery(place)
             let origin = Origin(cause: call.cause)
             switch kind {
             case "current": value = try await engine.current(query, units: nil, maxAgeMs: nil, origin: origin)().json
@@ -142,21 +151,20 @@ extension MCPController {
     }
 
     /// The place a `{place}` names: `lat,lon`, a favorite's id or name, else a city.
-    func placeQuery(_ place: String) async -> PlaceQuery {
-        let parts = place.split(separator: ",", omittingEmptySubsequences: false)
-        if parts.count == 2, let lat = Double(String(parts[0]).trimmingWhitespace),
-            let lon = Double(String(parts[1]).trimmingWhitespace)
-        {
-            return .coordinates(lat: lat, lon: lon)
-        }
+    ///
+    /// - Throws: `FieldError` on `params.uri` for a `lat,lon` that is not a point on the globe.
+    func placeQuery(_ place: String) async throws(FieldError) -> PlaceQuery {
+        if let point = try Coordinates(text: place, path: "params.uri") { return .coordinates(point) }
         if let favorite = await engine.favorite(idOrName: place) { return .favorite(favorite.id) }
         return .city(place)
     }
 
     /// The place key a weather URI's fetches are cached under; a city is geocoded (cached, audited).
-    func placeKey(of uri: String, cause: String) async -> String? {
+    ///
+    /// - Throws: `FieldError` for a `lat,lon` that is not a point on the globe.
+    func placeKey(of uri: String, cause: String) async throws(FieldError) -> String? {
         guard case .weather(_, let place)? = MCPResourceURI.target(uri) else { return nil }
-        return await engine.placeKey(of: placeQuery(place), cause: cause)
+        return await engine.placeKey(of: try placeQuery(place), cause: cause)
     }
 
     /// Follows committed events and announces the subscribed resources they change, each once, until

@@ -121,14 +121,9 @@ enum MCPSummary {
         return PlaceNaming.writtenOut(lat: lat, lon: lon)
     }
 
-    /// `fresh`, or `stale, 25 min old` (hours from two on).
+    /// `fresh`, or `stale, 25 min old` (`Staleness`, the rule of every face).
     private static func freshness(_ answer: JSONValue, now: Timestamp) -> String {
-        guard answer["stale"] == true else { return "fresh" }
-        guard let text = answer["fetchedAt"]?.stringValue, let fetched = Timestamp(rfc3339: text) else {
-            return "stale"
-        }
-        let minutes = max(0, (now.milliseconds - fetched.milliseconds) / 60_000)
-        return minutes < 120 ? "stale, \(minutes) min old" : "stale, \(minutes / 60) h old"
+        Staleness.mark(answer, now: now) ?? "fresh"
     }
 
     /// `HH:MM` of a time member in the place's local time (by its zone's rules around `now`).

@@ -6,7 +6,8 @@ import WeatherEngine
 /// result whose text says what happened and what to do, once each, naming MCP tools.
 enum MCPToolResult {
     /// A successful tool result (its members; the era adds its own): the summary line as the first text block
-    /// and the JSON as the last, together within `MCPAnswer.maxTextCharacters` (cut to fit when longer).
+    /// and the JSON as the last, together within `MCPAnswer.maxTextCharacters` (cut to fit when longer);
+    /// `isError` when the answer tells of a failure.
     static func success(_ answer: MCPAnswer, version: MCPVersion) -> [String: JSONValue] {
         let capped = answer.capped()
         let content: [JSONValue] = [
@@ -15,6 +16,7 @@ enum MCPToolResult {
         ]
         var result: [String: JSONValue] = ["content": .array(content)]
         if version.hasStructuredContent { result["structuredContent"] = capped.value }
+        if answer.isError { result["isError"] = true }
         return result
     }
 

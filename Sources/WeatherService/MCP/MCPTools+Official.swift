@@ -92,7 +92,8 @@ extension MCPController {
             let request = try PlaceParams(arguments)
             return {
                 let nowcast = try await engine.nowcast(request.place, units: request.units, origin: origin)()
-                return MCPAnswer(nowcast.summaryLine, nowcast.json)
+                // No source answered: the answer says why, as a tool error.
+                return MCPAnswer(nowcast.summaryLine, nowcast.json, isError: nowcast.answer == nil)
             }
         case "get_alerts":
             let page = try PageParams.read(arguments, defaultLimit: 100)

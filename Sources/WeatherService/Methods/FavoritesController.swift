@@ -50,13 +50,10 @@ struct FavoritesController: Controller {
         guard let name = try p.nonEmptyString("name") else {
             throw FieldError(path: "\(p.path).name", problem: "is required (with lat and lon)")
         }
-        guard let lat = try p.double("lat", in: -90...90) else {
-            throw FieldError(path: "\(p.path).lat", problem: "is required")
+        guard let point = try p.coordinates() else {
+            throw FieldError(path: "\(p.path).lat", problem: "is required (with lon)")
         }
-        guard let lon = try p.double("lon", in: -180...180) else {
-            throw FieldError(path: "\(p.path).lon", problem: "is required")
-        }
-        return .place(name: name, lat: lat, lon: lon, country: try p.nonEmptyString("country", maxLength: 3))
+        return .place(name: name, at: point, country: try p.nonEmptyString("country", maxLength: 3))
     }
 
     /// The favorite a removal names: `favorite` (an id or a name) or `id`.

@@ -14,24 +14,34 @@ struct LocationController: Controller {
             "location/clear": MethodHandler(changesState: true) { [location] call in
                 try await location.clearLocation(origin: call.origin).map { CommandResult.locationCleared($0) }
             },
-            "refresh": MethodHandler(params: ["scope"]) { [location] call in
-                let scope = try call.params.choice("scope", as: RefreshScope.self) ?? .all
-                return Completion { try await location.refresh(scope, only: nil, cause: call.cause, onPlace: nil).json }
+            "refresh": MethodHandler(params: PlaceParams.names.union(["scope"])) { [location] call in
+                let scope = try call.params.choice("scope", as: RefreshScope.self)
+                // A place named: everything weatherd keeps for it; else the places of `scope`.
+                guard PlaceParams.names.contains(where: call.params.has) else {
+                    return Completion {
+                        try await location.refresh(scope ?? .all, only: nil, cause: call.cause, onPlace: nil).json
+                    }
+                }
+                guard scope == nil else {
+                    throw FieldError(path: call.params.path, problem: "must give either scope or a place, not both")
+                }
+                let place = try PlaceParams(call.params).place
+                return Completion { try await location.refresh(place, cause: call.cause).json }
             },
         ]
     }
 
     /// `location/set`'s params (MCP's `set_location` takes the same): `lat` and `lon`, or `address`.
     static func newLocation(_ p: FieldReader) throws(FieldError) -> NewLocation {
-        let lat = try p.double("lat", in: -90...90)
-        let lon = try p.double("lon", in: -180...180)
         if let address = try p.nonEmptyString("address") {
-            guard lat == nil, lon == nil else {
+            guard !p.has("lat"), !p.has("lon") else {
                 throw FieldError(path: p.path, problem: "must give either address, or lat and lon")
             }
             return .address(address)
         }
-        guard let lat, let lon else { throw FieldError(path: p.path, problem: "needs lat and lon, or address") }
-        return .coordinates(lat: lat, lon: lon)
+        guard let point = try p.coordinates() else {
+            throw FieldError(path: p.path, problem: "needs lat and lon, or address")
+        }
+        return .coordinates(point)
     }
 }

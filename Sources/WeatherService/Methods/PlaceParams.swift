@@ -13,20 +13,18 @@ struct PlaceParams: Sendable {
 
     init(_ params: FieldReader) throws(FieldError) {
         let city = try params.nonEmptyString("city")
-        let lat = try params.double("lat", in: -90...90)
-        let lon = try params.double("lon", in: -180...180)
         let byEither = try params.nonEmptyString("favorite")
         let byID = try params.nonEmptyString("favoriteId")
         let favorite = byEither ?? byID
-        let forms = [city != nil, lat != nil || lon != nil, favorite != nil].filter { $0 }.count
+        let byPoint = params.has("lat") || params.has("lon")
+        let forms = [city != nil, byPoint, favorite != nil].filter { $0 }.count
         guard forms <= 1, !(params.has("favorite") && params.has("favoriteId")) else {
             throw FieldError(path: params.path, problem: "must name one place: city, lat and lon, or favorite")
         }
         if let city {
             place = .city(city)
-        } else if lat != nil || lon != nil {
-            guard let lat, let lon else { throw FieldError(path: params.path, problem: "needs both lat and lon") }
-            place = .coordinates(lat: lat, lon: lon)
+        } else if let point = try params.coordinates() {
+            place = .coordinates(point)
         } else if let favorite {
             place = .favorite(favorite)
         } else {

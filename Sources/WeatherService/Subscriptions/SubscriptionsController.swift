@@ -8,17 +8,21 @@ struct SubscriptionsController: Controller {
     let log: any LogFacet
     let alerts: any AlertsFacet
     let pushes: Pushes
+    /// The connection's watches, which end with it.
+    let watches: NowcastWatches
 
     var methods: [String: MethodHandler] {
         [
-            "events/subscribe": MethodHandler(params: ["afterSeq", "types"]) { [log, pushes] call in
+            "events/subscribe": MethodHandler(params: ["afterSeq", "types"]) { [log, pushes, watches] call in
                 let afterSeq = try call.params.int("afterSeq", in: 0...(1 << 53)) ?? log.lastSeq
                 let types = try call.params.optionalStrings("types").map(Set.init)
                 let id = pushes.newSubscriptionID()
                 return Completion {
                     pushes.afterAnswer(to: call.id) {
                         pushes.startSubscription(id) {
-                            await alerts.followingAlerts { await Self.feed(log, pushes, id, afterSeq, types) }
+                            await alerts.followingAlerts(by: watches) {
+                                await Self.feed(log, pushes, id, afterSeq, types)
+                            }
                         }
                     }
                     return .object(["subscriptionId": .string(id), "afterSeq": .int(afterSeq)])
@@ -30,13 +34,13 @@ struct SubscriptionsController: Controller {
                     .object(["unsubscribed": .array(pushes.stopSubscriptions(id).map { .string($0) })])
                 }
             },
-            "alerts/subscribe": MethodHandler(params: ["units"]) { [alerts, pushes] call in
+            "alerts/subscribe": MethodHandler(params: ["units"]) { [alerts, pushes, watches] call in
                 // A system named here is the reader's whole, as for the weather methods; else the settings'.
                 let units = try call.params.choice("units", as: Units.self)?.choice
                 return Completion {
                     pushes.afterAnswer(to: call.id) {
                         pushes.setAlerts(true) {
-                            await alerts.followingAlerts {
+                            await alerts.followingAlerts(by: watches) {
                                 await alerts.followAlerts { pushes.notify("alerts/raised", $0.json(in: units ?? $1)) }
                             }
                         }
@@ -44,11 +48,13 @@ struct SubscriptionsController: Controller {
                     return .object(["subscribed": true])
                 }
             },
-            "nowcast/watch": MethodHandler(params: PlaceParams.names) { [alerts, pushes] call in
+            "nowcast/watch": MethodHandler(params: PlaceParams.names) { [alerts, pushes, watches] call in
                 let place = try PlaceParams(call.params).place
                 let id = pushes.newSubscriptionID()
                 return Completion {
-                    pushes.startSubscription(id) { try? await alerts.watchNowcast(place, cause: call.cause) }
+                    pushes.startSubscription(id) {
+                        try? await alerts.watchNowcast(place, by: watches, cause: call.cause)
+                    }
                     return .object(["subscriptionId": .string(id)])
                 }
             },

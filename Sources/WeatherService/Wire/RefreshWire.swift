@@ -2,11 +2,12 @@ import WeatherDomain
 import WeatherEngine
 
 extension RefreshOutcome {
-    /// How the answer names the place: `current`, or the favorite's id.
+    /// How the answer names the place: `current`, the favorite's id, or another place's key (`lat,lon`).
     var label: String {
         switch target {
         case .current: "current"
         case .favorite(let id): id
+        case .place: place.key
         }
     }
 
@@ -22,6 +23,8 @@ extension RefreshOutcome {
 }
 
 extension RefreshReport {
-    /// `refresh`'s answer: `{scope, results}`.
-    var json: JSONValue { .object(["scope": .string(scope.rawValue), "results": .array(results.map(\.json))]) }
+    /// `refresh`'s answer: `{scope, results}`; `scope` is `place` when the refresh named one.
+    var json: JSONValue {
+        .object(["scope": .string(scope?.rawValue ?? "place"), "results": .array(results.map(\.json))])
+    }
 }

@@ -47,13 +47,13 @@ extension WeatherFormatting {
                     threeHourly.filter { inKeptDays(local($0.time)) }.map { step(report, $0, zone: zone, units: units) }
                 )
             case .hourly:
-                let horizon = Timestamp(milliseconds: now.milliseconds + ForecastType.hourlyHorizonMs)
                 let hours = report.hourly.filter {
                     !ForecastTimeline.isPast(
                         end: Timestamp(milliseconds: $0.time.milliseconds + ForecastTimeline.hour), now: now)
-                        && $0.time < horizon && inKeptDays(local($0.time))
+                        && inKeptDays(local($0.time))
                 }
-                result["entries"] = .array(hours.map { step(report, $0, zone: zone, units: units) })
+                result["entries"] = .array(
+                    hours.prefix(ForecastType.hourlySteps).map { step(report, $0, zone: zone, units: units) })
             case .twiceDaily:
                 let halves = ForecastHalf.halves(
                     of: ForecastTimeline.finest(report), lat: report.place.lat, lon: report.place.lon, zone: zone
