@@ -109,13 +109,6 @@ package enum RelayClient {
         let path = try Daemon.socketPath(configuration, environment: environment)
         let dataDirectory = SocketPath.standardize(
             configuration.dataDirectory, currentDirectory: FileManager.default.currentDirectoryPath)
-        if let running = runningSocket(configuration, dataDirectory: dataDirectory, otherThan: path) {
-            do {
-                return try DaemonLauncher.connect(path: running)
-            } catch {
-                // Nobody answers there after all: the client's own socket, as ever.
-            }
-        }
         // The client's options come last, so its own --idle-exit or --log-file win.
         let daemonArguments =
             [
