@@ -126,7 +126,7 @@ package enum CLI {
             return try ClientConnection.standalone(
                 configuration: configuration, clock: environment.clock, logger: Logger(level: level),
                 provider: configuration.makeProvider(), transport: environment.transport(configuration),
-                onNotification: forward)
+                autoLocator: GeoClue.locator(environment: environment.variables), onNotification: forward)
         }
         let connection = try await ClientConnection.daemon(
             configuration: configuration, arguments: invocation.serverOptions, environment: environment.variables,

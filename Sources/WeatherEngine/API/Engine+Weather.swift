@@ -115,7 +115,7 @@ extension Engine {
             return Place(
                 name: favorite.name, country: favorite.country, state: nil, lat: favorite.lat, lon: favorite.lon)
         case .currentLocation:
-            guard let location = await location.read({ $0.current }) else { throw DomainError.noLocation }
+            let location = try await currentLocation(auto: autoLocationDefault, cause: cause)
             return Place(name: location.name, country: nil, state: nil, lat: location.lat, lon: location.lon)
         case .city(let name):
             return try await lookUpCity(name, cause: cause)

@@ -98,7 +98,7 @@ extension Configuration {
     }
 
     /// Reads the flag `reader` stands on when it is about the data dir and its log (`--data-dir`, `--fsync`,
-    /// `--command-window`, `--location-precision`, `--snapshot-every`, `--max-favorites`, `--segment-bytes`,
+    /// `--command-window`, `--location-precision`, `--auto-location`, `--snapshot-every`, `--max-favorites`, `--segment-bytes`,
     /// `--retain-payloads`, `--retain-audit`); false when it is another flag.
     private mutating func readLogFlag(_ reader: inout ArgumentReader) throws(ConfigurationError) -> Bool {
         switch reader.flag {
@@ -114,6 +114,12 @@ extension Configuration {
             fsync = mode
         case "--command-window": commandWindow = try reader.number(1...10_000_000)
         case "--location-precision": locationPrecision = try reader.number(0...6)
+        case "--auto-location":
+            switch try reader.value() {
+            case "on": autoLocation = true
+            case "off": autoLocation = false
+            default: throw ConfigurationError("--auto-location must be on or off")
+            }
         case "--snapshot-every": snapshotEvery = try reader.number(0...100_000_000)
         case "--max-favorites": maxFavorites = try reader.number(1...10_000_000)
         case "--segment-bytes": segmentBytes = Int64(try reader.number(1024...(1 << 40)))

@@ -21,7 +21,7 @@ extension MCPTool {
                 "type": "object", "required": ["lat", "lon", "setAt", "refresh"],
                 "properties": [
                     "lat": ["type": "number"], "lon": ["type": "number"], "name": ["type": "string"],
-                    "setAt": ["type": "string"], "refresh": ["type": "boolean"],
+                    "setAt": ["type": "string"], "refresh": ["type": "boolean"], "approximate": ["type": "boolean"],
                 ],
             ], readOnly: false, openWorld: true)
     ]
@@ -33,7 +33,7 @@ extension MCPController {
         guard name == "set_location" else { return nil }
         let answer = try await engine.setLocation(try LocationController.newLocation(arguments), origin: origin)
         return {
-            let value = try await answer().json
+            let value = try await answer().answer
             return MCPAnswer(MCPSummary.location(value), value)
         }
     }
