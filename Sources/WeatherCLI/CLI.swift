@@ -103,7 +103,8 @@ package enum CLI {
             status = try await command.run(
                 Context(
                     invocation: invocation, client: connection.client, notifications: notifications.stream,
-                    clock: environment.clock, variables: environment.variables))
+                    clock: environment.clock, variables: environment.variables,
+                    autoLocation: configuration.autoLocation ?? true))
         } catch {
             output.error("weatherd \(command.name): \(Self.message(error))")
             status = (error as? RPCError)?.kind == "daemon_unavailable" ? Exit.unavailable : Exit.failed

@@ -48,7 +48,7 @@ enum LocationCommand {
             return CLI.Exit.ok
         }
         guard words.first == "set" else {
-            let location = try await context.call("location/get")
+            let location = try await context.call("location/get", ["autoLocation": .bool(context.autoLocation)])
             context.output.print(context.json ? location.jsonString : describe(location))
             return CLI.Exit.ok
         }
@@ -68,10 +68,12 @@ enum LocationCommand {
         return CLI.Exit.ok
     }
 
-    /// `Berlin  52.52,13.41  set 2026-05-26T09:50:00.000Z`.
+    /// `Berlin  52.52,13.41  set 2026-05-26T09:50:00.000Z`, and where weatherd found it when it did
+    /// (`(approximate location: the principal city of the time zone Europe/Berlin)`).
     static func describe(_ location: JSONValue) -> String {
         let name = location["name"]?.stringValue.map { "\($0)  " } ?? ""
         let since = location["setAt"]?.stringValue.map { "  set \($0)" } ?? ""
-        return name + PlaceText.coordinates(location) + since
+        let origin = LocationWording.origin(location).map { "  (\($0))" } ?? ""
+        return name + PlaceText.coordinates(location) + since + origin
     }
 }

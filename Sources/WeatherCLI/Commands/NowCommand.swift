@@ -43,8 +43,22 @@ enum NowCommand {
             let age = Text.duration(seconds: Double(now.milliseconds - fetched.milliseconds) / 1000)
             line += " " + context.output.styled("(stale, \(age) old)", "33")
         }
+        if try await isApproximate(context) {
+            line += " " + context.output.styled("(\(LocationWording.approximate))", "33")
+        }
         context.output.print(line)
         return CLI.Exit.ok
+    }
+
+    /// Whether the command's place is the current location and that is only the time zone's city.
+    static func isApproximate(_ context: Context) async throws -> Bool {
+        guard context.invocation.positional.isEmpty else { return false }
+        do {
+            return try await context.call("location/get")["approximate"]?.boolValue == true
+        } catch let error as RPCError where error.kind == "no_location" {
+            // Cleared since the weather was answered: nothing to label.
+            return false
+        }
     }
 
     /// `--units`, when given, is one of the three systems.
@@ -61,9 +75,10 @@ enum NowCommand {
         return params
     }
 
-    /// The weather methods' place params for the command's PLACE.
+    /// The weather methods' place params for the command's PLACE; without one, the current location, which
+    /// weatherd finds when none is set unless `--auto-location off`.
     static func placeParams(_ context: Context) async throws -> [String: JSONValue] {
-        guard let place = context.invocation.positional.first else { return [:] }
+        guard let place = context.invocation.positional.first else { return ["autoLocation": .bool(context.autoLocation)] }
         if PlaceArgument.coordinates(place) != nil { return PlaceArgument.params(place, favorites: []) }
         let favorites = try await FavoritesCommand.list(context)["favorites"]?.arrayValue ?? []
         return PlaceArgument.params(place, favorites: favorites)

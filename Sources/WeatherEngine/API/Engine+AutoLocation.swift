@@ -17,15 +17,23 @@ extension Engine {
     /// The current location. A location the client set is answered as it is. Without `auto`, none set is
     /// `no_location`. With it: when none is set, weatherd looks for one (GeoClue, else the time zone's city),
     /// records it (`location.changed` with its `source`) and answers it; when the one set was found so, it is
-    /// answered at once and looked for again in the background, at most every `AutoLocating.recheckInterval`,
-    /// and replaced when the machine moved 5 km or more (`LocationDecisions.found`).
+    /// answered at once and looked for again in the background, at most every `AutoLocating.recheckInterval`
+    /// (counted from when it was recorded, for an engine that has not looked yet), and replaced when the machine
+    /// moved 5 km or more (`LocationDecisions.found`).
     ///
     /// - Throws: `DomainError.noLocation` (with why nothing was found, when it looked), a storage failure, or
     ///   `CancellationError`.
     func currentLocation(auto: Bool, cause: String) async throws -> Location {
         let now = clock.now
         if let current = await location.read({ $0.current }) {
-            let due = { (last: WallInstant?) in last.map { now >= $0.advanced(by: AutoLocating.recheckInterval) } ?? true }
+            // Before this engine looked, the location's own time says when it was last found.
+            let due = { (last: WallInstant?) in
+                guard let last else {
+                    let found = Duration.milliseconds(now.millisecondsSinceEpoch - current.setAt.milliseconds)
+                    return found >= AutoLocating.recheckInterval
+                }
+                return now >= last.advanced(by: AutoLocating.recheckInterval)
+            }
             if auto, current.source != nil, let (_, started) = autoLocating.join(at: now, due: due), started {
                 background.start { await self.search(cause: cause) }
             }

@@ -38,3 +38,21 @@ extension MCPController {
         }
     }
 }
+
+extension MCPController {
+    /// What a weather tool's summary adds when it answered for the current location and weatherd found that
+    /// only from the time zone: `. The current location is approximate location: …; set_location sets an exact
+    /// one`; empty otherwise (a place named, a location set or found by GeoClue).
+    static func approximateNote(_ place: PlaceQuery, engine: Engine, origin: Origin) async -> String {
+        guard case .currentLocation = place else { return "" }
+        let here: Location
+        do {
+            here = try await engine.currentLocation(autoLocation: false, origin: origin)()
+        } catch {
+            // Cleared since the weather was answered: nothing to say about it.
+            return ""
+        }
+        guard here.isApproximate, let said = LocationWording.origin(here.answer) else { return "" }
+        return ". The current location is an \(said); set_location sets an exact one"
+    }
+}
