@@ -14,8 +14,10 @@ enum LocationCommand {
             The current location is where `weatherd now`, `forecast`, `bar` and the rest look when no PLACE is
             given. `set` takes an address or a city (geocoded) or LAT,LON; the coordinates are kept to
             --location-precision decimals (2 by default, about 1 km). A move of more than 5 km refreshes the
-            weather there. `clear` forgets it (a command without PLACE then asks for one). Without an action, it
-            prints the location, or says that none is set (exit status 1).
+            weather there. `clear` forgets it. Without an action, it prints the location; with none set it finds
+            the machine's, as a command without PLACE does (GeoClue on the system bus, else the principal city of
+            the time zone, marked approximate; `--auto-location off` does not look), and says where it came from,
+            or that none was found (exit status 1).
 
             example:
               weatherd location set Berlin
