@@ -109,7 +109,8 @@ package enum CLI {
             status = try await command.run(
                 Context(
                     invocation: invocation, client: connection.client, notifications: notifications.stream,
-                    clock: environment.clock, variables: environment.variables))
+                    clock: environment.clock, variables: environment.variables,
+                    autoLocation: configuration.autoLocation ?? true))
         } catch {
             output.error("weatherd \(command.name): \(Self.message(error))")
             // A PLACE that is two numbers off the globe is found wrong only once the command runs.
@@ -134,7 +135,7 @@ package enum CLI {
             return try ClientConnection.standalone(
                 configuration: configuration, clock: environment.clock, logger: Logger(level: level),
                 provider: configuration.makeProvider(), transport: environment.transport(configuration),
-                onNotification: forward)
+                autoLocator: GeoClue.locator(environment: environment.variables), onNotification: forward)
         }
         let connection = try await ClientConnection.daemon(
             configuration: configuration, arguments: invocation.serverOptions, environment: environment.variables,

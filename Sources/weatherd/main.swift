@@ -76,7 +76,8 @@ case .standalone:
     exit(
         await Standalone.run(
             configuration: configuration, clock: clock, logger: logger, provider: configuration.makeProvider(),
-            transport: .live(maxBodyBytes: configuration.maxBodyBytes, idleTimeout: configuration.fetch.deadline)))
+            transport: .live(maxBodyBytes: configuration.maxBodyBytes, idleTimeout: configuration.fetch.deadline),
+            autoLocator: GeoClue.locator(environment: environment)))
 case .serve:
     exit(
         await Daemon.run(

@@ -41,10 +41,10 @@ package enum DBusSocket: Sendable, Equatable {
 package final class DBusConnection: Sendable {
     /// The unique name the bus gave this connection (`:1.42`).
     package let uniqueName: String
-    private let fd: Int32
+    let fd: Int32
     private let serial = Mutex<UInt32>(1)
     /// One call at a time; the framer keeps what was read past a reply (a signal's first bytes) for the next.
-    private let calls: Mutex<DBusFramer>
+    let calls: Mutex<DBusFramer>
 
     package static let replyTimeoutSeconds = 25
 
@@ -100,10 +100,7 @@ package final class DBusConnection: Sendable {
     package func call(
         destination: String, path: String, interface: String, member: String, _ body: [DBusValue]
     ) async throws(DBusError) -> [DBusValue] {
-        let number = serial.withLock { serial in
-            defer { serial &+= 1 }
-            return serial
-        }
+        let number = nextSerial()
         let message = DBusMessage.call(
             serial: number, destination: destination, path: path, interface: interface, member: member, body: body)
         let result = await onOwnThread(named: "dbus-call") { [self] () -> Result<[DBusValue], DBusError> in
@@ -117,6 +114,14 @@ package final class DBusConnection: Sendable {
             }
         }
         return try result.get()
+    }
+
+    /// The serial of the next message this connection sends.
+    func nextSerial() -> UInt32 {
+        serial.withLock { serial in
+            defer { serial &+= 1 }
+            return serial
+        }
     }
 
     /// A connected socket to the bus (the test support's notification server connects through it too).

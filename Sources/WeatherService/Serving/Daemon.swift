@@ -54,7 +54,7 @@ package enum Daemon {
         logger.info("listening on \(listener.path ?? "the socket systemd passed")")
         let engine = Engine(
             opened, configuration: configuration, clock: clock, logger: logger, provider: provider,
-            transport: transport)
+            transport: transport, autoLocator: GeoClue.locator(environment: environment))
         var settings = DaemonService.Settings(
             maxLineBytes: configuration.maxLineBytes, endOfInputGrace: configuration.endOfInputGrace)
         settings.maxConnections = configuration.maxConnections
