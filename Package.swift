@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(
             name: "WeatherServiceTests",
             dependencies: ["WeatherService", "WeatherEngine", "WeatherCLI", "WeatherTesting"],
-            exclude: ["Golden"],
+            exclude: ["Golden", "Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

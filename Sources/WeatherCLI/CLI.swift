@@ -118,7 +118,8 @@ package enum CLI {
             status = try await command.run(
                 Context(
                     invocation: invocation, client: connection.client, notifications: notifications.stream,
-                    runtime: environment.runtime, variables: environment.variables))
+                    runtime: environment.runtime, variables: environment.variables,
+                    autoLocation: configuration.autoLocation ?? true))
         } catch {
             output.error("weatherd \(command.name): \(Self.message(error))")
             // A PLACE that is two numbers off the globe is found wrong only once the command runs.
@@ -143,6 +144,7 @@ package enum CLI {
             return try ClientConnection.standalone(
                 configuration: configuration, runtime: environment.runtime, logger: Logger(level: level),
                 provider: configuration.makeProvider(), transport: environment.transport(configuration),
+                autoLocator: GeoClue.locator(environment: environment.variables, runtime: environment.runtime),
                 onNotification: forward)
         }
         let connection = try await ClientConnection.daemon(

@@ -20,6 +20,9 @@ package struct Context: Sendable {
     var clock: any RuntimeClock { runtime.clock }
     /// The environment weatherd was started with (`DBUS_SESSION_BUS_ADDRESS`, `XDG_STATE_HOME`, `HOME`).
     var variables: [String: String] = [:]
+    /// Whether a command without PLACE lets weatherd find the machine's location when none is set
+    /// (`--auto-location`, on unless turned off).
+    var autoLocation = true
 
     var output: Output { invocation.output }
     /// The time now.

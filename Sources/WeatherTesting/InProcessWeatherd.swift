@@ -32,7 +32,7 @@ package final class InProcessWeatherd: Sendable {
         segmentBytes: Int64 = 64 << 20, logger: Logger = Logger(level: .error), warningsInterval: Duration? = nil,
         warningsLanguage: String? = nil, followerCapacity: Int = 10_000,
         summaryCheckInterval: Duration? = .seconds(60), provider: (any WeatherProvider)? = nil,
-        configure: (inout Configuration) -> Void = { _ in }
+        autoLocator: AutoLocator = .unavailable, configure: (inout Configuration) -> Void = { _ in }
     ) throws {
         self.network = network
         self.clock = clock
@@ -62,7 +62,7 @@ package final class InProcessWeatherd: Sendable {
             opened, configuration: configuration, runtime: .testing(clock: clock), logger: logger,
             provider: provider
                 ?? OpenMeteoProvider(baseURL: "http://weather.test", geocodingBaseURL: "http://geo.test"),
-            transport: network.transport)
+            transport: network.transport, autoLocator: autoLocator)
         self.engine = engine
         connection = Connection(engine: engine, label: "stdio", sink: output, maxLineBytes: maxLineBytes)
         writerTask = Task { await engine.runLog() }

@@ -81,11 +81,12 @@ if mode == .serve, let path = configuration.logFile {
 }
 switch mode {
 case .standalone:
+    let runtime = startedRuntime()
     exit(
         await Standalone.run(
-            configuration: configuration, runtime: startedRuntime(), logger: logger,
-            provider: configuration.makeProvider(),
-            transport: .live(maxBodyBytes: configuration.maxBodyBytes, idleTimeout: configuration.fetch.deadline)))
+            configuration: configuration, runtime: runtime, logger: logger, provider: configuration.makeProvider(),
+            transport: .live(maxBodyBytes: configuration.maxBodyBytes, idleTimeout: configuration.fetch.deadline),
+            autoLocator: GeoClue.locator(environment: environment, runtime: runtime)))
 case .serve:
     exit(
         await Daemon.run(

@@ -122,7 +122,7 @@ struct HookRunner: Sendable {
             _ = clock.schedule(at: clock.now.advanced(by: grace), on: loop) { process.signal(SIGKILL) }
         }
         let timedOut = process.wasSignalled
-        if status == 0, !timedOut {
+        if status == .exited(0), !timedOut {
             successes.count.withLock { $0 += 1 }
             return
         }

@@ -46,8 +46,8 @@ package enum DomainEvent: Sendable, Equatable {
         case .historyRecorded: EventKind("history.recorded", 1)
         case .historyCleared: EventKind("history.cleared", 1)
         case .settingsChanged: EventKind("settings.changed", 1)
-        case .locationChanged: EventKind("location.changed", 1)
-        case .locationCleared: EventKind("location.cleared", 1)
+        case .locationChanged: EventKind("location.changed", 2)
+        case .locationCleared: EventKind("location.cleared", 2)
         case .weatherFetched: EventKind("weather.fetched", 1)
         case .weatherFetchFailed: EventKind("weather.fetch_failed", 1)
         case .geocodeFetched: EventKind("geocode.fetched", 1)
@@ -105,8 +105,8 @@ package enum DomainEvent: Sendable, Equatable {
         case ("history.recorded", 1): return .historyRecorded(try HistoryEntry(json: data))
         case ("history.cleared", 1): return .historyCleared(count: try FieldReader(data, path: "data").int("count"))
         case ("settings.changed", 1): return .settingsChanged(try SettingsChange(json: data))
-        case ("location.changed", 1): return .locationChanged(try Location(json: data))
-        case ("location.cleared", 1): return .locationCleared(try Location(json: data))
+        case ("location.changed", 2): return .locationChanged(try Location(json: data))
+        case ("location.cleared", 2): return .locationCleared(try Location(json: data))
         case ("weather.fetched", 1):
             // A fetch whose report compaction stripped (a later fetch of its entry replaced it) keeps its audit facts.
             if case .object(let members) = data, members["compacted"] != nil {

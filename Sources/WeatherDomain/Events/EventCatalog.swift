@@ -20,8 +20,8 @@ package struct EventCatalog: Sendable {
     package init(upcasters: [EventKind: Upcaster] = [:]) { self.upcasters = upcasters }
 
     /// The catalog of this build: `alert.raised` v1 and `alerts.configured` v1 are read as v2 (see
-    /// `EventCatalog+V2.swift`).
-    package static let standard = EventCatalog(upcasters: alertUpcasters)
+    /// `EventCatalog+V2.swift`), and `location.changed` v1 and `location.cleared` v1 as v2.
+    package static let standard = EventCatalog(upcasters: alertUpcasters.merging(locationUpcasters) { old, _ in old })
 
     /// The outcome of decoding one logged event.
     package enum Outcome: Sendable, Equatable {

@@ -54,6 +54,10 @@ package struct Configuration: Sendable, Equatable {
     package var refreshInterval: Duration? = .seconds(4 * 3600)
     /// Decimals kept of the client's coordinates in the log (`--location-precision`; 2 is about 1 km).
     package var locationPrecision = 2
+    /// Whether a request with no place and no location set finds the machine's location (`--auto-location
+    /// on|off`): GeoClue on the system bus, else the time zone's city. nil: each face's default, on for the
+    /// commands and bars, off for JSON-RPC and MCP clients (which ask with `autoLocation`).
+    package var autoLocation: Bool?
     /// Events between periodic snapshots (`--snapshot-every`); 0 writes one only at clean shutdown.
     package var snapshotEvery = 10_000
     /// The size at which the active log file rolls over into a sealed segment (`--segment-bytes`).

@@ -55,16 +55,25 @@ package final class Engine: Sendable {
     private let stopReason = Mutex<String?>(nil)
     /// The counters `/metrics` shows, folded from every committed batch.
     let metricsRecorder: MetricsRecorder
+    /// How the machine's location is found when the client set none (`--auto-location`).
+    let autoLocator: AutoLocator
+    /// The search for it in flight, and when the last began.
+    let autoLocating = AutoLocating()
+    /// Whether a request that does not say looks for the machine's location (`--auto-location`; off unless
+    /// given: a JSON-RPC client asks with `autoLocation`, as the commands do).
+    let autoLocationDefault: Bool
     /// Facts the front adds to `service/status` (the socket, the connections).
     private let frontFacts = Mutex<(@Sendable () -> FrontStatus)?>(nil)
 
     /// Builds the engine over an opened data dir.
     package init(
         _ opened: OpenedDataDir, configuration: Configuration, runtime: Runtime, logger: Logger,
-        provider: any WeatherProvider, transport: HTTPTransport
+        provider: any WeatherProvider, transport: HTTPTransport, autoLocator: AutoLocator = .unavailable
     ) {
         let clock = runtime.clock
         self.opened = opened
+        self.autoLocator = autoLocator
+        autoLocationDefault = configuration.autoLocation ?? false
         self.configuration = configuration
         let state = opened.replay.state
         let bus = EventBus(lastSeq: opened.position.nextSeq - 1)

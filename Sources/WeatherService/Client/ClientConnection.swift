@@ -47,14 +47,15 @@ package struct ClientConnection: Sendable {
     /// - Throws: the data dir's error (locked by another weatherd, damaged log…), or `SocketError`.
     package static func standalone(
         configuration: Configuration, runtime: Runtime, logger: Logger, provider: any WeatherProvider,
-        transport: HTTPTransport, onNotification: @escaping @Sendable (String, JSONValue) -> Void = { _, _ in }
+        transport: HTTPTransport, autoLocator: AutoLocator,
+        onNotification: @escaping @Sendable (String, JSONValue) -> Void = { _, _ in }
     ) throws -> ClientConnection {
         let opened = try OpenedDataDir.open(configuration: configuration, clock: runtime.clock, logger: logger)
         let (serverEnd, clientEnd) = try UnixSocket.pair()
         let served = Task {
             await Standalone.serve(
                 opened, configuration: configuration, runtime: runtime, logger: logger, provider: provider,
-                transport: transport, input: serverEnd, output: serverEnd)
+                transport: transport, autoLocator: autoLocator, input: serverEnd, output: serverEnd)
             // Shut down before closing: a close alone would not tell the client.
             shutdownSocket(serverEnd, .both)
             UnixSocket.closeDescriptor(serverEnd)

@@ -41,7 +41,7 @@ package enum DBusSocket: Sendable, Equatable {
 package final class DBusConnection: Sendable {
     /// The unique name the bus gave this connection (`:1.42`).
     package let uniqueName: String
-    private let link: Link
+    let link: Link
 
     /// How long a call waits for its reply.
     package static let replyTimeout: Duration = .seconds(25)
@@ -257,6 +257,10 @@ extension DBusConnection {
             var lineWaiter: CheckedContinuation<String, any Error>?
             var replies: [UInt32: CheckedContinuation<DBusMessage, any Error>] = [:]
             var signalHandlers: [@Sendable (DBusMessage) -> Void] = []
+            /// Waits for the next signal one of them accepts (`nextSignal`), by number.
+            var signalWaiters: [UInt64: (matches: @Sendable (DBusMessage) -> Bool, CheckedContinuation<DBusMessage, any Error>)] =
+                [:]
+            var nextWaiter: UInt64 = 0
             var ended: DBusError?
         }
 
@@ -287,6 +291,35 @@ extension DBusConnection {
 
         func onSignal(_ handler: @escaping @Sendable (DBusMessage) -> Void) {
             state.withLock { $0.signalHandlers.append(handler) }
+        }
+
+        /// The next signal `matches` accepts; signals that came before are not kept.
+        func nextSignal(where matches: @escaping @Sendable (DBusMessage) -> Bool) async throws(DBusError)
+            -> DBusMessage
+        {
+            let id = state.withLock { state in
+                defer { state.nextWaiter += 1 }
+                return state.nextWaiter
+            }
+            do {
+                return try await withTaskCancellationHandler {
+                    try await withCheckedThrowingContinuation { continuation in
+                        let ended = state.withLock { state -> DBusError? in
+                            if let ended = state.ended { return ended }
+                            state.signalWaiters[id] = (matches, continuation)
+                            return nil
+                        }
+                        if let ended { continuation.resume(throwing: ended) }
+                    }
+                } onCancel: { [self] in
+                    state.withLock { $0.signalWaiters.removeValue(forKey: id) }?.1.resume(
+                        throwing: CancellationError())
+                }
+            } catch let error as DBusError {
+                throw error
+            } catch {
+                throw .broken("\(error)")
+            }
         }
 
         /// The handshake's next line, within the reply timeout.
@@ -394,22 +427,32 @@ extension DBusConnection {
             }
             for (waiter, line) in lines { waiter.resume(returning: line) }
             for (waiter, message) in replies { waiter.resume(returning: message) }
-            for message in signals { for handler in handlers { handler(message) } }
+            for message in signals {
+                for handler in handlers { handler(message) }
+                let waiting = state.withLock { state -> [CheckedContinuation<DBusMessage, any Error>] in
+                    let accepted = state.signalWaiters.filter { $0.value.matches(message) }
+                    for id in accepted.keys { state.signalWaiters[id] = nil }
+                    return accepted.sorted { $0.key < $1.key }.map(\.value.1)
+                }
+                for waiter in waiting { waiter.resume(returning: message) }
+            }
             if let failure { end(failure) }
         }
 
         /// Fails every call waiting and every later one with `error`, and closes the socket.
         private func end(_ error: DBusError) {
-            let (line, replies) = state.withLock { state in
+            let (line, replies, signals) = state.withLock { state in
                 if state.ended == nil { state.ended = error }
                 defer {
                     state.lineWaiter = nil
                     state.replies = [:]
+                    state.signalWaiters = [:]
                 }
-                return (state.lineWaiter, Array(state.replies.values))
+                return (state.lineWaiter, Array(state.replies.values), state.signalWaiters.values.map(\.1))
             }
             line?.resume(throwing: error)
             for waiter in replies { waiter.resume(throwing: error) }
+            for waiter in signals { waiter.resume(throwing: error) }
             channel.close()
         }
 

@@ -56,7 +56,7 @@ package enum Daemon {
         logger.info("listening on \(listener.path ?? "the socket systemd passed")")
         let engine = Engine(
             opened, configuration: configuration, runtime: runtime, logger: logger, provider: provider,
-            transport: transport)
+            transport: transport, autoLocator: GeoClue.locator(environment: environment, runtime: runtime))
         var settings = DaemonService.Settings(
             maxLineBytes: configuration.maxLineBytes, endOfInputGrace: configuration.endOfInputGrace)
         settings.maxConnections = configuration.maxConnections

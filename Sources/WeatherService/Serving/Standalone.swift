@@ -13,7 +13,7 @@ package enum Standalone {
     /// - Returns: the process exit code (1 when the data dir could not be opened).
     package static func run(
         configuration: Configuration, runtime: Runtime, logger: Logger, provider: any WeatherProvider,
-        transport: HTTPTransport
+        transport: HTTPTransport, autoLocator: AutoLocator
     ) async -> Int32 {
         let opened: OpenedDataDir
         do {
@@ -26,7 +26,7 @@ package enum Standalone {
         }
         await serve(
             opened, configuration: configuration, runtime: runtime, logger: logger, provider: provider,
-            transport: transport)
+            transport: transport, autoLocator: autoLocator)
         return 0
     }
 
@@ -34,11 +34,12 @@ package enum Standalone {
     /// output by default) until it ends, a signal or a closed output, and shuts down.
     static func serve(
         _ opened: OpenedDataDir, configuration: Configuration, runtime: Runtime, logger: Logger,
-        provider: any WeatherProvider, transport: HTTPTransport, input: Int32 = 0, output: Int32 = 1
+        provider: any WeatherProvider, transport: HTTPTransport, autoLocator: AutoLocator, input: Int32 = 0,
+        output: Int32 = 1
     ) async {
         let engine = Engine(
             opened, configuration: configuration, runtime: runtime, logger: logger, provider: provider,
-            transport: transport)
+            transport: transport, autoLocator: autoLocator)
         let front = StdioService(
             engine: engine, maxLineBytes: configuration.maxLineBytes, endOfInputGrace: configuration.endOfInputGrace,
             input: input, output: output)
