@@ -168,6 +168,15 @@ package final class EventLoop: Sendable {
         if wake { selector.wake() }
     }
 
+    /// Returns (true) once the loop has run the work handed to it before, then looked at its descriptors and
+    /// handled those ready: a barrier for a test that asserts something did not happen.
+    @discardableResult
+    package func turn() async -> Bool {
+        let turned = Promise<Bool>()
+        execute { [self] in execute { turned.fulfill(true) } }
+        return await turned.wait()
+    }
+
     /// Runs `work` at once when called on the loop's thread, else hands it over.
     package func executeSoon(_ work: @escaping @Sendable () -> Void) {
         if inLoop { work() } else { execute(work) }

@@ -17,8 +17,8 @@ extension DBusConnection {
             member: "AddMatch", [.string(rule)])
     }
 
-    /// Waits for the next signal that `matches` accepts, skipping others; signals that came before were not
-    /// kept, so ask for a state (a property) before waiting for its change.
+    /// Waits for the next signal that `matches` accepts: the oldest such one that came since the connection
+    /// opened and nobody claimed (the last 64 are kept), else the next to come.
     ///
     /// The wait has no end of its own: bound it, and `disconnect` (or cancel the task) when it is given up.
     ///

@@ -261,6 +261,9 @@ extension DBusConnection {
             var signalWaiters: [UInt64: (matches: @Sendable (DBusMessage) -> Bool, CheckedContinuation<DBusMessage, any Error>)] =
                 [:]
             var nextWaiter: UInt64 = 0
+            /// Signals nobody waited for yet, oldest first (at most `keptSignals`): one that came between a call's
+            /// reply and the wait that follows it is not lost.
+            var unclaimed: [DBusMessage] = []
             var ended: DBusError?
         }
 
@@ -268,6 +271,8 @@ extension DBusConnection {
         private let clock: any RuntimeClock
         private let replyTimeout: Duration
         private let state = Mutex(State())
+        /// The most signals kept for a wait to come.
+        private static let keptSignals = 64
 
         init(fd: Int32, runtime: Runtime, replyTimeout: Duration) throws(SystemError) {
             UnixSocket.setNonBlocking(fd, true)
@@ -304,12 +309,15 @@ extension DBusConnection {
             do {
                 return try await withTaskCancellationHandler {
                     try await withCheckedThrowingContinuation { continuation in
-                        let ended = state.withLock { state -> DBusError? in
-                            if let ended = state.ended { return ended }
+                        let now = state.withLock { state -> Result<DBusMessage, any Error>? in
+                            if let kept = state.unclaimed.firstIndex(where: matches) {
+                                return .success(state.unclaimed.remove(at: kept))
+                            }
+                            if let ended = state.ended { return .failure(ended) }
                             state.signalWaiters[id] = (matches, continuation)
                             return nil
                         }
-                        if let ended { continuation.resume(throwing: ended) }
+                        if let now { continuation.resume(with: now) }
                     }
                 } onCancel: { [self] in
                     state.withLock { $0.signalWaiters.removeValue(forKey: id) }?.1.resume(
@@ -432,6 +440,10 @@ extension DBusConnection {
                 let waiting = state.withLock { state -> [CheckedContinuation<DBusMessage, any Error>] in
                     let accepted = state.signalWaiters.filter { $0.value.matches(message) }
                     for id in accepted.keys { state.signalWaiters[id] = nil }
+                    if accepted.isEmpty {
+                        state.unclaimed.append(message)
+                        if state.unclaimed.count > Self.keptSignals { state.unclaimed.removeFirst() }
+                    }
                     return accepted.sorted { $0.key < $1.key }.map(\.value.1)
                 }
                 for waiter in waiting { waiter.resume(returning: message) }
