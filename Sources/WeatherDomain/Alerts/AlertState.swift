@@ -124,7 +124,9 @@ package struct RaisedAlert: Sendable, Equatable {
         if rule == .official, let first = details["firstId"]?.stringValue,
             let severity = details["warning"]?["severity"]?.stringValue
         {
-            return OfficialAlerts.dedupKey(key: key, firstId: first, severity: severity)
+            // The key names the severity in lower case, however the warning spells it (v2 alerts: `severe`).
+            let named = WarningSeverity(recorded: severity)?.rawValue ?? severity
+            return OfficialAlerts.dedupKey(key: key, firstId: first, severity: named)
         }
         if rule == .nowcast, let at = details["at"]?.stringValue { return "\(key)|nowcast|\(at)" }
         if rule == .forecastChange, let date = details["date"]?.stringValue,

@@ -22,7 +22,7 @@ extension Engine {
     /// `stale` marks a set older than the 5 minutes warnings are cached.
     package func warningsInForce() async -> WarningsInForce {
         let now = clock.timestamp()
-        let cached = await cache.read { $0.warnings }
+        let cached = await cache.read { $0 }
         var places: [WarningsInForce.PlaceWarnings] = []
         for target in await alertTargets() {
             let asked = await describe(target.place)
@@ -32,19 +32,11 @@ extension Engine {
                 known
                 ?? (.none(note: "Not checked yet: weatherd has not yet asked which service covers this point."), asked)
             var answer = WarningsAnswer(place: place, coverage: coverage, warnings: [], fetchedAt: nil, stale: false)
-            var entry: Cached<[OfficialWarning]>?
-            switch coverage {
-            case .none: break
-            case .nws: entry = cached[WarningsFetched.entry(source: .nws, key: place.key)]
-            case .meteoalarm(let country, _):
-                entry = cached[WarningsFetched.entry(source: .meteoalarm, key: country)].map {
-                    Cached(
-                        value: MeteoAlarmAreas.warnings($0.value, for: place), fetchedAt: $0.fetchedAt,
-                        provider: $0.provider)
-                }
-            }
+            let found = cachedWarnings(coverage, at: place, in: cached)
+            let entry = found?.entry
             if let entry {
-                answer.warnings = entry.value.filter { now < $0.activeUntil }
+                answer.warnings = entry.value.filter { $0.inForce(at: now) }
+                answer.matches = found?.matches ?? [:]
                 answer.fetchedAt = entry.fetchedAt
                 answer.stale = now.milliseconds - entry.fetchedAt.milliseconds >= FetchActor.warningsTTL.milliseconds
             }

@@ -156,6 +156,8 @@ extension Configuration {
         case "--open-meteo-historical-forecast-base-url": openMeteoHistoricalForecastBaseURL = try reader.url()
         case "--nws-base-url": nwsBaseURL = try reader.url()
         case "--meteoalarm-base-url": meteoAlarmBaseURL = try reader.url()
+        case "--brightsky-base-url": brightSkyBaseURL = try reader.url()
+        case "--fpas-base-url": fpasBaseURL = try reader.url()
         case "--contact", "--nws-contact": contact = try reader.value()
         case "--met-norway-base-url": metNorwayBaseURL = try reader.url()
         case "--nowcast-sources":

@@ -20,8 +20,8 @@ extension Configuration {
 
 extension Configuration {
     /// Reads the official sources' environment variables: `NWS_BASE_URL`, `WEATHERD_CONTACT` (or `NWS_CONTACT`), `MET_NORWAY_BASE_URL`,
-    /// `METEOALARM_BASE_URL`, `OPEN_METEO_AIR_QUALITY_BASE_URL`, `OPEN_METEO_ARCHIVE_BASE_URL` (flags given later
-    /// win).
+    /// `METEOALARM_BASE_URL`, `BRIGHTSKY_BASE_URL`, `FPAS_BASE_URL`, `OPEN_METEO_AIR_QUALITY_BASE_URL`,
+    /// `OPEN_METEO_ARCHIVE_BASE_URL` (flags given later win).
     mutating func readOfficialSources(_ environment: [String: String]) {
         if let url = environment["NWS_BASE_URL"], !url.isEmpty { nwsBaseURL = url }
         for name in ["NWS_CONTACT", "WEATHERD_CONTACT"] {
@@ -29,6 +29,8 @@ extension Configuration {
         }
         if let url = environment["MET_NORWAY_BASE_URL"], !url.isEmpty { metNorwayBaseURL = url }
         if let url = environment["METEOALARM_BASE_URL"], !url.isEmpty { meteoAlarmBaseURL = url }
+        if let url = environment["BRIGHTSKY_BASE_URL"], !url.isEmpty { brightSkyBaseURL = url }
+        if let url = environment["FPAS_BASE_URL"], !url.isEmpty { fpasBaseURL = url }
         if let url = environment["OPEN_METEO_AIR_QUALITY_BASE_URL"], !url.isEmpty { openMeteoAirQualityBaseURL = url }
         if let url = environment["OPEN_METEO_ARCHIVE_BASE_URL"], !url.isEmpty { openMeteoArchiveBaseURL = url }
         if let url = environment["OPEN_METEO_HISTORICAL_FORECAST_BASE_URL"], !url.isEmpty {
@@ -37,9 +39,11 @@ extension Configuration {
     }
 
     /// The warning and air-quality sources these settings choose: NWS with a `User-Agent` naming weatherd and
-    /// `contact`, MeteoAlarm, and the air quality of the weather provider's family (OpenWeatherMap's air
-    /// pollution API with the OpenWeatherMap provider, else Open-Meteo's keyless air-quality API).
-    package func makeOfficialSources() -> OfficialSources {
+    /// `contact`, MeteoAlarm, Bright Sky, the FOSS Public Alert Server, and the air quality of the weather
+    /// provider's family (OpenWeatherMap's air pollution API with the OpenWeatherMap provider, else Open-Meteo's
+    /// keyless air-quality API); the system's time zone table (`zones`, read here when not given) names the
+    /// countries a point without one is likely in.
+    package func makeOfficialSources(zones: ZoneTable? = nil) -> OfficialSources {
         let airQuality: any AirQualityProvider =
             if provider == "openweathermap", let owmAPIKey {
                 OpenWeatherMapAirQualityProvider(apiKey: owmAPIKey, baseURL: owmBaseURL)
@@ -53,7 +57,8 @@ extension Configuration {
             meteoAlarm: MeteoAlarmWarningProvider(baseURL: meteoAlarmBaseURL), airQuality: airQuality,
             nowcast: makeNowcastSources(), archive: OpenMeteoArchive(baseURL: openMeteoArchiveBaseURL),
             historicalForecast: .historicalForecast(baseURL: openMeteoHistoricalForecastBaseURL),
-            language: warningsLanguage)
+            language: warningsLanguage, brightSky: BrightSkyWarningProvider(baseURL: brightSkyBaseURL),
+            fpas: FPASWarningProvider(baseURL: fpasBaseURL), zones: zones ?? .system())
     }
 
     /// The nowcast sources these settings allow: MET Norway only with a contact, One Call's `minutely` only with

@@ -40,6 +40,11 @@ package struct Configuration: Sendable, Equatable {
     package var warningsLanguage: String?
     /// MeteoAlarm's feeds (`--meteoalarm-base-url`, `METEOALARM_BASE_URL`).
     package var meteoAlarmBaseURL = "https://feeds.meteoalarm.org"
+    /// Bright Sky's API, the DWD's warnings for Germany by municipality (`--brightsky-base-url`,
+    /// `BRIGHTSKY_BASE_URL`).
+    package var brightSkyBaseURL = "https://api.brightsky.dev"
+    /// KDE's FOSS Public Alert Server, or a self-hosted instance (`--fpas-base-url`, `FPAS_BASE_URL`).
+    package var fpasBaseURL = "https://alerts.kde.org"
     /// Open-Meteo's air-quality API (`--open-meteo-air-quality-base-url`, `OPEN_METEO_AIR_QUALITY_BASE_URL`).
     package var openMeteoAirQualityBaseURL = "https://air-quality-api.open-meteo.com"
     /// Time between checks of the official warnings (and air quality) of the places with alerts on
@@ -133,6 +138,10 @@ package struct Configuration: Sendable, Equatable {
           --nowcast-sources LIST  the next hour's precipitation from these, tried in order (default
                                   met-norway,openweathermap,open-meteo)
           --meteoalarm-base-url URL  MeteoAlarm warning feeds (else $METEOALARM_BASE_URL)
+          --brightsky-base-url URL  Bright Sky, the DWD's warnings for Germany by municipality
+                                  (else $BRIGHTSKY_BASE_URL)
+          --fpas-base-url URL     KDE's FOSS Public Alert Server, warnings elsewhere (in beta; default
+                                  https://alerts.kde.org, else $FPAS_BASE_URL)
           --cache-ttl SECONDS     serve cached current weather younger than this without a call (default 600)
           --forecast-ttl SECONDS  serve cached forecasts younger than this without a call (default 3600)
           --upstream-timeout SECONDS  overall deadline of one fetch, retries included (default 30)

@@ -46,6 +46,7 @@ package struct UpstreamSettings: Sendable, Equatable {
                 "geocoding": owm ? configuration.owmBaseURL : configuration.openMeteoGeocodingBaseURL,
                 "airQuality": owm ? configuration.owmBaseURL : configuration.openMeteoAirQualityBaseURL,
                 "nws": configuration.nwsBaseURL, "meteoAlarm": configuration.meteoAlarmBaseURL,
+                "brightSky": configuration.brightSkyBaseURL, "fpas": configuration.fpasBaseURL,
             ],
             upstreamTimeoutSeconds: configuration.fetch.deadline.components.seconds,
             cacheTtlSeconds: configuration.fetch.ttl.components.seconds,
@@ -60,6 +61,7 @@ package struct UpstreamSettings: Sendable, Equatable {
         ("geocoding", "--open-meteo-geocoding-base-url", "--owm-base-url"),
         ("airQuality", "--open-meteo-air-quality-base-url", "--owm-base-url"),
         ("nws", "--nws-base-url", "--nws-base-url"), ("meteoAlarm", "--meteoalarm-base-url", "--meteoalarm-base-url"),
+        ("brightSky", "--brightsky-base-url", "--brightsky-base-url"), ("fpas", "--fpas-base-url", "--fpas-base-url"),
     ]
 
     /// What differs in `daemon`'s settings from these, each named by the flag or variable that sets it, with

@@ -1,0 +1,123 @@
+import Foundation
+
+/// CAP 1.2 documents written for tests to the OASIS schema: what the recorded ones do not show (updates,
+/// cancels, all-clears, expired alerts, polygons across ±180°, circles, several languages) and hostile XML.
+package enum CAPSamples {
+    /// One `info` block.
+    package struct Info: Sendable {
+        package var language: String? = "en-GB"
+        package var event = "Gale"
+        package var severity = "Severe"
+        package var urgency = "Expected"
+        package var certainty = "Likely"
+        package var responseType: String? = "Prepare"
+        package var onset: String? = nil
+        package var expires: String? = "2025-04-14T20:00:00+01:00"
+        package var senderName: String? = "Met Service"
+        package var headline: String? = "Gale warning"
+        package var description: String? = "Southerly winds will reach gale force."
+        package var instruction: String? = nil
+        package var web: String? = "https://example.org/warnings"
+        package var areaDesc = "Coastal waters"
+        package var polygons: [String] = []
+        package var circles: [String] = []
+        package var geocodes: [(String, String)] = []
+
+        package init() {}
+    }
+
+    /// A CAP 1.2 `alert` document.
+    package static func document(
+        identifier: String = "2.49.0.1.999.0.test.1", sender: String = "warnings@example.org",
+        sent: String = "2025-04-14T00:16:48+01:00", status: String = "Actual", msgType: String = "Alert",
+        references: String? = nil, infos: [Info] = [Info()]
+    ) -> String {
+        var xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <alert xmlns="urn:oasis:names:tc:emergency:cap:1.2">
+              <identifier>\(escaped(identifier))</identifier>
+              <sender>\(escaped(sender))</sender>
+              <sent>\(sent)</sent>
+              <status>\(status)</status>
+              <msgType>\(msgType)</msgType>
+              <scope>Public</scope>
+
+            """
+        if let references { xml += "  <references>\(escaped(references))</references>\n" }
+        for info in infos {
+            xml += "  <info>\n"
+            if let language = info.language { xml += "    <language>\(language)</language>\n" }
+            xml += "    <category>Met</category>\n    <event>\(escaped(info.event))</event>\n"
+            if let responseType = info.responseType { xml += "    <responseType>\(responseType)</responseType>\n" }
+            xml += "    <urgency>\(info.urgency)</urgency>\n    <severity>\(info.severity)</severity>\n"
+            xml += "    <certainty>\(info.certainty)</certainty>\n"
+            if let onset = info.onset { xml += "    <onset>\(onset)</onset>\n" }
+            if let expires = info.expires { xml += "    <expires>\(expires)</expires>\n" }
+            for (name, value) in [
+                ("senderName", info.senderName), ("headline", info.headline), ("description", info.description),
+                ("instruction", info.instruction), ("web", info.web),
+            ] {
+                if let value { xml += "    <\(name)>\(escaped(value))</\(name)>\n" }
+            }
+            xml += "    <area>\n      <areaDesc>\(escaped(info.areaDesc))</areaDesc>\n"
+            for polygon in info.polygons { xml += "      <polygon>\(polygon)</polygon>\n" }
+            for circle in info.circles { xml += "      <circle>\(circle)</circle>\n" }
+            for (name, value) in info.geocodes {
+                xml += "      <geocode>\n        <valueName>\(name)</valueName>\n        <value>\(value)</value>\n"
+                xml += "      </geocode>\n"
+            }
+            xml += "    </area>\n  </info>\n"
+        }
+        return xml + "</alert>\n"
+    }
+
+    /// A square polygon of side `2 * half` degrees around `(lat, lon)`, closed, as CAP writes it.
+    package static func square(lat: Double, lon: Double, half: Double = 0.5) -> String {
+        let corners = [(lat - half, lon - half), (lat - half, lon + half), (lat + half, lon + half), (lat + half, lon - half)]
+        return (corners + [corners[0]]).map { "\($0.0),\($0.1)" }.joined(separator: " ")
+    }
+
+    /// A document declaring a DTD (harmless in itself: a document that declares any is refused).
+    package static let doctype = """
+        <?xml version="1.0"?>
+        <!DOCTYPE alert [<!ELEMENT alert ANY>]>
+        <alert xmlns="urn:oasis:names:tc:emergency:cap:1.2"><identifier>x</identifier></alert>
+        """
+
+    /// A document whose text is an external entity: a file of the machine that reads it.
+    package static let externalEntity = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE alert [<!ENTITY secret SYSTEM "file:///etc/passwd">]>
+        <alert xmlns="urn:oasis:names:tc:emergency:cap:1.2"><identifier>&secret;</identifier></alert>
+        """
+
+    /// The "billion laughs": nested internal entities that expand to gigabytes.
+    package static let billionLaughs: String = {
+        var declarations = #"<!ENTITY lol "lol">"#
+        for level in 1...9 {
+            let previous = level == 1 ? "lol" : "lol\(level - 1)"
+            declarations += "\n  <!ENTITY lol\(level) \"" + String(repeating: "&\(previous);", count: 10) + "\">"
+        }
+        return """
+            <?xml version="1.0"?>
+            <!DOCTYPE lolz [
+              \(declarations)
+            ]>
+            <alert xmlns="urn:oasis:names:tc:emergency:cap:1.2"><identifier>&lol9;</identifier></alert>
+            """
+    }()
+
+    /// A document nesting `depth` elements inside its `alert`.
+    package static func deep(_ depth: Int) -> String {
+        """
+        <?xml version="1.0"?>
+        <alert xmlns="urn:oasis:names:tc:emergency:cap:1.2">\(String(repeating: "<x>", count: depth))\
+        \(String(repeating: "</x>", count: depth))</alert>
+        """
+    }
+
+    private static func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
+    }
+}
