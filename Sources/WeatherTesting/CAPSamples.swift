@@ -71,6 +71,26 @@ package enum CAPSamples {
         return xml + "</alert>\n"
     }
 
+    /// A document sent an hour before `now` and in force for a day after it, whose polygon is a square of 1° around
+    /// `(lat, lon)`: for tests that run on the real clock.
+    package static func inForce(
+        identifier: String, senderName: String, event: String, headline: String, lat: Double, lon: Double,
+        now: Date = Date()
+    ) -> String {
+        let format = ISO8601DateFormatter()
+        var info = Info()
+        info.event = event
+        info.senderName = senderName
+        info.headline = headline
+        info.severity = "Moderate"
+        info.expires = format.string(from: now.addingTimeInterval(86_400))
+        info.polygons = [square(lat: lat, lon: lon)]
+        info.areaDesc = "around \(lat),\(lon)"
+        return document(
+            identifier: identifier, sender: "cap@example.org", sent: format.string(from: now.addingTimeInterval(-3600)),
+            infos: [info])
+    }
+
     /// A square polygon of side `2 * half` degrees around `(lat, lon)`, closed, as CAP writes it.
     package static func square(lat: Double, lon: Double, half: Double = 0.5) -> String {
         let corners = [(lat - half, lon - half), (lat - half, lon + half), (lat + half, lon + half), (lat + half, lon - half)]

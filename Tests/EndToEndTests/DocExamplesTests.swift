@@ -38,6 +38,24 @@ struct DocExamplesTests {
             server.route(
                 "/v1/forecast", query: "hourly=",
                 .init(body: OpenMeteoBodies.forecast(start: Timestamp(milliseconds: midnight * 1000))))
+            // Official warnings: Bright Sky (none in force in Berlin's cell) and the FOSS Public Alert Server (the
+            // feeds of the countries near Tokyo, and one warning there, in force whenever the suite runs).
+            server.route("/alerts", .init(body: Array(#"{"alerts":[],"location":{"warn_cell_id":111000000}}"#.utf8)))
+            server.route(
+                "/sources/area_status",
+                .init(
+                    body: Array(
+                        #"{"results":[{"name":"Japan: JMA","cap_alert_feed_status":"operating","authorityCountry":"jp"},{"name":"Australia: BoM","cap_alert_feed_status":"operating","authorityCountry":"au"}]}"#
+                            .utf8)))
+            server.route("/alert/area", .init(body: Array(#"["6f1c2d3e-4b5a-4c6d-8e7f-901a2b3c4d5e"]"#.utf8)))
+            server.route(
+                "/alert/6f1c2d3e-4b5a-4c6d-8e7f-901a2b3c4d5e",
+                .init(
+                    body: Array(
+                        CAPSamples.inForce(
+                            identifier: "jp-heavy-rain-1", senderName: "Japan Meteorological Agency",
+                            event: "Heavy Rain", headline: "Heavy rain warning for Tokyo", lat: 35.68, lon: 139.69
+                        ).utf8)))
             let bin = directory.path + "/bin"
             try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
             try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
@@ -72,7 +90,7 @@ struct DocExamplesTests {
                 "XDG_STATE_HOME": directory.path + "/home/.local/state",
                 "OPEN_METEO_BASE_URL": server.baseURL, "OPEN_METEO_GEOCODING_BASE_URL": server.baseURL,
                 // NWS too: the stand-in answers 404 for a point, as NWS does outside its area.
-                "NWS_BASE_URL": server.baseURL,
+                "NWS_BASE_URL": server.baseURL, "BRIGHTSKY_BASE_URL": server.baseURL, "FPAS_BASE_URL": server.baseURL,
             ]
         }
 
