@@ -93,7 +93,9 @@ package enum CAPSamples {
 
     /// A square polygon of side `2 * half` degrees around `(lat, lon)`, closed, as CAP writes it.
     package static func square(lat: Double, lon: Double, half: Double = 0.5) -> String {
-        let corners = [(lat - half, lon - half), (lat - half, lon + half), (lat + half, lon + half), (lat + half, lon - half)]
+        let corners = [
+            (lat - half, lon - half), (lat - half, lon + half), (lat + half, lon + half), (lat + half, lon - half),
+        ]
         return (corners + [corners[0]]).map { "\($0.0),\($0.1)" }.joined(separator: " ")
     }
 

@@ -48,7 +48,8 @@ struct OfficialEndToEndTests {
                     #"{"results":[{"name":"Japan: JMA","cap_alert_feed_status":"operating","authorityCountry":"jp"},{"name":"Australia: BoM","cap_alert_feed_status":"operating","authorityCountry":"au"}]}"#
                         .utf8)))
         server.route("/alert/area", .init(body: Array(#"["\#(Self.tokyoAlert)"]"#.utf8)))
-        server.route("/alert/\(Self.tokyoAlert)", .init(status: 301, headers: ["Location": "/media/tokyo.xml"], body: []))
+        server.route(
+            "/alert/\(Self.tokyoAlert)", .init(status: 301, headers: ["Location": "/media/tokyo.xml"], body: []))
         server.route(
             "/media/tokyo.xml",
             .init(

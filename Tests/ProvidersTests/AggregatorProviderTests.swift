@@ -37,14 +37,17 @@ struct BrightSkyTests {
         #expect(english.expires == Timestamp(rfc3339: "2023-08-22T17:00:00+00:00"))
         #expect(english.sent == Timestamp(rfc3339: "2023-08-22T07:35:00+00:00"), "effective stands for sent")
         #expect(warnings.last?.event == "STARKE HITZE")
-        #expect(WarningRules.active(warnings, now: Timestamp(rfc3339: "2023-08-22T10:00:00Z")!, language: "de").map(\.language) == ["de"])
+        #expect(
+            WarningRules.active(warnings, now: Timestamp(rfc3339: "2023-08-22T10:00:00Z")!, language: "de").map(
+                \.language) == ["de"])
         #expect(BrightSkyWarningProvider.capSpelling("allclear") == "AllClear")
         #expect(BrightSkyWarningProvider.capSpelling(nil) == "Unknown")
     }
 
     @Test("no warnings in the cell is covered and empty; Bright Sky's 404 is 'not mine'; a 404 not in JSON is an error")
     func coverage() throws {
-        let empty = try brightSky.decodeAlerts(status: 200, body: try Fixture.bytes("brightsky-alerts-weiherhammer-empty-2023"))
+        let empty = try brightSky.decodeAlerts(
+            status: 200, body: try Fixture.bytes("brightsky-alerts-weiherhammer-empty-2023"))
         #expect(empty.covered && empty.warnings.isEmpty)
         let outside = try brightSky.decodeAlerts(
             status: 404, body: Array(#"{"detail":"Requested position is not covered by the DWD"}"#.utf8))

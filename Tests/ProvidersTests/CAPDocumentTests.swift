@@ -184,7 +184,8 @@ struct CAPDocumentTests {
     @Test(
         "hostile XML is refused before it is parsed, with a clear reason",
         arguments: [
-            (CAPSamples.doctype, "declares a DTD or entities"), (CAPSamples.externalEntity, "declares a DTD or entities"),
+            (CAPSamples.doctype, "declares a DTD or entities"),
+            (CAPSamples.externalEntity, "declares a DTD or entities"),
             (CAPSamples.billionLaughs, "declares a DTD or entities"),
             ("<?xml version=\"1.0\"?>\n<!doctype alert>\n<alert/>", "declares a DTD or entities"),
             (CAPSamples.deep(100), "nest more than 32 deep"), ("<alert", "not well-formed XML"),

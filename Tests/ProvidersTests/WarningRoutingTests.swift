@@ -39,7 +39,8 @@ struct WarningRoutingTests {
         // Bright Sky knows no cell there (offshore, or across the border): the aggregator is asked next.
         #expect(Self.next(berlin, WarningRouting.Facts(brightSky: false)) == .askFeeds(["DE"]))
         let relayed = Self.next(berlin, WarningRouting.Facts(brightSky: false, feeds: [Self.feed("DE")]))
-        #expect(relayed == .decided(.aggregator(countries: ["DE"], feeds: ["DE service"], covered: true), place: berlin))
+        #expect(
+            relayed == .decided(.aggregator(countries: ["DE"], feeds: ["DE service"], covered: true), place: berlin))
     }
 
     @Test("elsewhere, the aggregator when it relays an operating feed for the country, else no source, said so")
@@ -68,7 +69,8 @@ struct WarningRoutingTests {
     func insideNWS() {
         #expect(Self.next(Self.portland) == .askNWS)
         #expect(Self.next(Self.portland, owm: true) == .askNWS)
-        #expect(Self.next(Self.portland, WarningRouting.Facts(nws: Self.covered)) == .decided(.nws, place: Self.portland))
+        #expect(
+            Self.next(Self.portland, WarningRouting.Facts(nws: Self.covered)) == .decided(.nws, place: Self.portland))
     }
 
     @Test("outside NWS with OpenWeatherMap: reverse-geocode, then route as the named place")
@@ -78,7 +80,8 @@ struct WarningRoutingTests {
         let named = Place(
             name: "Sarajevo", country: "BA", state: "Federation of Bosnia and Herzegovina", lat: 43.852, lon: 18.387)
         let step = Self.next(
-            Self.sarajevo, WarningRouting.Facts(nws: Self.outside, reverse: PointFetched.Facts(place: named)), owm: true)
+            Self.sarajevo, WarningRouting.Facts(nws: Self.outside, reverse: PointFetched.Facts(place: named)), owm: true
+        )
         let described = Place(
             name: "Sarajevo", country: "BA", state: "Federation of Bosnia and Herzegovina", lat: 43.85, lon: 18.39)
         #expect(step == .decided(.meteoalarm(country: "BA", feed: "bosnia-herzegovina"), place: described))

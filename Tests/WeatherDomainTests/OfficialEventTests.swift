@@ -22,7 +22,9 @@ struct OfficialEventTests {
         language: "en", replaces: ["fj-1"], areaNames: ["Fiji waters"], areaIds: ["FJ01"], messageType: .cancel,
         responseTypes: ["AllClear"],
         shapes: WarningShapes(
-            polygons: [[.init(lat: -17.5, lon: 179.5), .init(lat: -17.5, lon: -179.5), .init(lat: -16.5, lon: -179.5)]],
+            polygons: [
+                [.init(lat: -17.5, lon: 179.5), .init(lat: -17.5, lon: -179.5), .init(lat: -16.5, lon: -179.5)]
+            ],
             circles: [.init(center: .init(lat: -17, lon: 178), radiusKm: 25)]))
 
     static let samples: [DomainEvent] = [
@@ -38,7 +40,8 @@ struct OfficialEventTests {
             AirQualityFetched(
                 kind: .forecast, key: place.key, call: call,
                 report: AirQualityReport(place: place, current: nil, hourly: [AirQualityEntry(time: t0, owmAqi: 2)]))),
-        .warningsFetched(WarningsFetched(source: .brightsky, key: "55.6,12.6", call: call, warnings: [], covered: false)),
+        .warningsFetched(
+            WarningsFetched(source: .brightsky, key: "55.6,12.6", call: call, warnings: [], covered: false)),
         .warningsFetched(WarningsFetched(source: .fpas, key: documentID, call: call, warnings: [cancel])),
         .warningsListed(
             WarningsListed(
@@ -220,8 +223,9 @@ struct OfficialEventTests {
             "message": "FHMZ BiH: Wind (Sarajevo); raised from moderate to severe.",
             "details": ["warning": details, "firstId": "2.49.0.0.70.0.BA.0", "attribution": "EUMETNET – MeteoAlarm"],
         ]
-        guard case .event(.alertRaised(let alert)) = try EventCatalog.standard.decode(
-            type: "alert.raised", version: 2, data: v2)
+        guard
+            case .event(.alertRaised(let alert)) = try EventCatalog.standard.decode(
+                type: "alert.raised", version: 2, data: v2)
         else {
             Issue.record("alert.raised v2 not read")
             return
@@ -234,7 +238,9 @@ struct OfficialEventTests {
         ]
         #expect(raisedNow.details["warning"]?["severity"] == "Moderate")
         #expect(raisedNow.dedupKey == "43.86,18.41|official|2.49.0.0.70.0.BA.0|moderate", "lower case in the key")
-        #expect(alert.json(in: UnitChoice(system: .metric))["details"]?["warning"]?["severity"] == "Severe", "answers spell it as CAP")
+        #expect(
+            alert.json(in: UnitChoice(system: .metric))["details"]?["warning"]?["severity"] == "Severe",
+            "answers spell it as CAP")
     }
 
     @Test("a CAP document is kept until every message in it has ended, then dropped at the next document's fetch")
@@ -244,7 +250,8 @@ struct OfficialEventTests {
         ending.expires = Timestamp(milliseconds: Self.t0.milliseconds + 3_600_000)
         ending.id = "ends"
         cache.apply(.warningsFetched(WarningsFetched(source: .fpas, key: "a", call: Self.call, warnings: [ending])))
-        cache.apply(.warningsFetched(WarningsFetched(source: .fpas, key: "b", call: Self.call, warnings: [Self.cancel])))
+        cache.apply(
+            .warningsFetched(WarningsFetched(source: .fpas, key: "b", call: Self.call, warnings: [Self.cancel])))
         var later = Self.call
         later.at = Timestamp(milliseconds: Self.t0.milliseconds + 2 * 3_600_000)
         cache.apply(.warningsFetched(WarningsFetched(source: .fpas, key: "c", call: later, warnings: [])))

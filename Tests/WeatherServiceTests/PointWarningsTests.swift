@@ -97,7 +97,8 @@ struct PointWarningsTests {
     @Test("outside NWS with Open-Meteo: the time zone table's countries, then the aggregator, each asked once")
     func outsideWithOpenMeteo() async throws {
         let candidates = ZoneTable.system().countries(lat: 43.86, lon: 18.41)
-        try #require(candidates.contains("BA") && !candidates.contains("DE"), "this machine's zone table: \(candidates)")
+        try #require(
+            candidates.contains("BA") && !candidates.contains("DE"), "this machine's zone table: \(candidates)")
         let network = InMemoryTransport()
         network.route(Self.sarajevoPoints, .response(try Self.notFound()))
         let feeds = candidates.map {

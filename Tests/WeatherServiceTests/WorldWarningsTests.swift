@@ -41,7 +41,8 @@ enum WorldFixture {
         network.route("/alert/area", ids([kokpektiDoc, elsewhereDoc, geocodedDoc]))
         network.route(
             "/alert/\(kokpektiDoc)",
-            InMemoryTransport.ok(try OfficialFixture.bytes("kazhydromet-cap-freezing-rain-kokpekti-20250306", ext: "xml")))
+            InMemoryTransport.ok(
+                try OfficialFixture.bytes("kazhydromet-cap-freezing-rain-kokpekti-20250306", ext: "xml")))
         var elsewhere = CAPSamples.Info()
         elsewhere.polygons = [CAPSamples.square(lat: 48.75, lon: 84.0, half: 0.5)]
         elsewhere.expires = "2025-03-07T16:00:00+00:00"
@@ -104,7 +105,8 @@ struct WorldWarningsTests {
             "/alerts",
             InMemoryTransport.ok(try OfficialFixture.bytes("brightsky-alerts-weiherhammer-strong-heat-20230822")))
         let service = try InProcessWeatherd(
-            directory: TemporaryDataDirectory(), clock: ManualClock(start: try OfficialFixture.time(WorldFixture.heatTime)),
+            directory: TemporaryDataDirectory(),
+            clock: ManualClock(start: try OfficialFixture.time(WorldFixture.heatTime)),
             network: network, fetch: OfficialFixture.quick, warningsLanguage: "de")
         _ = try await service.result("favorites/add", WorldFixture.weiherhammer)
         let answer = try await service.result("warnings/list", ["favorite": "Weiherhammer"])
@@ -115,12 +117,14 @@ struct WorldWarningsTests {
     @Test("a German place Bright Sky has no cell for is handed to the aggregator, and remembered for 30 days")
     func handOff() async throws {
         let network = InMemoryTransport()
-        network.route("/alerts", InMemoryTransport.status(404, #"{"detail":"Requested position is not covered by the DWD"}"#))
+        network.route(
+            "/alerts", InMemoryTransport.status(404, #"{"detail":"Requested position is not covered by the DWD"}"#))
         network.route("/sources/area_status", WorldFixture.feeds("DE"))
         network.route("/alert/area", WorldFixture.ids([]))
         let clock = ManualClock(start: try OfficialFixture.time(WorldFixture.heatTime))
         let directory = TemporaryDataDirectory()
-        let service = try InProcessWeatherd(directory: directory, clock: clock, network: network, fetch: OfficialFixture.quick)
+        let service = try InProcessWeatherd(
+            directory: directory, clock: clock, network: network, fetch: OfficialFixture.quick)
         _ = try await service.result("favorites/add", ["name": "Offshore", "lat": 54.5, "lon": 7.0, "country": "DE"])
         let answer = try await service.result("warnings/list", ["favorite": "Offshore"])
         #expect(answer["source"] == "fpas")
@@ -151,7 +155,8 @@ struct WorldWarningsTests {
         let network = try WorldFixture.kokpektiNetwork()
         let clock = ManualClock(start: try OfficialFixture.time(WorldFixture.freezingTime))
         let directory = TemporaryDataDirectory()
-        let service = try InProcessWeatherd(directory: directory, clock: clock, network: network, fetch: OfficialFixture.quick)
+        let service = try InProcessWeatherd(
+            directory: directory, clock: clock, network: network, fetch: OfficialFixture.quick)
         _ = try await service.result("favorites/add", WorldFixture.kokpekti)
         let answer = try await service.result("warnings/list", ["favorite": "Kokpekti"])
         #expect(answer["source"] == "fpas")

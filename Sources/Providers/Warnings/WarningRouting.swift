@@ -125,7 +125,8 @@ package enum WarningRouting {
             return .decided(.none(note: uncovered(countries.joined(separator: ", "))), place: described)
         }
         return .decided(
-            .aggregator(countries: countries, feeds: operating.map(\.name), covered: countries.allSatisfy(fed.contains)),
+            .aggregator(
+                countries: countries, feeds: operating.map(\.name), covered: countries.allSatisfy(fed.contains)),
             place: described)
     }
 

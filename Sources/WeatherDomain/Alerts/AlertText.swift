@@ -44,7 +44,8 @@ package enum AlertText {
     /// converted, the `drop` as a difference, a nowcast's `peak` rate, two decimals as in answers; everything
     /// else as it is.
     package static func details(_ details: JSONValue, rule: AlertRule, in units: UnitChoice) -> JSONValue {
-        if rule == .official, case .object(var object) = details, case .object(var warning) = object["warning"] ?? .null,
+        if rule == .official, case .object(var object) = details,
+            case .object(var warning) = object["warning"] ?? .null,
             let severity = warning["severity"]?.stringValue.flatMap(WarningSeverity.init(recorded:))
         {
             // Alerts raised before v3 recorded the severity in lower case: answers spell it as CAP does.

@@ -22,7 +22,8 @@ package struct EventCatalog: Sendable {
     /// The catalog of this build: `alert.raised` v1 and `alerts.configured` v1 are read as v2 (see
     /// `EventCatalog+V2.swift`), `warnings.fetched` v1 as v2 and `alert.raised` v2 as v3 (see
     /// `EventCatalog+Warnings.swift`).
-    package static let standard = EventCatalog(upcasters: alertUpcasters.merging(warningUpcasters) { first, _ in first })
+    package static let standard = EventCatalog(
+        upcasters: alertUpcasters.merging(warningUpcasters) { first, _ in first })
 
     /// The outcome of decoding one logged event.
     package enum Outcome: Sendable, Equatable {

@@ -88,7 +88,8 @@ package struct WarningShapes: Sendable, Equatable {
         for vertex in ring {
             if onSegment(previous, vertex, lat: lat, lon: lon) { return true }
             if (vertex.lat > lat) != (previous.lat > lat) {
-                let crossing = vertex.lon + (lat - vertex.lat) / (previous.lat - vertex.lat) * (previous.lon - vertex.lon)
+                let crossing =
+                    vertex.lon + (lat - vertex.lat) / (previous.lat - vertex.lat) * (previous.lon - vertex.lon)
                 if lon < crossing { inside.toggle() }
             }
             previous = vertex
@@ -153,7 +154,8 @@ package struct WarningShapes: Sendable, Equatable {
         if reader.has("circles") {
             circles = try reader.elements("circles") { item, itemPath throws(FieldError) in
                 let circle = try FieldReader(item, path: itemPath)
-                guard let lat = try circle.double("lat", in: -90...90), let lon = try circle.double("lon", in: -180...180),
+                guard let lat = try circle.double("lat", in: -90...90),
+                    let lon = try circle.double("lon", in: -180...180),
                     let radius = try circle.double("radiusKm", in: 0...40_000)
                 else { throw FieldError(path: itemPath, problem: "must have lat, lon and radiusKm") }
                 return Circle(center: Point(lat: lat, lon: lon), radiusKm: radius)

@@ -53,7 +53,9 @@ extension WeatherCache {
                 touch(&airQuality, AirQualityFetched.entry(kind: kind, key: key))
             } else if let kind = PointFetched.Kind(rawValue: confirmed.kind) {
                 touch(&points, PointFetched.entry(kind: kind, key: key))
-            } else if let kind = WarningsListed.Kind.allCases.first(where: { WarningsListed.fetchKind($0) == confirmed.kind }),
+            } else if let kind = WarningsListed.Kind.allCases.first(where: {
+                WarningsListed.fetchKind($0) == confirmed.kind
+            }),
                 let source = OfficialWarning.Source(rawValue: confirmed.call.provider)
             {
                 touch(&warningLists, WarningsListed.entry(source: source, kind: kind, key: key))

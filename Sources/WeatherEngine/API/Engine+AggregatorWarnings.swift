@@ -50,7 +50,9 @@ extension Engine {
         case .brightsky: entry = cache.warnings[WarningsFetched.entry(source: .brightsky, key: place.key)]
         case .meteoalarm(let country, _):
             entry = cache.warnings[WarningsFetched.entry(source: .meteoalarm, key: country)].map {
-                Cached(value: MeteoAlarmAreas.warnings($0.value, for: place), fetchedAt: $0.fetchedAt, provider: $0.provider)
+                Cached(
+                    value: MeteoAlarmAreas.warnings($0.value, for: place), fetchedAt: $0.fetchedAt,
+                    provider: $0.provider)
             }
         case .aggregator:
             guard let listed = cache.warningLists[WarningsListed.entry(source: .fpas, kind: .alerts, key: place.key)]
@@ -59,7 +61,8 @@ extension Engine {
                 cache.warnings[WarningsFetched.entry(source: .fpas, key: $0)]?.value ?? []
             }
             let covering = AggregatorAreas.covering(
-                WarningRules.active(messages, now: clock.timestamp(), language: fetcher.warningsLanguage), lat: place.lat,
+                WarningRules.active(messages, now: clock.timestamp(), language: fetcher.warningsLanguage),
+                lat: place.lat,
                 lon: place.lon)
             return (
                 Cached(value: covering.map(\.warning), fetchedAt: listed.fetchedAt, provider: listed.provider),

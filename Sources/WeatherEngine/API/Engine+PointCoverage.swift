@@ -14,7 +14,8 @@ extension Engine {
     func coverage(of place: Place, cause: String) async throws -> (coverage: WarningCoverage, place: Place) {
         // Only Bright Sky's "not mine" is taken from the cache here (kept 30 days, past its warnings' 5 minutes);
         // every other fact comes through the fetch path, which serves it from the cache while it is valid.
-        var facts = WarningRouting.Facts(brightSky: await cachedRoutingFacts(of: place).brightSky == false ? false : nil)
+        var facts = WarningRouting.Facts(
+            brightSky: await cachedRoutingFacts(of: place).brightSky == false ? false : nil)
         let zones = fetcher.zoneCountries(lat: place.lat, lon: place.lon)
         while true {
             switch WarningRouting.next(
@@ -23,7 +24,8 @@ extension Engine {
             case .decided(let coverage, let described): return (coverage, described)
             case .askNWS: facts.nws = try await fetcher.nwsPoint(at: place, cause: cause).value
             case .reverseGeocode: facts.reverse = try await fetcher.reverseGeocode(at: place, cause: cause).value
-            case .askBrightSky: facts.brightSky = try await fetcher.brightSkyWarnings(at: place, cause: cause).value.covered
+            case .askBrightSky:
+                facts.brightSky = try await fetcher.brightSkyWarnings(at: place, cause: cause).value.covered
             case .askFeeds(let countries):
                 facts.feeds = try await fetcher.aggregatorFeeds(countries: countries, cause: cause).value
             }

@@ -26,7 +26,8 @@ package struct OfficialSources: Sendable {
         nws: NWSWarningProvider, meteoAlarm: MeteoAlarmWarningProvider, airQuality: any AirQualityProvider,
         nowcast: NowcastSources, archive: OpenMeteoArchive = OpenMeteoArchive(),
         historicalForecast: OpenMeteoArchive = .historicalForecast(), language: String? = nil,
-        brightSky: BrightSkyWarningProvider = BrightSkyWarningProvider(), fpas: FPASWarningProvider = FPASWarningProvider(),
+        brightSky: BrightSkyWarningProvider = BrightSkyWarningProvider(),
+        fpas: FPASWarningProvider = FPASWarningProvider(),
         zones: ZoneTable = ZoneTable(entries: [])
     ) {
         self.brightSky = brightSky

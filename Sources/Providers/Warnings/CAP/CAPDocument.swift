@@ -35,7 +35,8 @@ package enum CAPDocument {
         }
     }
 
-    static func warnings(_ root: CAPXML.Element, source: OfficialWarning.Source) throws(FieldError) -> [OfficialWarning] {
+    static func warnings(_ root: CAPXML.Element, source: OfficialWarning.Source) throws(FieldError) -> [OfficialWarning]
+    {
         guard root.name == "alert", root.namespace == namespace else {
             throw FieldError(
                 path: root.name, problem: "must be a CAP 1.2 alert (element alert in the namespace \(namespace))")

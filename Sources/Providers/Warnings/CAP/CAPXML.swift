@@ -76,9 +76,12 @@ enum CAPXML {
         }
         if let encoding = declaredEncoding(body) {
             let name = encoding.lowercased()
-            guard name.hasPrefix("utf-8") || name == "utf8" || name == "us-ascii" || name == "ascii"
-                || name.hasPrefix("iso-8859-")
-            else { throw Refusal(reason: "the document declares the encoding \(encoding), which weatherd does not read") }
+            guard
+                name.hasPrefix("utf-8") || name == "utf8" || name == "us-ascii" || name == "ascii"
+                    || name.hasPrefix("iso-8859-")
+            else {
+                throw Refusal(reason: "the document declares the encoding \(encoding), which weatherd does not read")
+            }
         }
         var index = 0
         while index + 2 < body.count {
@@ -144,9 +147,9 @@ enum CAPXML {
             stack[stack.count - 1].text += string
         }
 
-        func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+        func parser(_ parser: XMLParser, foundCDATA block: Data) {
             guard !stack.isEmpty else { return }
-            stack[stack.count - 1].text += String(decoding: CDATABlock, as: UTF8.self)
+            stack[stack.count - 1].text += String(decoding: block, as: UTF8.self)
         }
 
         func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?) {
