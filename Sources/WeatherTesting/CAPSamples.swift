@@ -91,6 +91,36 @@ package enum CAPSamples {
             infos: [info])
     }
 
+    /// The FOSS Public Alert Server's id of the alert at Tokyo of the stand-ins (`tokyo`).
+    package static let tokyoAlert = "6f1c2d3e-4b5a-4c6d-8e7f-901a2b3c4d5e"
+
+    /// A stand-in of the FOSS Public Alert Server around Tokyo, for `server`: the feeds of the countries the time
+    /// zone table names near Tokyo (Japan and Australia, both operating), one alert in the box around it, and its
+    /// CAP document (the Japan Meteorological Agency's, in force), served at `/alert/{id}` or, with `redirect`,
+    /// behind a permanent redirect to `/media/tokyo.xml`, as the real server keeps its files.
+    package static func serveTokyo(on server: LocalHTTPServer, redirect: Bool = false) {
+        server.route(
+            "/sources/area_status",
+            .init(
+                body: Array(
+                    #"{"results":[{"name":"Japan: JMA","cap_alert_feed_status":"operating","authorityCountry":"jp"},{"name":"Australia: BoM","cap_alert_feed_status":"operating","authorityCountry":"au"}]}"#
+                        .utf8)))
+        server.route("/alert/area", .init(body: Array(#"["\#(tokyoAlert)"]"#.utf8)))
+        let document = LocalHTTPServer.Response(
+            body: Array(
+                inForce(
+                    identifier: "jp-heavy-rain-1", senderName: "Japan Meteorological Agency", event: "Heavy Rain",
+                    headline: "Heavy rain warning for Tokyo", lat: 35.68, lon: 139.69
+                ).utf8))
+        if redirect {
+            server.route(
+                "/alert/\(tokyoAlert)", .init(status: 301, headers: ["Location": "/media/tokyo.xml"], body: []))
+            server.route("/media/tokyo.xml", document)
+        } else {
+            server.route("/alert/\(tokyoAlert)", document)
+        }
+    }
+
     /// A square polygon of side `2 * half` degrees around `(lat, lon)`, closed, as CAP writes it.
     package static func square(lat: Double, lon: Double, half: Double = 0.5) -> String {
         let corners = [

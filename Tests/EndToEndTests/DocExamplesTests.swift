@@ -41,21 +41,7 @@ struct DocExamplesTests {
             // Official warnings: Bright Sky (none in force in Berlin's cell) and the FOSS Public Alert Server (the
             // feeds of the countries near Tokyo, and one warning there, in force whenever the suite runs).
             server.route("/alerts", .init(body: Array(#"{"alerts":[],"location":{"warn_cell_id":111000000}}"#.utf8)))
-            server.route(
-                "/sources/area_status",
-                .init(
-                    body: Array(
-                        #"{"results":[{"name":"Japan: JMA","cap_alert_feed_status":"operating","authorityCountry":"jp"},{"name":"Australia: BoM","cap_alert_feed_status":"operating","authorityCountry":"au"}]}"#
-                            .utf8)))
-            server.route("/alert/area", .init(body: Array(#"["6f1c2d3e-4b5a-4c6d-8e7f-901a2b3c4d5e"]"#.utf8)))
-            server.route(
-                "/alert/6f1c2d3e-4b5a-4c6d-8e7f-901a2b3c4d5e",
-                .init(
-                    body: Array(
-                        CAPSamples.inForce(
-                            identifier: "jp-heavy-rain-1", senderName: "Japan Meteorological Agency",
-                            event: "Heavy Rain", headline: "Heavy rain warning for Tokyo", lat: 35.68, lon: 139.69
-                        ).utf8)))
+            CAPSamples.serveTokyo(on: server)
             let bin = directory.path + "/bin"
             try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
             try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)

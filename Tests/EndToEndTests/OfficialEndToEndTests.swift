@@ -5,9 +5,6 @@ import WeatherTesting
 
 @Suite("weatherd end to end: official warnings and air quality from recorded bodies on 127.0.0.1")
 struct OfficialEndToEndTests {
-    /// The FOSS Public Alert Server's id of the alert at Tokyo.
-    static let tokyoAlert = "6f1c2d3e-4b5a-4c6d-8e7f-901a2b3c4d5e"
-
     /// A recorded body whose warnings end far ahead, so that they are in force whenever the test runs.
     static func inForce(_ name: String) throws -> [UInt8] {
         let recorded = try JSONValue.parse(try ProviderEndToEndTests.fixture(name))
@@ -39,25 +36,9 @@ struct OfficialEndToEndTests {
         )
         server.route("/v1/forecast", query: "current=", .init(body: OpenMeteoBodies.current(temperature: 12)))
         server.route("/v1/forecast", query: "hourly=", .init(body: OpenMeteoBodies.forecast()))
-        // The FOSS Public Alert Server: the feeds of the countries near Tokyo, one alert there, and its CAP document
-        // behind a permanent redirect to the stored file, as the server answers `/alert/{id}`.
-        server.route(
-            "/sources/area_status",
-            .init(
-                body: Array(
-                    #"{"results":[{"name":"Japan: JMA","cap_alert_feed_status":"operating","authorityCountry":"jp"},{"name":"Australia: BoM","cap_alert_feed_status":"operating","authorityCountry":"au"}]}"#
-                        .utf8)))
-        server.route("/alert/area", .init(body: Array(#"["\#(Self.tokyoAlert)"]"#.utf8)))
-        server.route(
-            "/alert/\(Self.tokyoAlert)", .init(status: 301, headers: ["Location": "/media/tokyo.xml"], body: []))
-        server.route(
-            "/media/tokyo.xml",
-            .init(
-                body: Array(
-                    CAPSamples.inForce(
-                        identifier: "jp-heavy-rain-1", senderName: "Japan Meteorological Agency", event: "Heavy Rain",
-                        headline: "Heavy rain warning for Tokyo", lat: 35.68, lon: 139.69
-                    ).utf8)))
+        // The FOSS Public Alert Server around Tokyo, its document behind a permanent redirect to the stored file,
+        // as the server answers `/alert/{id}`.
+        CAPSamples.serveTokyo(on: server, redirect: true)
         let directory = TemporaryDataDirectory()
         let weatherd = try RunningWeatherd(
             arguments: [
