@@ -36,13 +36,17 @@ extension Engine {
             matches: Dictionary(covering.map { ($0.warning.id, $0.match.rawValue) }) { first, _ in first },
             problems: problems)
     }
+}
 
-    /// The warnings at `place` for `coverage` from the cache alone (no call), with when they were fetched and how
-    /// each concerns the place; nil when nothing is cached for the place's source. For the aggregator, the list of
-    /// its last answer and the documents cached of it.
-    func cachedWarnings(_ coverage: WarningCoverage, at place: Place, in cache: WeatherCache) -> (
-        entry: Cached<[OfficialWarning]>, matches: [String: String]
-    )? {
+/// The warnings a place's source has in force, from the cache alone (no call).
+enum CachedWarnings {
+    /// The warnings at `place` for `coverage` in `cache`, with when they were fetched and how each concerns the
+    /// place; nil when nothing is cached for the place's source. For the aggregator: the list of its last answer,
+    /// the documents cached of it, `WarningRules.active` at `now` over them (in `language`), then the warnings whose
+    /// shapes hold the place.
+    static func lookup(
+        _ coverage: WarningCoverage, at place: Place, in cache: WeatherCache, now: Timestamp, language: String?
+    ) -> (entry: Cached<[OfficialWarning]>, matches: [String: String])? {
         let entry: Cached<[OfficialWarning]>?
         switch coverage {
         case .none: return nil
@@ -61,9 +65,7 @@ extension Engine {
                 cache.warnings[WarningsFetched.entry(source: .fpas, key: $0)]?.value ?? []
             }
             let covering = AggregatorAreas.covering(
-                WarningRules.active(messages, now: clock.timestamp(), language: fetcher.warningsLanguage),
-                lat: place.lat,
-                lon: place.lon)
+                WarningRules.active(messages, now: now, language: language), lat: place.lat, lon: place.lon)
             return (
                 Cached(value: covering.map(\.warning), fetchedAt: listed.fetchedAt, provider: listed.provider),
                 Dictionary(covering.map { ($0.warning.id, $0.match.rawValue) }) { first, _ in first }

@@ -14,8 +14,9 @@ extension Engine {
     func coverage(of place: Place, cause: String) async throws -> (coverage: WarningCoverage, place: Place) {
         // Only Bright Sky's "not mine" is taken from the cache here (kept 30 days, past its warnings' 5 minutes);
         // every other fact comes through the fetch path, which serves it from the cache while it is valid.
-        var facts = WarningRouting.Facts(
-            brightSky: await cachedRoutingFacts(of: place).brightSky == false ? false : nil)
+        let now = clock.timestamp()
+        let cached = await cache.read { self.cachedRoutingFacts(of: place, in: $0, now: now) }
+        var facts = WarningRouting.Facts(brightSky: cached.brightSky == false ? false : nil)
         let zones = fetcher.zoneCountries(lat: place.lat, lon: place.lon)
         while true {
             switch WarningRouting.next(
@@ -32,9 +33,9 @@ extension Engine {
         }
     }
 
-    /// `coverage(of:cause:)` from the cache alone, making no call; nil when deciding needs a call not yet made.
-    func cachedCoverage(of place: Place) async -> (coverage: WarningCoverage, place: Place)? {
-        let facts = await cachedRoutingFacts(of: place)
+    /// `coverage(of:cause:)` from `cache` alone, making no call; nil when deciding needs a call not yet made.
+    func cachedCoverage(of place: Place, in cache: WeatherCache) -> (coverage: WarningCoverage, place: Place)? {
+        let facts = cachedRoutingFacts(of: place, in: cache, now: clock.timestamp())
         switch WarningRouting.next(
             for: place, facts: facts, zoneCountries: fetcher.zoneCountries(lat: place.lat, lon: place.lon),
             canReverseGeocode: fetcher.canReverseGeocode)
@@ -44,34 +45,30 @@ extension Engine {
         }
     }
 
-    /// What the cache knows for routing `place`: NWS's and the provider's answers about its point (30 days),
-    /// whether Bright Sky has a warn cell there (its last answer; a "not mine" kept 30 days), and the feeds the
-    /// aggregator relays for the countries routing would ask about (a day).
-    private func cachedRoutingFacts(of place: Place) async -> WarningRouting.Facts {
+    /// What `cache` knows for routing `place`: NWS's and the provider's answers about its point (30 days), whether
+    /// Bright Sky has a warn cell there (its last answer; a "not mine" kept 30 days), and the feeds the aggregator
+    /// relays for the countries routing would ask about (a day).
+    func cachedRoutingFacts(of place: Place, in cache: WeatherCache, now: Timestamp) -> WarningRouting.Facts {
         let key = place.key
-        let now = clock.timestamp()
         let zones = fetcher.zoneCountries(lat: place.lat, lon: place.lon)
-        let canReverse = fetcher.canReverseGeocode
-        return await cache.read { cache in
-            var facts = WarningRouting.Facts(
-                nws: cache.points[PointFetched.entry(kind: .nwsPoint, key: key)]?.value,
-                reverse: cache.points[PointFetched.entry(kind: .reverseGeocode, key: key)]?.value)
-            let brightSky = WarningsFetched.entry(source: .brightsky, key: key)
-            if let at = cache.uncovered[brightSky], now.milliseconds - at.milliseconds < PointFetched.validityMs {
-                facts.brightSky = false
-            } else if cache.warnings[brightSky] != nil, cache.uncovered[brightSky] == nil {
-                facts.brightSky = true
-            }
-            // The feeds of the countries routing asks about, when it gets that far with what is cached.
-            if case .askFeeds(let countries) = WarningRouting.next(
-                for: place, facts: facts, zoneCountries: zones, canReverseGeocode: canReverse),
-                let listed = cache.warningLists[
-                    WarningsListed.entry(source: .fpas, kind: .feeds, key: countries.joined(separator: ","))],
-                now.milliseconds - listed.fetchedAt.milliseconds < FetchActor.feedsTTL.milliseconds
-            {
-                facts.feeds = listed.value.feeds
-            }
-            return facts
+        var facts = WarningRouting.Facts(
+            nws: cache.points[PointFetched.entry(kind: .nwsPoint, key: key)]?.value,
+            reverse: cache.points[PointFetched.entry(kind: .reverseGeocode, key: key)]?.value)
+        let brightSky = WarningsFetched.entry(source: .brightsky, key: key)
+        if let at = cache.uncovered[brightSky], now.milliseconds - at.milliseconds < PointFetched.validityMs {
+            facts.brightSky = false
+        } else if cache.warnings[brightSky] != nil, cache.uncovered[brightSky] == nil {
+            facts.brightSky = true
         }
+        // The feeds of the countries routing asks about, when it gets that far with what is cached.
+        if case .askFeeds(let countries) = WarningRouting.next(
+            for: place, facts: facts, zoneCountries: zones, canReverseGeocode: fetcher.canReverseGeocode),
+            let listed = cache.warningLists[
+                WarningsListed.entry(source: .fpas, kind: .feeds, key: countries.joined(separator: ","))],
+            now.milliseconds - listed.fetchedAt.milliseconds < FetchActor.feedsTTL.milliseconds
+        {
+            facts.feeds = listed.value.feeds
+        }
+        return facts
     }
 }

@@ -27,12 +27,13 @@ extension Engine {
         for target in await alertTargets() {
             let asked = await describe(target.place)
             // A point whose coverage was never learned is shown as not yet checked.
-            let known = await cachedCoverage(of: asked)
+            let known = cachedCoverage(of: asked, in: cached)
             let (coverage, place) =
                 known
                 ?? (.none(note: "Not checked yet: weatherd has not yet asked which service covers this point."), asked)
             var answer = WarningsAnswer(place: place, coverage: coverage, warnings: [], fetchedAt: nil, stale: false)
-            let found = cachedWarnings(coverage, at: place, in: cached)
+            let found = CachedWarnings.lookup(
+                coverage, at: place, in: cached, now: now, language: fetcher.warningsLanguage)
             let entry = found?.entry
             if let entry {
                 answer.warnings = entry.value.filter { $0.inForce(at: now) }
