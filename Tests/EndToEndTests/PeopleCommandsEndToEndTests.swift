@@ -100,6 +100,20 @@ struct PeopleCommandsEndToEndTests {
         #expect(try await runCommand(["units", "nautical"] + options).status == 64)
     }
 
+    @Test("warnings from the aggregator: each warning's row, who issued it, and the aggregator's credit")
+    func aggregatorWarnings() async throws {
+        let server = try Self.upstream()
+        CAPSamples.serveTokyo(on: server)
+        let directory = TemporaryDataDirectory()
+        let tokyo = try await runCommand(["warnings", "35.68,139.69"] + Self.options(directory, server))
+        #expect(tokyo.status == 0, "\(tokyo.errors)")
+        #expect(tokyo.lines.first == "35.68,139.69: 1 warning", "\(tokyo.output)")
+        #expect(tokyo.lines.dropFirst().first?.hasPrefix("Moderate") == true, "severity as CAP spells it")
+        #expect(tokyo.lines.dropFirst().first?.contains("Heavy Rain") == true)
+        #expect(tokyo.lines.contains("issued by Japan Meteorological Agency"), "\(tokyo.output)")
+        #expect(tokyo.lines.last == "FOSS Public Alert Server (KDE; in beta), relaying each sender's CAP feed")
+    }
+
     @Test("warnings and air: the official warnings in force and the air now, as lines; --json the answers")
     func warningsAndAir() async throws {
         let server = try Self.upstream()
