@@ -52,7 +52,7 @@ enum StatusCommand {
     /// The base URLs shown, by their role in `service/status`'s `baseURLs`.
     static let roles = [
         ("weather", "weather"), ("geocoding", "geocoding"), ("airQuality", "air"), ("nws", "NWS"),
-        ("meteoAlarm", "MeteoAlarm"),
+        ("meteoAlarm", "MeteoAlarm"), ("brightSky", "Bright Sky"), ("fpas", "FOSS Public Alert Server"),
     ]
 
     /// `openweathermap (One Call 3.0, with a key)`, `open-meteo`.

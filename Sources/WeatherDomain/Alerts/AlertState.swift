@@ -3,7 +3,8 @@ package enum AlertRule: String, Sendable, Equatable, CaseIterable {
     case tempDrop = "temp_drop"
     case severe
     case dailySummary = "daily_summary"
-    /// An official warning from a national weather service (NWS, MeteoAlarm).
+    /// An official warning from a national weather service (NWS, Bright Sky, MeteoAlarm, the FOSS Public Alert
+    /// Server).
     case official
     /// The European Air Quality Index at or above the configured level.
     case airQuality = "air_quality"
