@@ -47,6 +47,8 @@ package final class InProcessWeatherd: Sendable {
         configuration.nwsBaseURL = Self.nwsBaseURL
         configuration.contact = "tests@weatherd.test"
         configuration.meteoAlarmBaseURL = Self.meteoAlarmBaseURL
+        configuration.brightSkyBaseURL = Self.brightSkyBaseURL
+        configuration.fpasBaseURL = Self.fpasBaseURL
         configuration.openMeteoAirQualityBaseURL = Self.airQualityBaseURL
         configuration.warningsInterval = warningsInterval
         configuration.warningsLanguage = warningsLanguage
@@ -76,6 +78,8 @@ package final class InProcessWeatherd: Sendable {
     package static let nwsBaseURL = "http://nws.test"
     package static let metNorwayBaseURL = "http://met.test"
     package static let meteoAlarmBaseURL = "http://meteoalarm.test"
+    package static let brightSkyBaseURL = "http://brightsky.test"
+    package static let fpasBaseURL = "http://fpas.test"
     package static let airQualityBaseURL = "http://aq.test"
     package static let archiveBaseURL = "http://archive.test"
     package static let historicalForecastBaseURL = "http://historical-forecast.test"

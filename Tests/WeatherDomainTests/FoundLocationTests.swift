@@ -31,8 +31,11 @@ struct FoundLocationTests {
             Issue.record("\(events)")
             return
         }
-        #expect(location == Location(
-            lat: 48.14, lon: 11.58, name: nil, setAt: Self.now, refresh: true, source: .geoclue, accuracyM: 1234))
+        #expect(
+            location
+                == Location(
+                    lat: 48.14, lon: 11.58, name: nil, setAt: Self.now, refresh: true, source: .geoclue, accuracyM: 1234
+                ))
         #expect(!location.isApproximate)
         let city = LocationDecisions.found(LocationState(), Self.found(52.5, .timezone), precision: 2, now: Self.now)
         guard case .locationChanged(let zone)? = city.first else { return }
@@ -62,7 +65,8 @@ struct FoundLocationTests {
 
     @Test("a location the client set is never replaced by one found, however far")
     func clientSet() {
-        let set = Self.state(LocationDecisions.set(LocationState(), lat: 59.91, lon: 10.75, name: nil, precision: 2, now: Self.now))
+        let set = Self.state(
+            LocationDecisions.set(LocationState(), lat: 59.91, lon: 10.75, name: nil, precision: 2, now: Self.now))
         for source in LocationSource.allCases {
             #expect(LocationDecisions.found(set, Self.found(48.1, source), precision: 2, now: Self.now).isEmpty)
         }
@@ -71,15 +75,17 @@ struct FoundLocationTests {
     @Test("v1 payloads read as v2 unchanged; a v2 payload round-trips with its new members")
     func versions() throws {
         let v1: JSONValue = ["lat": 27.72, "lon": 85.32, "name": "Kathmandu", "setAt": "2026-11-22T12:07:00.000Z"]
-        guard case .event(.locationChanged(let old)) = try EventCatalog.standard.decode(
-            type: "location.changed", version: 1, data: v1)
+        guard
+            case .event(.locationChanged(let old)) = try EventCatalog.standard.decode(
+                type: "location.changed", version: 1, data: v1)
         else {
             Issue.record("v1 did not decode")
             return
         }
         #expect(old.source == nil && old.accuracyM == nil && old.zone == nil)
-        guard case .event(.locationCleared) = try EventCatalog.standard.decode(
-            type: "location.cleared", version: 1, data: v1)
+        guard
+            case .event(.locationCleared) = try EventCatalog.standard.decode(
+                type: "location.cleared", version: 1, data: v1)
         else {
             Issue.record("location.cleared v1 did not decode")
             return

@@ -19,7 +19,8 @@ struct AutoLocationTests {
     /// A time zone table as the database's `zone.tab` has it, and a link as `tzdata.zi` has it.
     static let cities: @Sendable () -> (table: ZoneTable, links: [String: String]) = {
         (
-            ZoneTable(tab: "DE\t+5230+01322\tEurope/Berlin\nNO\t+5955+01045\tEurope/Oslo\nIN\t+2232+08822\tAsia/Kolkata\n"),
+            ZoneTable(
+                tab: "DE\t+5230+01322\tEurope/Berlin\nNO\t+5955+01045\tEurope/Oslo\nIN\t+2232+08822\tAsia/Kolkata\n"),
             ZoneTable.links(zi: "L Asia/Kolkata Asia/Calcutta\n")
         )
     }
@@ -146,8 +147,9 @@ struct AutoLocationTests {
         #expect(located["approximate"] == true)
         #expect(
             lines.all.contains {
-                $0.contains("GeoClue is not running on the system bus; taking the principal city of the time zone "
-                    + "Asia/Calcutta (approximate)")
+                $0.contains(
+                    "GeoClue is not running on the system bus; taking the principal city of the time zone "
+                        + "Asia/Calcutta (approximate)")
             }, "\(lines.all)")
         await service.engine.drainBackground()
         #expect(try await service.result("location/get")["approximate"] == true)

@@ -29,8 +29,9 @@ struct GeoClueIntrospection {
             let url = folder.appendingPathComponent("geoclue2-introspection-org.freedesktop.GeoClue2.\(name).xml")
             let document = try XMLDocument(contentsOf: url, options: [])
             for interface in try document.nodes(forXPath: "/node/interface") {
-                guard let interface = interface as? XMLElement, let named = interface.attribute(forName: "name")?
-                    .stringValue
+                guard let interface = interface as? XMLElement,
+                    let named = interface.attribute(forName: "name")?
+                        .stringValue
                 else { continue }
                 for method in interface.elements(forName: "method") {
                     let inputs = method.elements(forName: "arg").filter {

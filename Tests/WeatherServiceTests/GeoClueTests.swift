@@ -129,7 +129,8 @@ struct GeoClueTests {
         let bus = try await RealSessionBus(.path)
         defer { bus.stop() }
         do throws(GeoClueError) {
-            _ = try await GeoClue(address: bus.address, uid: getuid(), runtime: .testing()).locate(clock: ManualClock(), timeout: .seconds(10))
+            _ = try await GeoClue(address: bus.address, uid: getuid(), runtime: .testing()).locate(
+                clock: ManualClock(), timeout: .seconds(10))
             Issue.record("a GeoClue answered on a bus without one")
         } catch {
             #expect(error.kind == "not_running")

@@ -65,7 +65,9 @@ enum NowCommand {
     /// The weather methods' place params for the command's PLACE; without one, the current location, which
     /// weatherd finds when none is set unless `--auto-location off`.
     static func placeParams(_ context: Context) async throws -> [String: JSONValue] {
-        guard let place = context.invocation.positional.first else { return ["autoLocation": .bool(context.autoLocation)] }
+        guard let place = context.invocation.positional.first else {
+            return ["autoLocation": .bool(context.autoLocation)]
+        }
         if try PlaceArgument.coordinates(place) != nil { return try PlaceArgument.params(place, favorites: []) }
         let favorites = try await FavoritesCommand.list(context)["favorites"]?.arrayValue ?? []
         return try PlaceArgument.params(place, favorites: favorites)

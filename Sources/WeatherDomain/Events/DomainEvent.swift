@@ -23,6 +23,7 @@ package enum DomainEvent: Sendable, Equatable {
     case alertRaised(RaisedAlert)
     case alertsConfigured(AlertSettings)
     case warningsFetched(WarningsFetched)
+    case warningsListed(WarningsListed)
     case airQualityFetched(AirQualityFetched)
     case pointFetched(PointFetched)
     case nowcastFetched(NowcastFetched)
@@ -52,9 +53,10 @@ package enum DomainEvent: Sendable, Equatable {
         case .weatherFetchFailed: EventKind("weather.fetch_failed", 1)
         case .geocodeFetched: EventKind("geocode.fetched", 1)
         case .geocodeFailed: EventKind("geocode.failed", 1)
-        case .alertRaised: EventKind("alert.raised", 2)
+        case .alertRaised: EventKind("alert.raised", 3)
         case .alertsConfigured: EventKind("alerts.configured", 2)
-        case .warningsFetched: EventKind("warnings.fetched", 1)
+        case .warningsFetched: EventKind("warnings.fetched", 2)
+        case .warningsListed: EventKind("warnings.listed", 1)
         case .airQualityFetched: EventKind("air_quality.fetched", 1)
         case .pointFetched: EventKind("point.fetched", 1)
         case .nowcastFetched: EventKind("nowcast.fetched", 1)
@@ -83,6 +85,7 @@ package enum DomainEvent: Sendable, Equatable {
         case .alertRaised(let alert): alert.json
         case .alertsConfigured(let settings): settings.json
         case .warningsFetched(let fetched): fetched.json
+        case .warningsListed(let listed): listed.json
         case .airQualityFetched(let fetched): fetched.json
         case .pointFetched(let fetched): fetched.json
         case .nowcastFetched(let fetched): fetched.json
@@ -116,9 +119,10 @@ package enum DomainEvent: Sendable, Equatable {
         case ("weather.fetch_failed", 1): return .weatherFetchFailed(try FetchFailed(json: data))
         case ("geocode.fetched", 1): return .geocodeFetched(try GeocodeFetched(json: data))
         case ("geocode.failed", 1): return .geocodeFailed(try FetchFailed(json: data))
-        case ("alert.raised", 2): return .alertRaised(try RaisedAlert(json: data))
+        case ("alert.raised", 3): return .alertRaised(try RaisedAlert(json: data))
         case ("alerts.configured", 2): return .alertsConfigured(try AlertSettings(json: data))
-        case ("warnings.fetched", 1): return .warningsFetched(try WarningsFetched(json: data))
+        case ("warnings.fetched", 2): return .warningsFetched(try WarningsFetched(json: data))
+        case ("warnings.listed", 1): return .warningsListed(try WarningsListed(json: data))
         case ("air_quality.fetched", 1): return .airQualityFetched(try AirQualityFetched(json: data))
         case ("point.fetched", 1): return .pointFetched(try PointFetched(json: data))
         case ("nowcast.fetched", 1): return .nowcastFetched(try NowcastFetched(json: data))

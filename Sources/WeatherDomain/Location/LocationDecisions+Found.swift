@@ -45,9 +45,11 @@ extension LocationDecisions {
                 guard shouldRefresh(from: (current.lat, current.lon), to: (found.lat, found.lon)) else { return [] }
             }
         }
-        guard case .locationChanged(var location) = set(
-            state, lat: found.lat, lon: found.lon, name: found.name, precision: precision, now: now
-        ).first else { return [] }
+        guard
+            case .locationChanged(var location) = set(
+                state, lat: found.lat, lon: found.lon, name: found.name, precision: precision, now: now
+            ).first
+        else { return [] }
         location.source = found.source
         location.accuracyM = found.accuracyM.map { $0.rounded() }
         location.zone = found.zone

@@ -58,7 +58,8 @@ extension Engine {
             let (found, serviceFailure) = try await autoLocator.locate(clock: clock)
             if let serviceFailure, let zone = found.zone {
                 logger.info(
-                    "auto-location: \(serviceFailure); taking the principal city of the time zone \(zone) (approximate)")
+                    "auto-location: \(serviceFailure); taking the principal city of the time zone \(zone) (approximate)"
+                )
             }
             let now = clock.timestamp()
             let precision = locationPrecision

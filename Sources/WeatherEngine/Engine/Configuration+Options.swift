@@ -129,6 +129,14 @@ extension Configuration {
             "--meteoalarm-base-url", environment: ["METEOALARM_BASE_URL"], at: \.meteoAlarmBaseURL, .url,
             help: "MeteoAlarm's warning feeds", defaults: defaults, holding: .daemon),
         Option(
+            "--brightsky-base-url", environment: ["BRIGHTSKY_BASE_URL"], at: \.brightSkyBaseURL, .url,
+            help: "Bright Sky, the DWD's warnings for Germany by municipality", defaults: defaults,
+            holding: .daemon),
+        Option(
+            "--fpas-base-url", environment: ["FPAS_BASE_URL"], at: \.fpasBaseURL, .url,
+            help: "KDE's FOSS Public Alert Server, official warnings elsewhere (in beta)", defaults: defaults,
+            holding: .daemon),
+        Option(
             "--warnings-language", at: \.warningsLanguage, .languageTag.optional,
             help: "the language official warnings are kept in when the sender gives several", defaults: defaults,
             defaultText: "English, else the sender's first", holding: .daemon),

@@ -40,6 +40,11 @@ package struct Configuration: Sendable, Equatable {
     package var warningsLanguage: String?
     /// MeteoAlarm's feeds (`--meteoalarm-base-url`, `METEOALARM_BASE_URL`).
     package var meteoAlarmBaseURL = "https://feeds.meteoalarm.org"
+    /// Bright Sky's API, the DWD's warnings for Germany by municipality (`--brightsky-base-url`,
+    /// `BRIGHTSKY_BASE_URL`).
+    package var brightSkyBaseURL = "https://api.brightsky.dev"
+    /// KDE's FOSS Public Alert Server, or a self-hosted instance (`--fpas-base-url`, `FPAS_BASE_URL`).
+    package var fpasBaseURL = "https://alerts.kde.org"
     /// Open-Meteo's air-quality API (`--open-meteo-air-quality-base-url`, `OPEN_METEO_AIR_QUALITY_BASE_URL`).
     package var openMeteoAirQualityBaseURL = "https://air-quality-api.open-meteo.com"
     /// Time between checks of the official warnings (and air quality) of the places with alerts on

@@ -18,6 +18,9 @@ package enum LogMaintenance {
             type: "warnings.fetched", version: 1, payloadMembers: WarningsFetched.payloadMembers,
             entryMembers: WarningsFetched.entryMembers),
         PayloadRule(
+            type: "warnings.fetched", version: 2, payloadMembers: WarningsFetched.payloadMembers,
+            entryMembers: WarningsFetched.entryMembers),
+        PayloadRule(
             type: "air_quality.fetched", version: 1, payloadMembers: AirQualityFetched.payloadMembers,
             entryMembers: AirQualityFetched.entryMembers),
         PayloadRule(

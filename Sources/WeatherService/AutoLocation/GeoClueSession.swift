@@ -135,12 +135,10 @@ final class GeoClueSession: Sendable {
         }
         guard let connection else { return }
         if let client {
-            do throws(DBusError) {
-                try connection.send(
-                    destination: GeoClue.service, path: client, interface: GeoClue.clientInterface, member: "Stop")
-            } catch {
-                // The connection is shut down next, and GeoClue ends the clients of a connection that closes.
-            }
+            // Not waited for: the connection is shut down next, and GeoClue ends the clients of a connection
+            // that closes.
+            connection.send(
+                destination: GeoClue.service, path: client, interface: GeoClue.clientInterface, member: "Stop")
         }
         connection.disconnect()
     }
