@@ -28,7 +28,8 @@ struct Notifier {
         if !noDesktop {
             do throws(DBusError) {
                 desktop = try await Desktop.connect(
-                    address: context.variables["DBUS_SESSION_BUS_ADDRESS"] ?? "", uid: getuid(), runtime: context.runtime)
+                    address: context.variables["DBUS_SESSION_BUS_ADDRESS"] ?? "", uid: getuid(),
+                    runtime: context.runtime)
             } catch {
                 output.error("weatherd notify: \(Self.unavailable(error))")
                 return CLI.Exit.unavailable
@@ -97,6 +98,9 @@ struct Notifier {
                     }
                     do throws(DBusError) {
                         try await perform(actions, on: desktopShown, hook: hook, machine: &machine)
+                    } catch  where Task.isCancelled {
+                        // Stopped while the desktop was being told: it has the alert, and the cursor says so.
+                        return CLI.Exit.ok
                     } catch {
                         // The desktop refused or went away: what it was to show is shown when notify runs again.
                         if saved != before { try store.save(before) }
