@@ -146,10 +146,7 @@ enum LocalTime {
     }
 
     /// The weekday of a day count, `Mon`…`Sun`.
-    static func weekday(_ days: Int64) -> String {
-        // 1970-01-01 was a Thursday.
-        ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][Int((days % 7 + 7) % 7)]
-    }
+    static func weekday(_ days: Int64) -> String { CivilDate.weekdayAbbreviation(ofDay: days) }
 
     /// The day count of a `YYYY-MM-DD` date; nil when it is no such date.
     static func days(_ date: String) -> Int64? {

@@ -13,6 +13,7 @@ import WeatherService
 #endif
 
 signal(SIGPIPE, SIG_IGN)
+SignalWatch.unblockTermination()
 
 let environment = ProcessInfo.processInfo.environment
 let entry = CLI.entry(Array(CommandLine.arguments.dropFirst()))

@@ -25,16 +25,22 @@ private final class AskingClient: Sendable {
     deinit { close(fd) }
 
     /// Sends `settings/get` with `id` and reads lines until the one that answers it.
-    func ask(id: Int) -> Bool {
-        let request = Array(#"{"jsonrpc":"2.0","id":\#(id),"method":"settings/get"}"#.utf8) + [0x0A]
+    func ask(id: Int) -> Bool { ask(ids: id..<(id + 1)) }
+
+    /// Sends `settings/get` with each of `ids` at once (pipelined) and reads lines until all are answered.
+    func ask(ids: Range<Int>) -> Bool {
+        let lines = ids.map { #"{"jsonrpc":"2.0","id":\#($0),"method":"settings/get"}"# + "\n" }
+        let request = Array(lines.joined().utf8)
         guard request.withUnsafeBytes({ Descriptor.writeAll(fd, $0, socket: true) }) == nil else { return false }
+        var unanswered = Set(ids.map { JSONValue.int(Int64($0)) })
         var pending: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             if let newline = pending.firstIndex(of: 0x0A) {
                 let line = Array(pending[..<newline])
                 pending.removeFirst(newline + 1)
-                if (try? JSONValue.parse(line))?["id"] == .int(Int64(id)) { return true }
+                if let id = (try? JSONValue.parse(line))?["id"] { unanswered.remove(id) }
+                if unanswered.isEmpty { return true }
                 continue
             }
             let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
@@ -54,22 +60,25 @@ struct ThreadsEndToEndTests {
             _ = try await client.call("service/status")
             let pid = try #require(try shared.daemonPID())
             let path = try shared.socketPath
-            // One client, busy: its requests in flight use whatever threads the daemon will ever start for them.
+            // The clients block in `read`: on a thread of their own, never on the tests' shared threads.
+            // One client, busy: 200 requests in flight at once use whatever threads the daemon will ever start
+            // for its work (the cooperative pool grows to its width only when there is that much to do).
             let first = try AskingClient(path: path)
-            for id in 0..<200 { #expect(first.ask(id: id)) }
+            #expect(try await onThread { first.ask(ids: 0..<200) })
             let withOne = try threads(of: pid)
             // 63 more, each connected and served, all open at once.
-            var others: [AskingClient] = []
-            for index in 0..<63 {
-                let other = try AskingClient(path: path)
-                #expect(other.ask(id: index))
-                others.append(other)
+            let others = try await onThread {
+                try (0..<63).map { index in
+                    let other = try AskingClient(path: path)
+                    #expect(other.ask(id: index))
+                    return other
+                }
             }
             #expect(try await shared.connections(become: 65, asking: client), "every connection is open at once")
-            for id in 200..<400 { #expect(first.ask(id: id)) }
+            #expect(try await onThread { first.ask(ids: 200..<400) })
             let withMany = try threads(of: pid)
             #expect(withMany == withOne, "\(withOne) threads with one client, \(withMany) with 64")
-            others.removeAll()
+            withExtendedLifetime(others) {}
             try client.closeInput()
             #expect(await client.waitForExit() == 0)
             try await shared.stopDaemon()

@@ -112,6 +112,14 @@ package enum CivilDate {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
+    /// The English name of the weekday of a count of days since 1970-01-01 (a Thursday): `Monday`…`Sunday`.
+    package static func weekdayName(ofDay days: Int64) -> String {
+        ["Thursday", "Friday", "Saturday", "Sunday", "Monday", "Tuesday", "Wednesday"][Int(Int64.floorMod(days, 7))]
+    }
+
+    /// The weekday's first three letters: `Mon`…`Sun`.
+    package static func weekdayAbbreviation(ofDay days: Int64) -> String { String(weekdayName(ofDay: days).prefix(3)) }
+
     /// Returns the count of days since 1970-01-01 for a civil date.
     package static func toDays(year: Int64, month: Int64, day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year

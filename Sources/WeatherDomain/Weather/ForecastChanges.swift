@@ -119,8 +119,6 @@ package enum ForecastChanges {
 
     /// The English name of the weekday of `date` (`YYYY-MM-DD`); nil when it is not a date.
     package static func weekday(of date: String) -> String? {
-        guard let number = LocalDate.dayNumber(of: date) else { return nil }
-        let names = ["Thursday", "Friday", "Saturday", "Sunday", "Monday", "Tuesday", "Wednesday"]
-        return names[Int(Int64.floorMod(number, 7))]
+        LocalDate.dayNumber(of: date).map(CivilDate.weekdayName(ofDay:))
     }
 }

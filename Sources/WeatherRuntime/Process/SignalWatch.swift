@@ -43,6 +43,17 @@ package final class SignalWatch: Sendable {
         }
     }
 
+    /// Unblocks SIGTERM and SIGINT on the calling thread, and so on every thread it starts, whatever mask the
+    /// process inherited. Call it first thing in `main`: a parent that spawns weatherd from a thread that blocks
+    /// them (libdispatch's workers block every signal, and `posix_spawn` keeps the mask) would otherwise leave it
+    /// deaf to being told to stop.
+    package static func unblockTermination() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for number in termination { sigaddset(&set, number) }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    }
+
     /// Stops telling this watch's handler.
     package func cancel() {
         _ = Self.hub.withLock { $0?.handlers.removeValue(forKey: id) }

@@ -137,11 +137,7 @@ enum MCPSummary {
 
     /// `Tue` for `YYYY-MM-DD`, else the text as it is.
     private static func weekday(_ date: String) -> String {
-        let parts = date.split(separator: "-").compactMap { Int64($0) }
-        guard parts.count == 3 else { return date }
-        let days = CivilDate.toDays(year: parts[0], month: parts[1], day: parts[2])
-        // 1970-01-01 was a Thursday.
-        return ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][Int(((days % 7) + 7) % 7)]
+        LocalDate.dayNumber(of: date).map(CivilDate.weekdayAbbreviation(ofDay:)) ?? date
     }
 
     /// A value, to the whole, with its unit as the answer names it: `4 °C`, `17 km/h`.

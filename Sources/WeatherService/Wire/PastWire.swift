@@ -137,7 +137,7 @@ enum PastWire {
 
     /// A temperature difference (°C) in the reader's unit: a kelvin is a degree Celsius.
     static func difference(_ celsius: Double, _ units: UnitChoice) -> Double {
-        WeatherFormatting.round(units.temperature == .fahrenheit ? celsius * 9 / 5 : celsius)
+        WeatherFormatting.round(units.temperature.difference(celsius: celsius))
     }
 
     /// A temperature rounded to whole degrees, for sentences.
@@ -145,11 +145,11 @@ enum PastWire {
         String(Int(units.temperature.value(celsius: celsius).rounded()))
     }
 
-    /// "6 °C above normal", "1 °C below normal", "normal".
+    /// "6 °C above normal", "1 °C below normal", "normal"; in the reader's unit ("3 K above normal").
     static func anomalyText(_ celsius: Double, _ units: UnitChoice) -> String {
         let amount = Int(difference(celsius, units).rounded())
         guard amount != 0 else { return "normal" }
-        let unit = units.temperature == .fahrenheit ? "°F" : "°C"
+        let unit = units.temperature.rawValue
         return "\(abs(amount)) \(unit) \(amount > 0 ? "above" : "below") normal"
     }
 
