@@ -134,7 +134,7 @@ private func floorRoundTrips(
 
 /// Sends `lines` one at a time, each answered before the next: the elapsed time and the sorted round trips.
 /// The callers send a few first so that their figures do not carry the threads' and the file's start-up.
-private func roundTrips(_ child: Child, _ lines: [[UInt8]]) -> (seconds: Double, samples: [Double]) {
+func roundTrips(_ child: Child, _ lines: [[UInt8]]) -> (seconds: Double, samples: [Double]) {
     var samples: [Double] = []
     samples.reserveCapacity(lines.count)
     let elapsed = seconds {
