@@ -176,7 +176,7 @@ func floorServer(path: String, lineBytes: Int) -> Never {
 }
 
 /// `count` iterations of `write` (one `lineBytes`-byte line) then `fdatasync`, appended to `path`.
-private func rawWriteSync(path: String, count: Int, lineBytes: Int) throws -> (seconds: Double, samples: [Double]) {
+func rawWriteSync(path: String, count: Int, lineBytes: Int) throws -> (seconds: Double, samples: [Double]) {
     let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
     guard fd >= 0 else { throw BenchError("cannot open \(path)") }
     defer { close(fd) }
