@@ -202,18 +202,29 @@ struct OneAppendTests {
         }
     }
 
-    @Test("a batch the log refuses changes no state: nothing of it is written or recorded")
+    @Test("a joint append the log refuses at any of its bytes changes no state: the log is cut back, nothing recorded")
     func refusedBatch() async throws {
-        let file = FaultInjectingFile()
-        try await InProcessWeatherd.with(file: file, network: Self.network()) { service in
-            file.failAppend(.init(partialBytes: 10, errno: ENOSPC))
-            let failed = try await service.call("weather/current", ["city": "Berlin"])
-            #expect(failed["error"]?["data"]?["kind"] == "storage_failure")
-            #expect(file.contents.isEmpty, "the log is cut back to its last durable byte")
-            #expect(try await service.result("history/list")["history"]?.arrayValue?.isEmpty == true)
-            let status = try await service.result("service/status")
-            #expect(status["readOnly"] == true)
-            #expect(status["lastSeq"] == 0)
+        // The bytes of the request's one append, from a run whose log takes it, and where its lines end.
+        let accepted = FaultInjectingFile()
+        try await InProcessWeatherd.with(file: accepted, network: Self.network()) { service in
+            _ = try await service.result("weather/current", ["city": "Berlin"])
+        }
+        let size = try #require(accepted.appendSizes.first)
+        let lineEnds = accepted.contents[..<size].indices.filter { accepted.contents[$0] == 10 }.map { $0 + 1 }
+        #expect(lineEnds.count == 3, "the geocoding, the history entry and the weather, in one append")
+        let cuts = Set([0, 1, size / 2, size - 1] + lineEnds.dropLast() + lineEnds.dropLast().map { $0 + 1 })
+        for partial in cuts.sorted() {
+            let file = FaultInjectingFile()
+            try await InProcessWeatherd.with(file: file, network: Self.network()) { service in
+                file.failAppend(.init(partialBytes: partial, errno: ENOSPC))
+                let failed = try await service.call("weather/current", ["city": "Berlin"])
+                #expect(failed["error"]?["data"]?["kind"] == "storage_failure", "cut at byte \(partial)")
+                #expect(file.contents.isEmpty, "the log is cut back to its last durable byte: cut at byte \(partial)")
+                #expect(try await service.result("history/list")["history"]?.arrayValue?.isEmpty == true)
+                let status = try await service.result("service/status")
+                #expect(status["readOnly"] == true)
+                #expect(status["lastSeq"] == 0, "cut at byte \(partial)")
+            }
         }
     }
 }

@@ -91,6 +91,26 @@ extension FetchActor {
         _ = try await cache.commit(submission)
     }
 
+    /// Ends the call that gave `result`: at once when its events are durable, before its waiters are told; when its
+    /// events wait in its starter's batch, the starter is told now and whoever joined once they are durable (or
+    /// with the failure that kept them out of the log).
+    func endFlight(
+        _ key: String, durable: Promise<Outcome>, answered: Promise<Outcome>?, with result: Outcome
+    ) async {
+        var ended = result
+        if inFlight[key]?.outcome === durable, let staged = inFlight[key]?.staged, !staged.isSettled {
+            answered?.fulfill(result)
+            do {
+                _ = try await staged.committed()
+            } catch {
+                ended = .failure(FetchFailure(error: error))
+            }
+        }
+        if inFlight[key]?.outcome === durable { inFlight[key] = nil }
+        answered?.fulfill(result)
+        durable.fulfill(ended)
+    }
+
     /// Takes a token of the rate limit, waiting on the clock for one when the bucket is empty.
     ///
     /// - Returns: nil with a token taken; the failure when none comes before `deadline`, or the wait is cancelled.

@@ -275,26 +275,6 @@ package actor FetchActor {
         }
     }
 
-    /// Ends the call that gave `result`: at once when its events are durable, before its waiters are told; when its
-    /// events wait in its starter's batch, the starter is told now and whoever joined once they are durable (or
-    /// with the failure that kept them out of the log).
-    private func endFlight(
-        _ key: String, durable: Promise<Outcome>, answered: Promise<Outcome>?, with result: Outcome
-    ) async {
-        var ended = result
-        if inFlight[key]?.outcome === durable, let staged = inFlight[key]?.staged, !staged.isSettled {
-            answered?.fulfill(result)
-            do {
-                _ = try await staged.committed()
-            } catch {
-                ended = .failure(FetchFailure(error: error))
-            }
-        }
-        if inFlight[key]?.outcome === durable { inFlight[key] = nil }
-        answered?.fulfill(result)
-        durable.fulfill(ended)
-    }
-
     /// Waits for every upstream call in flight (each is bounded by the deadline), so their audit
     /// events are written before `service.stopped`.
     package func drain() async {

@@ -127,22 +127,3 @@ package final class StagedChange: Sendable {
         }
     }
 }
-
-extension SliceWriter {
-    /// Runs `body` with a batch for the events the request commits, then appends what it staged as one and waits
-    /// until that is durable, whether `body` returned or threw.
-    ///
-    /// - Returns: what `body` returned, once its events are durable.
-    /// - Throws: `StorageFailure` when the log refused the batch; else whatever `body` threw.
-    func committing<T: Sendable>(_ body: (ChangeBatch) async throws -> T) async throws -> T {
-        let batch = ChangeBatch(slices: self)
-        let result: Result<T, any Error>
-        do {
-            result = .success(try await body(batch))
-        } catch {
-            result = .failure(error)
-        }
-        if let ticket = try batch.close() { _ = try await ticket.committed() }
-        return try result.get()
-    }
-}
