@@ -65,16 +65,21 @@ extension Engine {
         guard case .locationChanged(let moved)? = event else {
             throw EngineError.inconsistent("a move decided no location.changed")
         }
-        if moved.refresh, let seq {
-            background.start {
-                do {
-                    _ = try await self.refresh(.all, cause: "event:\(seq)")
-                } catch {
-                    self.logger.warning("the refresh after a move failed: \(error)")
-                }
+        refreshAfter(moved, seq: seq)
+        return moved
+    }
+
+    /// When the committed move `moved` (its event at `seq`) triggered a refresh, starts it in the background,
+    /// caused by its event.
+    func refreshAfter(_ moved: Location, seq: Int64?) {
+        guard moved.refresh, let seq else { return }
+        background.start {
+            do {
+                _ = try await self.refresh(.all, cause: "event:\(seq)")
+            } catch {
+                self.logger.warning("the refresh after a move failed: \(error)")
             }
         }
-        return moved
     }
 
     /// Geocodes an address to its best candidate (not recorded in the search history), its events in `batch`.
