@@ -134,7 +134,7 @@ private func floorRoundTrips(
 
 /// Sends `lines` one at a time, each answered before the next: the elapsed time and the sorted round trips.
 /// The callers send a few first so that their figures do not carry the threads' and the file's start-up.
-private func roundTrips(_ child: Child, _ lines: [[UInt8]]) -> (seconds: Double, samples: [Double]) {
+func roundTrips(_ child: Child, _ lines: [[UInt8]]) -> (seconds: Double, samples: [Double]) {
     var samples: [Double] = []
     samples.reserveCapacity(lines.count)
     let elapsed = seconds {
@@ -176,7 +176,7 @@ func floorServer(path: String, lineBytes: Int) -> Never {
 }
 
 /// `count` iterations of `write` (one `lineBytes`-byte line) then `fdatasync`, appended to `path`.
-private func rawWriteSync(path: String, count: Int, lineBytes: Int) throws -> (seconds: Double, samples: [Double]) {
+func rawWriteSync(path: String, count: Int, lineBytes: Int) throws -> (seconds: Double, samples: [Double]) {
     let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o600)
     guard fd >= 0 else { throw BenchError("cannot open \(path)") }
     defer { close(fd) }

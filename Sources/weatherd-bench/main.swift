@@ -11,7 +11,7 @@ import WeatherTesting
 /// weatherd-bench: measures a release `weatherd` against baselines taken in the same run on the
 /// same file system, and prints one JSON line of figures per subcommand (each with its ratio).
 ///
-/// usage: weatherd-bench append|group|durable|rpc|sockets|favorites|replay|startup|retention|all [--binary PATH] [--dir DIR] [--count N]
+/// usage: weatherd-bench append|group|durable|miss|rpc|sockets|favorites|replay|startup|retention|all [--binary PATH] [--dir DIR] [--count N]
 ///     [--events N] [--window N]
 ///
 /// `replay` and `startup` (which also prints the `memory` figures) generate logs of `--events` events
@@ -20,7 +20,8 @@ import WeatherTesting
 /// dirs in `--dir` for a look afterwards; `replay --log DATA_DIR` replays a data dir already on disk (one
 /// another build kept), so two builds compare on the same bytes. `durable` sends min(`--count`, 5,000) serial changes and `--count`
 /// pipelined ones, `--window` (256) in flight; `rpc` sends 5 × `--count` pipelined reads with the same window,
-/// reading the answers while it writes.
+/// reading the answers while it writes. `miss` sends `--count` (at most 2,000) serial `weather/current` requests that miss
+/// the cache, against a stand-in provider in this process.
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 let command = arguments.isEmpty ? "all" : arguments.removeFirst()
@@ -57,7 +58,7 @@ while let flag = arguments.first {
     default:
         FileHandle.standardError.write(
             Data(
-                "usage: weatherd-bench append|group|durable|rpc|sockets|favorites|replay|startup|retention|all [--binary PATH] [--dir DIR] [--count N] [--events N] [--window N] [--mix small|mixed] [--only weatherd] [--keep] [--log DATA_DIR]\n"
+                "usage: weatherd-bench append|group|durable|miss|rpc|sockets|favorites|replay|startup|retention|all [--binary PATH] [--dir DIR] [--count N] [--events N] [--window N] [--mix small|mixed] [--only weatherd] [--keep] [--log DATA_DIR]\n"
                     .utf8))
         exit(2)
     }
@@ -91,6 +92,9 @@ if command == "durable" || command == "all" {
     emit(
         try durable(
             binary: binary, dir: workDir, serialCount: min(count, 5000), pipelinedCount: count, window: max(window, 1)))
+}
+if command == "miss" || command == "all" {
+    emit(try cacheMiss(binary: binary, dir: workDir, count: min(count, 2000)))
 }
 if command == "rpc" || command == "all" {
     emit(try rpc(binary: binary, dir: workDir, count: count * 5, window: max(window, 1)))

@@ -67,7 +67,9 @@ extension Engine {
                 LocationDecisions.found(state, found, precision: precision, now: now)
             }
             let envelopes = try await location.commit(submission)
-            if case .locationChanged(let moved)? = submission.events.last { refreshAfter(moved, envelopes) }
+            if case .locationChanged(let moved)? = submission.events.last {
+                refreshAfter(moved, seq: envelopes.last?.seq)
+            }
             guard let current = await location.read({ $0.current }) else {
                 throw EngineError.inconsistent("a location was found but none is set")
             }

@@ -4,33 +4,45 @@ import WeatherRuntime
 extension Engine {
     /// Adds a favorite. A city is geocoded first (recording the history); the geocoding call may take
     /// seconds, so it runs in the completion, and such an add is ordered among other changes by when
-    /// its geocoding finished.
+    /// its geocoding finished: it is decided then, and goes out in one append with the geocoding's events.
     package func addFavorite(_ favorite: NewFavorite, origin: Origin) async throws -> Completion<Favorite?> {
         switch favorite {
         case .city(let city):
             return Completion {
-                let place = try await self.lookUpCity(city, cause: origin.cause)
-                return try await self.addFavorite(
-                    name: place.name ?? city, lat: place.lat, lon: place.lon, country: place.country, origin: origin)()
+                let added = try await self.slices.committing { batch in
+                    let place = try await self.lookUpCity(city, cause: origin.cause, batch: batch)
+                    let now = self.clock.timestamp()
+                    return batch.add(
+                        self.favorites.part(cause: origin.cause, corr: origin.corr) { state in
+                            try self.decideAdd(
+                                state, name: place.name ?? city, lat: place.lat, lon: place.lon,
+                                country: place.country, now: now)
+                        })
+                }
+                return Self.added(try await added.committed().last?.event)
             }
         case .place(let name, let point, let country):
-            return try await addFavorite(name: name, lat: point.lat, lon: point.lon, country: country, origin: origin)
+            let now = clock.timestamp()
+            return try await favorites.change(origin) { state in
+                try self.decideAdd(state, name: name, lat: point.lat, lon: point.lon, country: country, now: now)
+            } answer: { event in
+                if case .favoriteAdded(let favorite) = event { favorite } else { nil }
+            } unchanged: { _ in
+                nil
+            }
         }
     }
 
-    private func addFavorite(
-        name: String, lat: Double, lon: Double, country: String?, origin: Origin
-    ) async throws -> Completion<Favorite?> {
-        let now = clock.timestamp()
-        let maxCount = maxFavorites
-        return try await favorites.change(origin) { state in
-            try FavoritesDecisions.add(
-                state, name: name, country: country, lat: lat, lon: lon, now: now, maxCount: maxCount)
-        } answer: { event in
-            if case .favoriteAdded(let favorite) = event { favorite } else { nil }
-        } unchanged: { _ in
-            nil
-        }
+    private func decideAdd(
+        _ state: FavoritesState, name: String, lat: Double, lon: Double, country: String?, now: Timestamp
+    ) throws -> [DomainEvent] {
+        try FavoritesDecisions.add(
+            state, name: name, country: country, lat: lat, lon: lon, now: now, maxCount: maxFavorites)
+    }
+
+    /// The favorite an add by city answers: the one it added (nil when it added none).
+    private static func added(_ event: DomainEvent?) -> Favorite? {
+        if case .favoriteAdded(let favorite) = event { favorite } else { nil }
     }
 
     /// Removes a favorite named by its id or, failing that, its name; decided now, on the projected

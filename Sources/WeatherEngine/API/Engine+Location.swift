@@ -27,42 +27,52 @@ package struct RefreshReport: Sendable, Equatable {
 
 extension Engine {
     /// Moves the current location: to coordinates (rounded before they are logged), or to an address,
-    /// geocoded in the completion. A move of 5 km or more refreshes every place in the background.
+    /// geocoded in the completion (the move is decided once the geocoding is done, and goes out in one append
+    /// with its events). A move of 5 km or more refreshes every place in the background.
     package func setLocation(_ target: NewLocation, origin: Origin) async throws -> Completion<Location> {
         switch target {
         case .address(let address):
             return Completion {
-                let place = try await self.lookUpAddress(address, cause: origin.cause)
-                return try await self.setLocation(
-                    lat: place.lat, lon: place.lon, name: place.name ?? address, origin: origin)()
+                let move = try await self.slices.committing { batch in
+                    let place = try await self.lookUpAddress(address, cause: origin.cause, batch: batch)
+                    let decide = self.decideMove(lat: place.lat, lon: place.lon, name: place.name ?? address)
+                    return batch.add(self.location.part(cause: origin.cause, corr: origin.corr, decide))
+                }
+                let committed = try await move.committed()
+                return try self.moved(committed.last?.event, seq: committed.last?.seq)
             }
         case .coordinates(let point):
-            return try await setLocation(lat: point.lat, lon: point.lon, name: nil, origin: origin)
+            let submission = try await location.submit(
+                cause: origin.cause, corr: origin.corr, decideMove(lat: point.lat, lon: point.lon, name: nil))
+            return Completion {
+                let envelopes = try await self.location.commit(submission)
+                return try self.moved(submission.events.last, seq: envelopes.last?.seq)
+            }
         }
     }
 
-    /// Decides and queues the move now; once durable, answers it and, when it triggered one, starts
-    /// the refresh of the current place and every favorite in the background (its fetches are caused
-    /// by the `location.changed` event).
-    func setLocation(lat: Double, lon: Double, name: String?, origin: Origin) async throws -> Completion<Location> {
+    /// The decision of a move to these coordinates, taken now.
+    private func decideMove(lat: Double, lon: Double, name: String?) -> @Sendable (LocationState) -> [DomainEvent] {
         let now = clock.timestamp()
         let precision = locationPrecision
-        let submission = try await location.submit(cause: origin.cause, corr: origin.corr) { state in
-            LocationDecisions.set(state, lat: lat, lon: lon, name: name, precision: precision, now: now)
-        }
-        return Completion {
-            let envelopes = try await self.location.commit(submission)
-            guard case .locationChanged(let moved)? = submission.events.last else {
-                throw EngineError.inconsistent("a move decided no location.changed")
-            }
-            self.refreshAfter(moved, envelopes)
-            return moved
-        }
+        return { state in LocationDecisions.set(state, lat: lat, lon: lon, name: name, precision: precision, now: now) }
     }
 
-    /// When the committed move `moved` triggered a refresh, starts it in the background, caused by its event.
-    func refreshAfter(_ moved: Location, _ envelopes: [EventEnvelope]) {
-        guard moved.refresh, let seq = envelopes.last?.seq else { return }
+    /// Answers a durable move (its `location.changed` at `seq`) and, when it triggered one, starts the refresh of
+    /// the current place and every favorite in the background (its fetches are caused by the `location.changed`
+    /// event).
+    private func moved(_ event: DomainEvent?, seq: Int64?) throws -> Location {
+        guard case .locationChanged(let moved)? = event else {
+            throw EngineError.inconsistent("a move decided no location.changed")
+        }
+        refreshAfter(moved, seq: seq)
+        return moved
+    }
+
+    /// When the committed move `moved` (its event at `seq`) triggered a refresh, starts it in the background,
+    /// caused by its event.
+    func refreshAfter(_ moved: Location, seq: Int64?) {
+        guard moved.refresh, let seq else { return }
         background.start {
             do {
                 _ = try await self.refresh(.all, cause: "event:\(seq)")
@@ -72,9 +82,9 @@ extension Engine {
         }
     }
 
-    /// Geocodes an address to its best candidate (not recorded in the search history).
-    func lookUpAddress(_ address: String, cause: String) async throws -> Place {
-        guard let place = try await fetcher.geocode(address, limit: 1, cause: cause).value.first else {
+    /// Geocodes an address to its best candidate (not recorded in the search history), its events in `batch`.
+    func lookUpAddress(_ address: String, cause: String, batch: ChangeBatch) async throws -> Place {
+        guard let place = try await fetcher.geocode(address, limit: 1, cause: cause, batch: batch).value.first else {
             throw DomainError.placeNotFound(address)
         }
         return place
@@ -91,7 +101,7 @@ extension Engine {
         onPlace: (@Sendable (_ result: RefreshOutcome, _ done: Int, _ total: Int) -> Void)? = nil
     ) async throws -> RefreshReport {
         let places = await refreshPlaces(scope, only: only)
-        let fetcher = self.fetcher
+        let (fetcher, slices) = (self.fetcher, self.slices)
         let results = await withTaskGroup(of: (Int, RefreshOutcome).self) { group in
             var next = 0
             var results: [RefreshOutcome?] = Array(repeating: nil, count: places.count)
@@ -101,7 +111,7 @@ extension Engine {
                 let (label, place) = places[index]
                 next += 1
                 group.addTask {
-                    (index, await Self.refreshWeather(label, at: place, fetcher: fetcher, cause: cause))
+                    (index, await Self.refreshWeather(label, at: place, fetcher: fetcher, slices: slices, cause: cause))
                 }
             }
             for _ in 0..<4 { startNext() }
@@ -130,14 +140,28 @@ extension Engine {
         return RefreshReport(scope: scope, results: results)
     }
 
-    /// Fetches the current weather and forecast at `place`, whatever their freshness (the rate limit holds).
+    /// Fetches the current weather and forecast at `place`, whatever their freshness (the rate limit holds), their
+    /// events in `batch`.
     static func refreshWeather(
-        _ target: RefreshOutcome.Target, at place: Place, fetcher: FetchActor, cause: String
+        _ target: RefreshOutcome.Target, at place: Place, fetcher: FetchActor, cause: String, batch: ChangeBatch
     ) async -> RefreshOutcome {
         do {
-            _ = try await fetcher.current(at: place, refresh: true, cause: cause)
-            _ = try await fetcher.forecast(at: place, refresh: true, cause: cause)
+            _ = try await fetcher.current(at: place, refresh: true, cause: cause, batch: batch)
+            _ = try await fetcher.forecast(at: place, refresh: true, cause: cause, batch: batch)
             return RefreshOutcome(target: target, place: place, failure: nil)
+        } catch {
+            return RefreshOutcome(target: target, place: place, failure: RefreshFailure.kind(of: error))
+        }
+    }
+
+    /// `refreshWeather` in a batch of its own: the place's events go out as one append.
+    static func refreshWeather(
+        _ target: RefreshOutcome.Target, at place: Place, fetcher: FetchActor, slices: SliceWriter, cause: String
+    ) async -> RefreshOutcome {
+        do {
+            return try await slices.committing { batch in
+                await refreshWeather(target, at: place, fetcher: fetcher, cause: cause, batch: batch)
+            }
         } catch {
             return RefreshOutcome(target: target, place: place, failure: RefreshFailure.kind(of: error))
         }

@@ -38,19 +38,24 @@ package struct FavoritesMap: Sendable {
 extension Engine {
     /// Current weather at a place, from the cache when younger than `maxAgeMs` (else the TTL); in the system
     /// `units` whole when given, else in the settings' units (`units(_:)`); the place named as `answerPlace` says.
+    /// What it records (a city's geocoding and history entry, the fetch) goes out as one append.
     package func current(_ place: PlaceQuery, units: Units?, maxAgeMs: Int64?, origin: Origin)
         -> Completion<CurrentWeather>
     {
         Completion {
-            let resolved = try await self.resolve(place, cause: origin.cause)
-            var answer = try await self.fetcher.current(at: resolved, maxAgeMs: maxAgeMs, cause: origin.cause)
-            answer.value.place = await self.answerPlace(for: place, resolved: resolved, reported: answer.value.place)
-            return CurrentWeather(answer: answer, units: try await self.units(units))
+            try await self.slices.committing { batch in
+                let resolved = try await self.resolve(place, cause: origin.cause, batch: batch)
+                var answer = try await self.fetcher.current(
+                    at: resolved, maxAgeMs: maxAgeMs, cause: origin.cause, batch: batch)
+                answer.value.place = await self.answerPlace(
+                    for: place, resolved: resolved, reported: answer.value.place)
+                return CurrentWeather(answer: answer, units: try await self.units(units))
+            }
         }
     }
 
     /// The forecast at a place: `days` days (all when nil) with `detail`, its steps of `type`; the place named
-    /// as `answerPlace` says.
+    /// as `answerPlace` says. What it records goes out as one append, as for `current`.
     ///
     /// - Throws: `EngineError.unsupportedForecastType` when the provider cannot give `type` (hourly steps
     ///   from OpenWeatherMap), before anything is fetched, with the types it can give.
@@ -63,10 +68,14 @@ extension Engine {
             throw .unsupportedForecastType(provider: fetcher.providerName, requested: type, supported: supported)
         }
         return Completion {
-            let resolved = try await self.resolve(place, cause: origin.cause)
-            var answer = try await self.fetcher.forecast(at: resolved, maxAgeMs: maxAgeMs, cause: origin.cause)
-            answer.value.place = await self.answerPlace(for: place, resolved: resolved, reported: answer.value.place)
-            let normals = await self.cachedClimates(at: resolved.key, dates: answer.value.daily.map(\.date))
+            let (answer, normals) = try await self.slices.committing { batch in
+                let resolved = try await self.resolve(place, cause: origin.cause, batch: batch)
+                var answer = try await self.fetcher.forecast(
+                    at: resolved, maxAgeMs: maxAgeMs, cause: origin.cause, batch: batch)
+                answer.value.place = await self.answerPlace(
+                    for: place, resolved: resolved, reported: answer.value.place)
+                return (answer, await self.cachedClimates(at: resolved.key, dates: answer.value.daily.map(\.date)))
+            }
             return ForecastWeather(
                 answer: answer, units: try await self.units(units), now: self.clock.timestamp(), days: days,
                 detail: detail, type: type, normals: normals)
@@ -103,7 +112,9 @@ extension Engine {
     /// Turns a place into coordinates: the client's own (rounded, so the events of the fetch do not
     /// record them exactly), geocoding a city (and recording it in the history), looking up a favorite
     /// by id or name, or taking the current location (already rounded when it was set).
-    func resolve(_ place: PlaceQuery, cause: String) async throws -> Place {
+    ///
+    /// - Parameter batch: the request's batch, which takes a city's events (else they go out as one append now).
+    func resolve(_ place: PlaceQuery, cause: String, batch: ChangeBatch? = nil) async throws -> Place {
         switch place {
         case .coordinates(let point):
             return Place.fromClient(lat: point.lat, lon: point.lon, precision: locationPrecision)
@@ -118,22 +129,24 @@ extension Engine {
             let location = try await currentLocation(auto: auto ?? autoLocationDefault, cause: cause)
             return Place(name: location.name, country: nil, state: nil, lat: location.lat, lon: location.lon)
         case .city(let name):
-            return try await lookUpCity(name, cause: cause)
+            return try await lookUpCity(name, cause: cause, batch: batch)
         }
     }
 
     /// Geocodes a city name to its best candidate and records it in the search history (unless it is at its
-    /// top already).
-    func lookUpCity(_ name: String, cause: String) async throws -> Place {
-        let answer = try await fetcher.geocode(name, limit: 1, cause: cause)
+    /// top already): in `batch`, or else in a batch of its own, appended as one before it returns.
+    func lookUpCity(_ name: String, cause: String, batch: ChangeBatch? = nil) async throws -> Place {
+        guard let batch else {
+            return try await slices.committing { try await self.lookUpCity(name, cause: cause, batch: $0) }
+        }
+        let answer = try await fetcher.geocode(name, limit: 1, cause: cause, batch: batch)
         guard let place = answer.value.first else {
             throw DomainError.placeNotFound(name)
         }
         let entry = HistoryEntry(
             name: place.name ?? name, country: place.country, state: place.state, lat: place.lat, lon: place.lon,
             searchedAt: clock.timestamp())
-        let submission = try await history.submit(cause: cause, corr: nil) { HistoryDecisions.record($0, entry) }
-        _ = try await history.commit(submission)
+        batch.add(history.part(cause: cause, corr: nil) { HistoryDecisions.record($0, entry) })
         return place
     }
 

@@ -24,6 +24,8 @@ package final class Engine: Sendable {
     /// The `commandId`s seen, for answering a repeat.
     package let registry: CommandRegistry
     let writer: LogWriter
+    /// Where the slices decide and queue their changes, and where a request's batch is appended as one.
+    let slices: SliceWriter
     /// Committed events, live, for subscriptions.
     package let bus: EventBus
     let dataDirectory: DataDirectory
@@ -102,12 +104,14 @@ package final class Engine: Sendable {
             capacity: configuration.followerCapacity, chunk: 1000)
         self.logHealth = logHealth
         self.follower = follower
-        let cache = StateActor(state.cache, writer: writer)
-        favorites = StateActor(state.favorites, writer: writer)
-        history = StateActor(state.history, writer: writer)
-        settings = StateActor(state.settings, writer: writer)
-        location = StateActor(state.location, writer: writer)
-        alerts = StateActor(state.alerts, writer: writer)
+        let slices = SliceWriter(writer: writer)
+        let cache = StateActor(state.cache, slices: slices)
+        favorites = StateActor(state.favorites, slices: slices)
+        history = StateActor(state.history, slices: slices)
+        settings = StateActor(state.settings, slices: slices)
+        location = StateActor(state.location, slices: slices)
+        alerts = StateActor(state.alerts, slices: slices)
+        self.slices = slices
         self.cache = cache
         fetcher = FetchActor(
             provider: provider, sources: configuration.makeOfficialSources(), transport: transport, cache: cache,

@@ -3,9 +3,10 @@ import WeatherDomain
 import WeatherRuntime
 
 extension FetchActor {
-    /// Makes the call, with retries and backoff inside the deadline, auditing every attempt.
+    /// Makes the call, with retries and backoff inside the deadline, auditing every attempt (in the batch of the
+    /// request that started `flight`, while it holds the call's events).
     func call(
-        kind: String, key: String, cause: String, request: ProviderRequest, source: String,
+        kind: String, key: String, cause: String, flight: String, request: ProviderRequest, source: String,
         conditional: (entry: Cached<FetchedValue>, lastModified: String)?, decode: @escaping Decode
     ) async -> Result<Cached<FetchedValue>, FetchFailure> {
         var conditionalHeaders = request.headers
@@ -56,8 +57,7 @@ extension FetchActor {
                 return kind == "geocode" ? .geocodeFailed(failed) : .weatherFetchFailed(failed)
             }
             do {
-                let submission = try await cache.submit(cause: cause, corr: nil) { _ in [result.event] }
-                _ = try await cache.commit(submission)
+                try await record(result.event, flight: flight, cause: cause)
             } catch {
                 return .failure(FetchFailure(error: error))
             }
@@ -78,6 +78,37 @@ extension FetchActor {
                 }
             }
         }
+    }
+
+    /// Stages an attempt's event in the batch of the request that started the call, while it holds the call's
+    /// events; else appends it and waits until it is durable.
+    private func record(_ event: DomainEvent, flight: String, cause: String) async throws {
+        if let batch = inFlight[flight]?.batch, let staged = batch.stage(cache.part(cause: cause, facts: [event])) {
+            inFlight[flight]?.staged = staged
+            return
+        }
+        let submission = try await cache.submit(cause: cause, corr: nil) { _ in [event] }
+        _ = try await cache.commit(submission)
+    }
+
+    /// Ends the call that gave `result`: at once when its events are durable, before its waiters are told; when its
+    /// events wait in its starter's batch, the starter is told now and whoever joined once they are durable (or
+    /// with the failure that kept them out of the log).
+    func endFlight(
+        _ key: String, durable: Promise<Outcome>, answered: Promise<Outcome>?, with result: Outcome
+    ) async {
+        var ended = result
+        if inFlight[key]?.outcome === durable, let staged = inFlight[key]?.staged, !staged.isSettled {
+            answered?.fulfill(result)
+            do {
+                _ = try await staged.committed()
+            } catch {
+                ended = .failure(FetchFailure(error: error))
+            }
+        }
+        if inFlight[key]?.outcome === durable { inFlight[key] = nil }
+        answered?.fulfill(result)
+        durable.fulfill(ended)
     }
 
     /// Takes a token of the rate limit, waiting on the clock for one when the bucket is empty.

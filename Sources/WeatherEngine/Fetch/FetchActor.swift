@@ -29,13 +29,21 @@ package actor FetchActor {
     var bucket: TokenBucket
     /// Calls in flight by `<kind>|<key>`, which identical requests join: the call's task (for cutting it at
     /// shutdown) and its outcome (for its waiters, each of whom may stop waiting alone).
-    private var inFlight: [String: Flight] = [:]
+    var inFlight: [String: Flight] = [:]
 
     typealias Outcome = Result<Cached<FetchedValue>, FetchFailure>
 
     struct Flight {
         var task: Task<Void, Never>
+        /// The call's outcome once its events are durable, for whoever joined it.
         var outcome: Promise<Outcome>
+        /// The call's outcome as soon as it is over, for the request that started it with a batch (nil without).
+        var answered: Promise<Outcome>?
+        /// The batch of the request that started the call, which holds the call's events until that request appends
+        /// them with its own; nil without one, and once someone joined (from then on they are appended at once).
+        var batch: ChangeBatch?
+        /// The newest of the call's events staged in `batch`.
+        var staged: StagedChange?
     }
     /// Set by `abandonAll` at shutdown: from then on no new upstream call starts.
     private var closing = false
@@ -72,21 +80,24 @@ package actor FetchActor {
     /// - Parameters:
     ///   - maxAgeMs: the client's freshness limit, which can only shorten the TTL.
     ///   - refresh: fetch even when fresh data is cached (the rate limit still applies).
+    ///   - batch: the request's batch, which holds the call's events until the request appends them with its own.
     package func current(
-        at place: Place, maxAgeMs: Int64? = nil, refresh: Bool = false, cause: String
+        at place: Place, maxAgeMs: Int64? = nil, refresh: Bool = false, cause: String, batch: ChangeBatch? = nil
     ) async throws -> FetchAnswer<CurrentReport> {
-        let answer = try await weather(.current, at: place, maxAgeMs: maxAgeMs, refresh: refresh, cause: cause)
+        let answer = try await weather(
+            .current, at: place, maxAgeMs: maxAgeMs, refresh: refresh, cause: cause, batch: batch)
         guard case .weather(.current(let report)) = answer.value else {
             throw EngineError.inconsistent("a weather fetch answered with another kind")
         }
         return answer.map(report)
     }
 
-    /// The forecast at `place`: its 3-hourly and hourly steps and its days.
+    /// The forecast at `place`: its 3-hourly and hourly steps and its days (`batch` as for `current`).
     package func forecast(
-        at place: Place, maxAgeMs: Int64? = nil, refresh: Bool = false, cause: String
+        at place: Place, maxAgeMs: Int64? = nil, refresh: Bool = false, cause: String, batch: ChangeBatch? = nil
     ) async throws -> FetchAnswer<ForecastReport> {
-        let answer = try await weather(.forecast, at: place, maxAgeMs: maxAgeMs, refresh: refresh, cause: cause)
+        let answer = try await weather(
+            .forecast, at: place, maxAgeMs: maxAgeMs, refresh: refresh, cause: cause, batch: batch)
         guard case .weather(.forecast(let report)) = answer.value else {
             throw EngineError.inconsistent("a weather fetch answered with another kind")
         }
@@ -94,7 +105,7 @@ package actor FetchActor {
     }
 
     private func weather(
-        _ kind: WeatherKind, at place: Place, maxAgeMs: Int64?, refresh: Bool, cause: String
+        _ kind: WeatherKind, at place: Place, maxAgeMs: Int64?, refresh: Bool, cause: String, batch: ChangeBatch?
     ) async throws -> FetchAnswer<FetchedValue> {
         let request =
             kind == .current
@@ -105,8 +116,9 @@ package actor FetchActor {
         // (a favorite's, which may be renamed): answers name their place when they are given.
         let asked = Place(name: nil, country: nil, state: nil, lat: place.lat, lon: place.lon)
         return try await fetch(
-            kind: kind.rawValue, key: key, maxAgeMs: maxAgeMs, refresh: refresh, cause: cause, request: request,
-            source: provider.name, ttlMs: (kind == .current ? policy.ttl : policy.forecastTTL).milliseconds,
+            kind: kind.rawValue, key: key, maxAgeMs: maxAgeMs, refresh: refresh, cause: cause, batch: batch,
+            request: request, source: provider.name,
+            ttlMs: (kind == .current ? policy.ttl : policy.forecastTTL).milliseconds,
             cached: { cache in
                 switch kind {
                 case .current:
@@ -141,12 +153,14 @@ package actor FetchActor {
         }
     }
 
-    /// Geocoding candidates for `query` (at most `limit`).
-    package func geocode(_ query: String, limit: Int, cause: String) async throws -> FetchAnswer<[Place]> {
+    /// Geocoding candidates for `query` (at most `limit`); `batch` as for `current`.
+    package func geocode(
+        _ query: String, limit: Int, cause: String, batch: ChangeBatch? = nil
+    ) async throws -> FetchAnswer<[Place]> {
         let key = GeocodeFetched.key(for: query)
         let request = provider.geocodeRequest(query: query, limit: 5)
         let outcome = try await fetch(
-            kind: "geocode", key: key, maxAgeMs: nil, refresh: false, cause: cause, request: request,
+            kind: "geocode", key: key, maxAgeMs: nil, refresh: false, cause: cause, batch: batch, request: request,
             source: provider.geocodingName, ttlMs: policy.ttl.milliseconds,
             cached: {
                 $0.geocodes[key].map {
@@ -190,8 +204,13 @@ package actor FetchActor {
 
     /// Answers from the cache, a call in flight, or a new call to `source` (the weather provider or one of
     /// `sources`), whose data stays fresh for `ttlMs`.
+    ///
+    /// With a `batch`, a new call's events are staged in it rather than appended, and the answer comes as soon as
+    /// the call is over: the request appends them with its own and answers once they are durable. Whoever joins
+    /// the call waits until they are durable.
     func fetch(
-        kind: String, key: String, maxAgeMs: Int64?, refresh: Bool, cause: String, request: ProviderRequest,
+        kind: String, key: String, maxAgeMs: Int64?, refresh: Bool, cause: String, batch: ChangeBatch? = nil,
+        request: ProviderRequest,
         source: String, ttlMs: Int64, cached: @escaping @Sendable (WeatherCache) -> Cached<FetchedValue>?,
         decode: @escaping Decode
     ) async throws -> FetchAnswer<FetchedValue> {
@@ -222,22 +241,30 @@ package actor FetchActor {
             return try staleOr(entry, error)
         }
         let flightKey = "\(kind)|\(source)|\(key)"
+        // A call whose events its starter's batch has made durable is over, whether or not its task has ended it.
+        if let running = inFlight[flightKey], running.answered?.current != nil, running.staged?.isSettled != false {
+            inFlight[flightKey] = nil
+        }
         let outcome: Promise<Outcome>
         if let running = inFlight[flightKey] {
             counts.sharedCalls += 1
+            // A joiner waits until the call's events are durable: what the starter's batch holds goes out now.
+            inFlight[flightKey]?.batch = nil
+            try running.batch?.flush()
             outcome = running.outcome
         } else {
             // A cancelled caller, or any caller once shutdown has cut the calls in flight, starts no new call.
             if closing || Task.isCancelled { throw CancellationError() }
-            outcome = Promise()
+            let durable = Promise<Outcome>()
+            let answered = batch.map { _ in Promise<Outcome>() }
             let task = Task {
                 let result = await self.call(
-                    kind: kind, key: key, cause: cause, request: request, source: source, conditional: conditional,
-                    decode: decode)
-                self.endFlight(flightKey)
-                outcome.fulfill(result)
+                    kind: kind, key: key, cause: cause, flight: flightKey, request: request, source: source,
+                    conditional: conditional, decode: decode)
+                await self.endFlight(flightKey, durable: durable, answered: answered, with: result)
             }
-            inFlight[flightKey] = Flight(task: task, outcome: outcome)
+            inFlight[flightKey] = Flight(task: task, outcome: durable, answered: answered, batch: batch)
+            outcome = answered ?? durable
         }
         // A cancelled waiter stops waiting; the call goes on for the others and still fills the cache.
         guard let result = await outcome.waitUnlessCancelled() else { throw CancellationError() }
@@ -250,8 +277,6 @@ package actor FetchActor {
             return try staleOr(entry, failure.error)
         }
     }
-
-    private func endFlight(_ key: String) { inFlight[key] = nil }
 
     /// Waits for every upstream call in flight (each is bounded by the deadline), so their audit
     /// events are written before `service.stopped`.

@@ -8,24 +8,24 @@ import WeatherDomain
 /// arrival order and can still share one fsync. Reads see only the *committed* state: nothing is
 /// visible before its event is durable. A failed append drops every projected change behind it.
 ///
-/// The favorites, history, settings and location actors are instances of this type.
+/// The projected state lives under the `SliceWriter`'s lock rather than in the actor, so that a change
+/// spanning slices can decide this slice's share together with the others' and append them as one
+/// (`part`, `ChangeBatch`); this actor applies its share once durable, as it applies its own changes.
+///
+/// The favorites, history, settings, location, cache and alert actors are instances of this type.
 package actor StateActor<Slice: StateSlice> {
     /// The state whose events are durable.
     private var committed: Slice
-    /// The committed state plus the pending events, which decisions see.
-    private var projected: Slice
-    /// Events appended but not yet applied to `committed`, in seq order.
-    private var pending: [(seq: Int64, event: DomainEvent)] = []
-    /// The ticket of the newest pending append, which a read waits for.
-    private var newestTicket: AppendTicket?
-    /// The log writer that makes events durable.
-    private let writer: LogWriter
+    /// The projected state and the pending events, under `slices`' lock.
+    private let projection: Projection<Slice>
+    /// The lock every slice decides under, and the log writer that makes events durable.
+    private let slices: SliceWriter
 
     /// Creates the actor with the slice rebuilt from the log.
-    package init(_ state: Slice, writer: LogWriter) {
+    package init(_ state: Slice, slices: SliceWriter) {
         committed = state
-        projected = state
-        self.writer = writer
+        projection = Projection(state)
+        self.slices = slices
     }
 
     /// A change on its way to the log.
@@ -42,15 +42,37 @@ package actor StateActor<Slice: StateSlice> {
         cause: String, corr: String?, _ decide: (Slice) throws -> [DomainEvent]
     ) throws -> Submission {
         settle()
-        let events = try decide(projected)
-        guard !events.isEmpty else { return Submission(events: [], ticket: nil) }
-        let ticket = try writer.append(events.map { NewEvent($0, cause: cause, corr: corr) })
-        for (offset, event) in events.enumerated() {
-            projected.apply(event)
-            pending.append((ticket.seqs.lowerBound + Int64(offset), event))
+        return try slices.locked { () throws -> Submission in
+            let events = try decide(projection.state)
+            guard !events.isEmpty else { return Submission(events: [], ticket: nil) }
+            let ticket = try slices.writer.append(events.map { NewEvent($0, cause: cause, corr: corr) })
+            projection.record(events, first: ticket.seqs.lowerBound, ticket: ticket)
+            return Submission(events: events, ticket: ticket)
         }
-        newestTicket = ticket
-        return Submission(events: events, ticket: ticket)
+    }
+
+    /// This slice's share of a joint append: `decide` runs on the projected state when the append is made.
+    package nonisolated func part(
+        cause: String, corr: String?, _ decide: @escaping @Sendable (Slice) throws -> [DomainEvent]
+    ) -> SlicePart {
+        let projection = projection
+        return SlicePart(
+            cause: cause, corr: corr, slice: ObjectIdentifier(self),
+            decide: { earlier in
+                guard !earlier.isEmpty else { return try decide(projection.state) }
+                var state = projection.state
+                for event in earlier { state.apply(event) }
+                return try decide(state)
+            },
+            record: { events, first, ticket in projection.record(events, first: first, ticket: ticket) })
+    }
+
+    /// This slice's share of a joint append: events already known (an upstream call's audit), which need no state.
+    package nonisolated func part(cause: String, facts: [DomainEvent]) -> SlicePart {
+        let projection = projection
+        return SlicePart(
+            cause: cause, corr: nil, slice: ObjectIdentifier(self), decide: { _ in facts },
+            record: { events, first, ticket in projection.record(events, first: first, ticket: ticket) })
     }
 
     /// Waits until a submission is durable and applied.
@@ -71,7 +93,7 @@ package actor StateActor<Slice: StateSlice> {
 
     /// The newest pending append, for a read that must see every change submitted before it.
     package func barrier() -> AppendTicket? {
-        guard let ticket = newestTicket, !ticket.isResolved else { return nil }
+        guard let ticket = slices.locked({ projection.newestTicket }), !ticket.isResolved else { return nil }
         return ticket
     }
 
@@ -83,17 +105,11 @@ package actor StateActor<Slice: StateSlice> {
 
     /// Moves every pending event the writer has committed into `committed`; after a failure, drops the rest.
     private func settle() {
-        guard !pending.isEmpty else { return }
-        let status = writer.status
-        var applied = 0
-        for (seq, event) in pending where seq <= status.lastSeq {
-            committed.apply(event)
-            applied += 1
-        }
-        pending.removeFirst(applied)
-        if status.failure != nil, !pending.isEmpty {
-            pending.removeAll()
-            projected = committed
-        }
+        let writer = slices.writer
+        let (events, dropped) = slices.locked { projection.takeCommitted { writer.status } }
+        for event in events { committed.apply(event) }
+        guard dropped else { return }
+        let committed = committed
+        slices.locked { projection.reset(to: committed) }
     }
 }
