@@ -40,7 +40,7 @@ package final class RunningWeatherd: Sendable {
     package static let offline: [String: String] = Dictionary(
         uniqueKeysWithValues: [
             "OWM_BASE_URL", "OPEN_METEO_BASE_URL", "OPEN_METEO_GEOCODING_BASE_URL", "OPEN_METEO_AIR_QUALITY_BASE_URL",
-            "NWS_BASE_URL", "METEOALARM_BASE_URL",
+            "NWS_BASE_URL", "METEOALARM_BASE_URL", "OPEN_METEO_ENSEMBLE_BASE_URL",
         ].map { ($0, "http://127.0.0.1:1") })
 
     /// This process's environment without `WEATHERD_DATA_DIR`, the providers `offline`, then `extra`.

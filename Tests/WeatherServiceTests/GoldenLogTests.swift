@@ -394,6 +394,7 @@ struct GoldenLogTests {
         try await record("v1-past", v1PastEvents())
         try await record("v2-alert-rules", v2AlertRuleEvents())
         try await record("v1-past-forecast", v1PastForecastEvents())
+        try await record("v1-confidence", v1ConfidenceEvents())
     }
 
     static func record(_ name: String, _ events: [(DomainEvent, String, String?)]) async throws {
