@@ -57,14 +57,21 @@ struct ConfidenceSourcesTests {
         #expect(summary.hours.first?.members == 51)
     }
 
-    @Test("a one-member answer (the control run alone) reads; one without any temperature, a wrong unit, an error do not")
+    @Test(
+        "a one-member answer (the control run alone) reads; one without any temperature, a wrong unit, an error do not")
     func refusals() throws {
-        let one = try ensemble.decode(Self.ensembleBody(members: 0, days: 2), model: "m", now: Timestamp(milliseconds: 0))
+        let one = try ensemble.decode(
+            Self.ensembleBody(members: 0, days: 2), model: "m", now: Timestamp(milliseconds: 0))
         #expect(one.members == 1 && one.days.count == 2)
         #expect(one.days[0].high == Spread(p10: 5.75, p25: 5.75, p50: 5.75, p75: 5.75, p90: 5.75))
-        let empty: JSONValue = ["utc_offset_seconds": 0, "hourly": ["time": [1_795_302_000], "temperature_2m": [.null]]]
-        #expect(failure { () throws(ProviderError) in _ = try ensemble.decode(empty.jsonBytes, model: "m", now: Timestamp(milliseconds: 0)) }?.kind
-            == .badUpstreamResponse)
+        let empty: JSONValue = [
+            "utc_offset_seconds": 0, "hourly": ["time": [1_795_302_000], "temperature_2m": [.null]],
+        ]
+        #expect(
+            failure { () throws(ProviderError) in
+                _ = try ensemble.decode(empty.jsonBytes, model: "m", now: Timestamp(milliseconds: 0))
+            }?.kind
+                == .badUpstreamResponse)
         guard case .object(var fahrenheit) = try JSONValue.parse(Self.ensembleBody(members: 2, days: 1)) else { return }
         fahrenheit["hourly_units"] = ["temperature_2m": "°F"]
         let wrongUnit = failure { () throws(ProviderError) in
@@ -73,7 +80,8 @@ struct ConfidenceSourcesTests {
         #expect(wrongUnit?.kind == .badUpstreamResponse)
         #expect(wrongUnit?.message.contains("°F") == true)
         let error = failure { () throws(ProviderError) in
-            _ = try ensemble.decode(Array(#"{"error":true,"reason":"No data is available for this location"}"#.utf8),
+            _ = try ensemble.decode(
+                Array(#"{"error":true,"reason":"No data is available for this location"}"#.utf8),
                 model: "m", now: Timestamp(milliseconds: 0))
         }
         #expect(error?.message.contains("No data is available") == true)
@@ -101,7 +109,9 @@ struct ConfidenceSourcesTests {
         ]
         let page = try models.decode(body.jsonBytes, models: ["ecmwf_ifs025", "gfs_seamless", "ukmo_seamless"])
         #expect(page.dates == ["2026-11-22", "2026-11-23"])
-        #expect(page.runs[0][0] == ModelDay(date: "2026-11-22", high: 8.1, low: 1.2, precipitation: 0.6, condition: .wmo(61)))
+        #expect(
+            page.runs[0][0]
+                == ModelDay(date: "2026-11-22", high: 8.1, low: 1.2, precipitation: 0.6, condition: .wmo(61)))
         #expect(page.runs[1][1].isEmpty && !page.runs[1][0].isEmpty)
         #expect(page.runs[2].allSatisfy { $0.isEmpty }, "ukmo_seamless has no column: missing")
         let compared = ModelComparison.days(page)
@@ -110,7 +120,10 @@ struct ConfidenceSourcesTests {
             "utc_offset_seconds": 0, "daily_units": ["precipitation_sum_gfs_seamless": "inch"],
             "daily": ["time": .array(times)],
         ]
-        #expect(failure { () throws(ProviderError) in _ = try models.decode(inches.jsonBytes, models: ["ecmwf_ifs025", "gfs_seamless"]) } != nil)
+        #expect(
+            failure { () throws(ProviderError) in
+                _ = try models.decode(inches.jsonBytes, models: ["ecmwf_ifs025", "gfs_seamless"])
+            } != nil)
     }
 
     @Test("MET Norway's percentiles: each day's band from its steps' 10th and 90th, against the body read directly")
@@ -127,11 +140,13 @@ struct ConfidenceSourcesTests {
         #expect(summary.timezone == "Europe/Oslo" && summary.utcOffsetSeconds == 7200)
         // The body read directly: each step's percentiles and the precipitation of the hours to the next step.
         let series = try #require(try JSONValue.parse(body)["properties"]?["timeseries"]?.arrayValue)
-        var byDate: [String: [(quarter: Int64, p10: Double, p90: Double, min: Double?, max: Double?, chance: Double?)]] = [:]
+        var byDate:
+            [String: [(quarter: Int64, p10: Double, p90: Double, min: Double?, max: Double?, chance: Double?)]] = [:]
         var order: [String] = []
         for (index, item) in series.enumerated() {
             let time = try #require(item["time"]?.stringValue.flatMap(Timestamp.init(rfc3339:)))
-            let next = index + 1 < series.count
+            let next =
+                index + 1 < series.count
                 ? try #require(series[index + 1]["time"]?.stringValue.flatMap(Timestamp.init(rfc3339:))) : nil
             let hours = next.map { ($0.milliseconds - time.milliseconds) / 3_600_000 } ?? 1
             let details = item["data"]?["instant"]?["details"]
@@ -143,9 +158,11 @@ struct ConfidenceSourcesTests {
             let date = LocalDate.string(time, zone: .fixed(7200))
             if byDate[date] == nil { order.append(date) }
             byDate[date, default: []].append(
-                (local % 86_400_000 / 21_600_000, p10, p90, period?["precipitation_amount_min"]?.doubleValue,
-                 period?["precipitation_amount_max"]?.doubleValue,
-                 period?["probability_of_precipitation"]?.doubleValue.map { $0 / 100 }))
+                (
+                    local % 86_400_000 / 21_600_000, p10, p90, period?["precipitation_amount_min"]?.doubleValue,
+                    period?["precipitation_amount_max"]?.doubleValue,
+                    period?["probability_of_precipitation"]?.doubleValue.map { $0 / 100 }
+                ))
         }
         let expected = order.filter { Set((byDate[$0] ?? []).map(\.quarter)).count == 4 }
         #expect(summary.days.map(\.date) == expected, "the first evening and the last partial day are left out")

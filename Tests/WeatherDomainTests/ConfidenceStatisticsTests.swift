@@ -65,7 +65,8 @@ struct ConfidenceStatisticsTests {
                 temperature[hour] = nil
                 precipitation[hour] = nil
             }
-            return MemberSeries(name: member == 0 ? "control" : "member\(member)", temperature: temperature,
+            return MemberSeries(
+                name: member == 0 ? "control" : "member\(member)", temperature: temperature,
                 precipitation: precipitation)
         }
     }
@@ -117,7 +118,8 @@ struct ConfidenceStatisticsTests {
             #expect(abs((day.wet ?? .nan) - wet) < 1e-12, "\(day.date)")
         }
         let counts = summary.days.map { $0.members ?? 0 }
-        #expect(counts.first == 51 && counts[3] == 50 && counts[10] < counts[9], "the ragged horizons show in the counts")
+        #expect(
+            counts.first == 51 && counts[3] == 50 && counts[10] < counts[9], "the ragged horizons show in the counts")
         // The hours: from the one running at 09:30 on, 54 kept, each counting its non-null members.
         #expect(summary.hours.count == EnsembleSummary.keptHours)
         #expect(summary.hours.first?.time == times[9])
@@ -127,7 +129,8 @@ struct ConfidenceStatisticsTests {
             #expect(hour.members == values.count)
             Self.expectSpread(hour.temperature, of: values, "\(hour.time)")
             let amounts = members.compactMap { $0.precipitation[index] }
-            #expect(abs((hour.wet ?? .nan) - Double(amounts.filter { $0 >= 0.1 }.count) / Double(amounts.count)) < 1e-12)
+            #expect(
+                abs((hour.wet ?? .nan) - Double(amounts.filter { $0 >= 0.1 }.count) / Double(amounts.count)) < 1e-12)
         }
         #expect(summary.hours.contains { ($0.members ?? 0) < 50 }, "a null member is left out of its hour")
     }
@@ -150,11 +153,13 @@ struct ConfidenceStatisticsTests {
         #expect(summary.days.first?.wet == 0)
     }
 
-    @Test("the labels follow their documented thresholds", arguments: [
-        (2.0, 1.0, 0.1, 51, ConfidenceLabel.high), (3.0, 2.0, 0.9, 51, .high), (3.1, 2.0, 0.0, 51, .medium),
-        (2.0, 5.9, 0.25, 51, .medium), (6.0, 1.0, 0.0, 51, .low), (1.0, 1.0, 0.5, 51, .low),
-        (1.0, 1.0, 0.35, 51, .low), (1.0, 1.0, 0.3, 51, .medium), (1.0, 1.0, 0.1, 4, nil),
-    ] as [(Double, Double, Double, Int, ConfidenceLabel?)])
+    @Test(
+        "the labels follow their documented thresholds",
+        arguments: [
+            (2.0, 1.0, 0.1, 51, ConfidenceLabel.high), (3.0, 2.0, 0.9, 51, .high), (3.1, 2.0, 0.0, 51, .medium),
+            (2.0, 5.9, 0.25, 51, .medium), (6.0, 1.0, 0.0, 51, .low), (1.0, 1.0, 0.5, 51, .low),
+            (1.0, 1.0, 0.35, 51, .low), (1.0, 1.0, 0.3, 51, .medium), (1.0, 1.0, 0.1, 4, nil),
+        ] as [(Double, Double, Double, Int, ConfidenceLabel?)])
     func labels(high: Double, low: Double, wet: Double, members: Int, label: ConfidenceLabel?) {
         let day = ConfidenceDay(
             date: "2026-11-22", members: members, high: Spread(p10: 10, p90: 10 + high), low: Spread(p10: 0, p90: low),
@@ -170,12 +175,15 @@ struct ConfidenceStatisticsTests {
             let time = Timestamp(milliseconds: Self.midnight.milliseconds + Int64(hour) * 3_600_000)
             steps.append(
                 PercentileStep(
-                    time: time, hours: 1, temperature10: Double(hour % 24) / 2, temperature90: Double(hour % 24) / 2 + 2,
-                    precipitationMin: 0, precipitationMax: hour == 13 ? 1.5 : 0.1, probability: hour == 13 ? 0.6 : 0.05))
+                    time: time, hours: 1, temperature10: Double(hour % 24) / 2,
+                    temperature90: Double(hour % 24) / 2 + 2,
+                    precipitationMin: 0, precipitationMax: hour == 13 ? 1.5 : 0.1, probability: hour == 13 ? 0.6 : 0.05)
+            )
         }
         for six in 0..<4 {
             let time = Timestamp(milliseconds: Self.midnight.milliseconds + Int64(48 + six * 6) * 3_600_000)
-            steps.append(PercentileStep(time: time, hours: 6, temperature10: Double(six), temperature90: Double(six) + 5))
+            steps.append(
+                PercentileStep(time: time, hours: 6, temperature10: Double(six), temperature90: Double(six) + 5))
         }
         let summary = EnsembleSummary.ofPercentiles(
             model: "met-norway", steps: steps, zone: Self.zone, timezone: "Europe/Berlin", utcOffsetSeconds: 3600,

@@ -24,7 +24,8 @@ struct VerificationTests {
                 for hour: Int64 in [6, 12, 18] {
                     let days = (0..<Int64(8)).map { lead in
                         DailySummary(
-                            date: date(issued + lead), min: truth(issued + lead).low + Double.random(in: -3...3, using: &random),
+                            date: date(issued + lead),
+                            min: truth(issued + lead).low + Double.random(in: -3...3, using: &random),
                             max: truth(issued + lead).high + Double.random(in: -2...3, using: &random),
                             precipitation: provider == "open-meteo" ? nil : Double.random(in: 0...3, using: &random),
                             pop: provider == "open-meteo" ? Double.random(in: 0...1, using: &random) : nil,
@@ -32,7 +33,8 @@ struct VerificationTests {
                     }
                     forecasts.append(
                         IssuedForecast(
-                            fetchedAt: fetchedAt(issued, hour: hour), provider: provider, issuedOn: date(issued), days: days))
+                            fetchedAt: fetchedAt(issued, hour: hour), provider: provider, issuedOn: date(issued),
+                            days: days))
                 }
             }
         }
@@ -56,7 +58,9 @@ struct VerificationTests {
         return days
     }
 
-    @Test("MAE, bias, hit rate and Brier score per provider and lead: the last forecast of each issue date, observed days only")
+    @Test(
+        "MAE, bias, hit rate and Brier score per provider and lead: the last forecast of each issue date, observed days only"
+    )
     func scores() throws {
         let forecasts = Self.forecasts()
         let observed = Self.observed()
@@ -131,7 +135,8 @@ struct VerificationTests {
         let zone = ZoneOffsets.fixed(3600)
         let midnight = try #require(LocalDate.start(of: "2026-11-22", zone: zone))
         let at = { (hours: Double, temperature: Double) in
-            Reading(at: Timestamp(milliseconds: midnight.milliseconds + Int64(hours * 3_600_000)), temperature: temperature)
+            Reading(
+                at: Timestamp(milliseconds: midnight.milliseconds + Int64(hours * 3_600_000)), temperature: temperature)
         }
         let readings = [
             at(1, 2.5), at(7, 4), at(13, 9.5), at(19, 6),  // 22 November: every quarter
@@ -139,7 +144,9 @@ struct VerificationTests {
         ]
         let days = Verification.observed(from: readings, zone: zone)
         #expect(days.count == 1)
-        #expect(days["2026-11-22"] == ObservedDay(date: "2026-11-22", high: 9.5, low: 2.5, precipitation: nil, source: .log))
+        #expect(
+            days["2026-11-22"] == ObservedDay(date: "2026-11-22", high: 9.5, low: 2.5, precipitation: nil, source: .log)
+        )
     }
 
     @Test("the sentence names the day-3 highs in the reader's units, or says how much history there is")
@@ -148,7 +155,8 @@ struct VerificationTests {
         let errors = Array(repeating: 1.7425, count: 20) + Array(repeating: -22.55 / 21, count: 21)
         let forecasts = errors.enumerated().map { index, error in
             IssuedForecast(
-                fetchedAt: Self.fetchedAt(Int64(index), hour: 6), provider: "open-meteo", issuedOn: Self.date(Int64(index)),
+                fetchedAt: Self.fetchedAt(Int64(index), hour: 6), provider: "open-meteo",
+                issuedOn: Self.date(Int64(index)),
                 days: [DailySummary(date: Self.date(Int64(index) + 3), min: 0, max: 10 + error, condition: .wmo(3))])
         }
         let observed = Dictionary(
@@ -177,10 +185,19 @@ struct VerificationTests {
             models: ["ecmwf_ifs025", "gfs_seamless", "icon_seamless", "gem_seamless", "ukmo_seamless"], timezone: nil,
             utcOffsetSeconds: 3600, dates: dates,
             runs: [
-                [ModelDay(date: dates[0], high: 8, low: 1, precipitation: 0.5), ModelDay(date: dates[1], high: 6, low: 0)],
-                [ModelDay(date: dates[0], high: 12, low: 4, precipitation: 3), ModelDay(date: dates[1], high: 7, low: 1)],
+                [
+                    ModelDay(date: dates[0], high: 8, low: 1, precipitation: 0.5),
+                    ModelDay(date: dates[1], high: 6, low: 0),
+                ],
+                [
+                    ModelDay(date: dates[0], high: 12, low: 4, precipitation: 3),
+                    ModelDay(date: dates[1], high: 7, low: 1),
+                ],
                 [ModelDay(date: dates[0], high: 9, low: 1.5), ModelDay(date: dates[1], high: nil, low: 0.5)],
-                [ModelDay(date: dates[0], high: 8.5, low: 0.5, precipitation: 0), ModelDay(date: dates[1], high: 6.5, low: -1)],
+                [
+                    ModelDay(date: dates[0], high: 8.5, low: 0.5, precipitation: 0),
+                    ModelDay(date: dates[1], high: 6.5, low: -1),
+                ],
                 [ModelDay(date: dates[0], high: nil, low: nil), ModelDay(date: dates[1], high: nil, low: nil)],
             ])
         let days = ModelComparison.days(page)

@@ -17,7 +17,9 @@ enum AccuracyFixture {
 
     /// The days read in each quarter (01, 07, 13, 19 local), by index: three of ERA5's gap, one ERA5 has too,
     /// and one read in three quarters only (so not observed by the log).
-    static let readDays: [Int: [Int]] = [9: [0, 1, 2, 3], 25: [0, 1, 2, 3], 26: [0, 1, 2, 3], 27: [0, 1, 2, 3], 28: [0, 1, 2]]
+    static let readDays: [Int: [Int]] = [
+        9: [0, 1, 2, 3], 25: [0, 1, 2, 3], 26: [0, 1, 2, 3], 27: [0, 1, 2, 3], 28: [0, 1, 2],
+    ]
 
     static func reading(_ day: Int, _ quarter: Int) -> Double { 2 + Double(day) * 0.1 + Double(quarter) * 1.5 }
 
@@ -40,7 +42,9 @@ enum AccuracyFixture {
                 let at = start + Int64(day) * 86_400_000 + Int64(quarter) * 21_600_000
                 clock.advance(milliseconds: at - clock.timestamp.milliseconds)
                 if quarter == 1 { _ = try await service.result("weather/forecast", .object(ConfidenceFixture.berlin)) }
-                if readDays[day]?.contains(quarter) == true { _ = try await service.result("weather/current", .object(params)) }
+                if readDays[day]?.contains(quarter) == true {
+                    _ = try await service.result("weather/current", .object(params))
+                }
             }
         }
     }
@@ -52,7 +56,8 @@ enum AccuracyFixture {
         for day in 0..<days {
             for quarter in readDays[day] ?? [] {
                 let at = Timestamp(milliseconds: start + Int64(day) * 86_400_000 + Int64(quarter) * 21_600_000)
-                readings.append(InMemoryTransport.ok(OpenMeteoBodies.current(temperature: reading(day, quarter), time: at)))
+                readings.append(
+                    InMemoryTransport.ok(OpenMeteoBodies.current(temperature: reading(day, quarter), time: at)))
             }
         }
         network.route("/v1/forecast", query: "current=", replies: readings)
@@ -101,7 +106,8 @@ enum AccuracyFixture {
             #expect(lead["high"]?["count"]?.intValue == Int64(highs.count), "lead \(number)")
             #expect(lead["low"]?["count"]?.intValue == Int64(lows.count))
             if highs.count >= 10 {
-                #expect(close(lead["high"]?["meanAbsoluteError"], highs.map(abs).reduce(0, +) / count), "lead \(number)")
+                #expect(
+                    close(lead["high"]?["meanAbsoluteError"], highs.map(abs).reduce(0, +) / count), "lead \(number)")
                 #expect(close(lead["high"]?["bias"], highs.reduce(0, +) / count))
                 #expect(close(lead["low"]?["meanAbsoluteError"], lows.map(abs).reduce(0, +) / count))
                 #expect(close(lead["low"]?["bias"], lows.reduce(0, +) / count))
@@ -112,7 +118,8 @@ enum AccuracyFixture {
             #expect(lead["wetDay"]?["days"]?.intValue == Int64(wet.count))
             #expect(lead["wetDay"]?["wetDays"]?.intValue == Int64(wetDays.count))
             if wet.count >= 10 {
-                let brier = wet.map { ($0.0 - ($0.1 ? 1 : 0)) * ($0.0 - ($0.1 ? 1 : 0)) }.reduce(0, +) / Double(wet.count)
+                let brier =
+                    wet.map { ($0.0 - ($0.1 ? 1 : 0)) * ($0.0 - ($0.1 ? 1 : 0)) }.reduce(0, +) / Double(wet.count)
                 #expect(close(lead["wetDay"]?["brier"], brier, tolerance: 0.000_51), "three decimals")
             }
             if wetDays.count >= 5 {
@@ -139,7 +146,8 @@ struct AccuracyTests {
         let clock = ManualClock(start: Timestamp(milliseconds: AccuracyFixture.start))
         try await InProcessWeatherd.with(clock: clock, network: network) { service in
             try await AccuracyFixture.fill(service, clock)
-            clock.advance(milliseconds: AccuracyFixture.start + 30 * 86_400_000 + 21_600_000 - clock.timestamp.milliseconds)
+            clock.advance(
+                milliseconds: AccuracyFixture.start + 30 * 86_400_000 + 21_600_000 - clock.timestamp.milliseconds)
             let answer = try await service.result("weather/accuracy", .object(ConfidenceFixture.berlin))
             try AccuracyFixture.check(answer)
             #expect(answer["today"] == "2026-12-01" && answer["calls"] == 1)
@@ -183,8 +191,11 @@ struct AccuracyTests {
             guard let kinds = data["compacted"]?["reduced"]?.arrayValue else { continue }
             for kind in kinds { reduced[kind.stringValue ?? "", default: 0] += 1 }
             if data["kind"] == "current" {
-                #expect(data["current"]?.objectValue?.keys.sorted() == ["condition", "observedAt", "precipitation", "temperature"]
-                    || data["current"]?.objectValue?.keys.sorted() == ["condition", "observedAt", "temperature"])
+                #expect(
+                    data["current"]?.objectValue?.keys.sorted() == [
+                        "condition", "observedAt", "precipitation", "temperature",
+                    ]
+                        || data["current"]?.objectValue?.keys.sorted() == ["condition", "observedAt", "temperature"])
             }
         }
         #expect(reduced == ["daily": 29, "current": 18])
@@ -204,8 +215,9 @@ struct AccuracyTests {
         let clock = ManualClock(start: Timestamp(milliseconds: AccuracyFixture.start))
         try await InProcessWeatherd.with(clock: clock, network: network) { service in
             for day in 0..<3 {
-                clock.advance(milliseconds: AccuracyFixture.start + Int64(day) * 86_400_000 + 21_600_000
-                    - clock.timestamp.milliseconds)
+                clock.advance(
+                    milliseconds: AccuracyFixture.start + Int64(day) * 86_400_000 + 21_600_000
+                        - clock.timestamp.milliseconds)
                 _ = try await service.result("weather/forecast", .object(ConfidenceFixture.berlin))
             }
             clock.advance(milliseconds: 5 * 86_400_000)

@@ -26,7 +26,8 @@ struct ConfidenceFacesTests {
             #expect(lines.first?.contains("ecmwf_ifs025 ensemble, 51 members · fetched ") == true, "\(lines)")
             #expect(lines[1].hasPrefix("day ") && lines[1].hasSuffix("confidence"))
             // Day 1 directly: highs 23/3 + m/5 (10th 8.67, median 12.67, 90th 16.67), lows m/5 (1, 5, 9).
-            #expect(lines[2].contains("9…17°C") && lines[2].contains("13°C") && lines[2].contains("1…9°C"), "\(lines[2])")
+            #expect(
+                lines[2].contains("9…17°C") && lines[2].contains("13°C") && lines[2].contains("1…9°C"), "\(lines[2])")
             #expect(lines[2].contains("51%") && lines[2].hasSuffix("low"), "\(lines[2])")
             #expect(lines.count == 5)
             #expect(lines.last == "percentiles of the members: their spread, not a calibrated probability")
@@ -48,7 +49,8 @@ struct ConfidenceFacesTests {
             "location": ["name": "Berlin", "utcOffsetSeconds": 3600], "units": ["temperature": "°C"],
             "fetchedAt": "2026-11-22T09:30:00.000Z",
             "daily": [
-                day("2026-11-22", ["high": ["p10": 7.2, "p90": 11.9], "low": ["p10": 0, "p90": 2], "label": "medium"]),
+                day(
+                    "2026-11-22", ["high": ["p10": 7.2, "p90": 11.9], "low": ["p10": 0, "p90": 2], "label": "medium"]),
                 day("2026-11-23", nil),
             ],
         ]
@@ -69,7 +71,8 @@ struct ConfidenceFacesTests {
         let hours: [JSONValue] = (0..<6).map { index in
             [
                 "time": .string(Timestamp(milliseconds: 1_746_878_400_000 + Int64(index) * 3_600_000).description),
-                "temperature": .double(Double(index)), "spread": ["p10": .double(Double(index) - 1), "p90": .double(Double(index) + 15)],
+                "temperature": .double(Double(index)),
+                "spread": ["p10": .double(Double(index) - 1), "p90": .double(Double(index) + 15)],
             ]
         }
         let forecast = ChartTests.forecast(

@@ -72,7 +72,8 @@ struct ConfidenceTests {
             let three = try await service.result("weather/confidence", .object(params))
             #expect(ConfidenceFixture.calls(network, "/v1/ensemble").count == 1, "one call, then the cache")
             let url = try #require(ConfidenceFixture.calls(network, "/v1/ensemble").first)
-            #expect(url.hasPrefix("http://ensemble.test/v1/ensemble?latitude=52.52&longitude=13.41&models=ecmwf_ifs025&"))
+            #expect(
+                url.hasPrefix("http://ensemble.test/v1/ensemble?latitude=52.52&longitude=13.41&models=ecmwf_ifs025&"))
             #expect(answer["model"] == "ecmwf_ifs025" && answer["method"] == "members" && answer["members"] == 51)
             #expect(three["days"]?.arrayValue?.count == 3 && three["source"] == "cache")
             let days = try #require(answer["days"]?.arrayValue)

@@ -32,12 +32,14 @@ extension GoldenLogTests {
             model: "met-norway", method: .percentiles, members: nil, timezone: "Europe/Oslo", utcOffsetSeconds: 3600,
             days: [
                 ConfidenceDay(
-                    date: "2026-11-22", members: nil, high: Spread(p10: 2.5, p90: 4.1), low: Spread(p10: -1.0, p90: 0.3),
+                    date: "2026-11-22", members: nil, high: Spread(p10: 2.5, p90: 4.1),
+                    low: Spread(p10: -1.0, p90: 0.3),
                     precipitation: Spread(p10: 0, p90: 1.8), wet: 0.42)
             ],
             hours: [ConfidenceHour(time: t(0), members: nil, temperature: Spread(p10: 1.2, p90: 2.0), wet: 0.3)])
         let page = ModelsPage(
-            models: ["ecmwf_ifs025", "gfs_seamless", "ukmo_seamless"], timezone: "Europe/Berlin", utcOffsetSeconds: 3600,
+            models: ["ecmwf_ifs025", "gfs_seamless", "ukmo_seamless"], timezone: "Europe/Berlin",
+            utcOffsetSeconds: 3600,
             dates: ["2026-11-22", "2026-11-23"],
             runs: [
                 [
@@ -92,7 +94,8 @@ extension GoldenLogTests {
             (
                 .notModified(
                     NotModified(
-                        kind: EnsembleFetched.fetchKind, key: EnsembleFetched.entry(model: "met-norway", key: "59.91,10.75"),
+                        kind: EnsembleFetched.fetchKind,
+                        key: EnsembleFetched.entry(model: "met-norway", key: "59.91,10.75"),
                         call: UpstreamCall(
                             provider: "met-norway", url: metURL, status: 304, latencyMs: 70, bytes: 0, attempt: 1,
                             at: t(40), expiresAt: t(70), lastModified: "Sun, 22 Nov 2026 08:01:00 GMT"))),

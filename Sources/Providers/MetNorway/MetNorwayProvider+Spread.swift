@@ -18,7 +18,8 @@ extension MetNorwayProvider {
     private func spread(_ timeline: Timeline, root: JSONValue, place: Place, now: Timestamp) throws(FieldError)
         -> EnsembleSummary
     {
-        let units = try FieldReader(root["properties"]?["meta"]?["units"], path: "$.properties.meta.units", allowAbsent: true)
+        let units = try FieldReader(
+            root["properties"]?["meta"]?["units"], path: "$.properties.meta.units", allowAbsent: true)
         var usable: [String: Bool] = [:]
         for (key, unit) in [
             ("air_temperature_percentile_10", "celsius"), ("air_temperature_percentile_90", "celsius"),

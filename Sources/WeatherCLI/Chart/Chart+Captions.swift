@@ -71,7 +71,8 @@ extension Chart {
                     ("x", Writer.number(normalX)), ("y", top), ("width", "10.0"), ("height", "10.0"),
                     ("fill", Colour.normal), ("fill-opacity", Chart.normalOpacity),
                 ])
-            svg.element("text", [("x", Writer.number(normalX + 16)), ("y", Writer.number(y))], text: "normal 1991–2020")
+            svg.element(
+                "text", [("x", Writer.number(normalX + 16)), ("y", Writer.number(y))], text: "normal 1991–2020")
         }
         if input.hasSpread {
             let x = input.hasNormals ? 684.0 : 580.0

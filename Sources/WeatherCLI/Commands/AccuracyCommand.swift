@@ -45,7 +45,9 @@ enum AccuracyCommand {
         for provider in result["providers"]?.arrayValue ?? [] {
             lines.append("")
             lines.append(output.styled(TerminalText.safe(provider["name"]?.stringValue ?? ""), "1"))
-            var rows = [["lead", "days", "high error", "high bias", "low error", "low bias", "wet days", "hit rate", "Brier"]]
+            var rows = [
+                ["lead", "days", "high error", "high bias", "low error", "low bias", "wet days", "hit rate", "Brier"]
+            ]
             for lead in provider["leads"]?.arrayValue ?? [] {
                 let wet = lead["wetDay"]
                 rows.append([

@@ -42,7 +42,7 @@ enum ChartCommand {
         forms: [ArgumentForm([Argument.place.orNone])],
         options: [out.option, ForecastCommand.days.option, SharedOptions.units.option]
     ) { context in
-        await ForecastCommand.askSpread(context)
+        try await ForecastCommand.askSpread(context)
         guard let forecast = try await ForecastCommand.request(context) else { return CLI.Exit.ok }
         let svg = Chart.svg(forecast, hourly: try await hourly(context))
         guard let path = context.invocation[Self.out] else {

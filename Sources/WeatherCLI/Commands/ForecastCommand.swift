@@ -24,7 +24,7 @@ enum ForecastCommand {
         options: [days.option, hourly.option, SharedOptions.units.option]
     ) { context in
         let hourly = context.invocation[Self.hourly]
-        if !hourly { await askSpread(context) }
+        if !hourly { try await askSpread(context) }
         let answer: JSONValue?
         do {
             answer = try await request(context, type: hourly ? .hourly : .threeHourly)
@@ -55,15 +55,16 @@ extension ForecastCommand {
     }
 
     /// Asks `weather/confidence` for the place (unless `--json`), so the forecast answered next carries each day's
-    /// spread, which the engine keeps; an error of it costs only the "±" column (the forecast's own call tells of a
-    /// place it does not know).
-    static func askSpread(_ context: Context) async {
+    /// spread, which the engine keeps; weatherd's refusal of it costs only the "±" column.
+    ///
+    /// - Throws: what the connection to weatherd throws (not an `RPCError`).
+    static func askSpread(_ context: Context) async throws {
         guard !context.json else { return }
         do {
             _ = try await context.call("weather/confidence", try await NowCommand.weatherParams(context))
-        } catch {
-            // Deliberately without a message: the spread only adds a column, and the forecast's call reports any
-            // error the two share (an unknown place, weatherd unreachable).
+        } catch is RPCError {
+            // Without a message: the spread only adds a column (the ensemble unreachable, a model that does not
+            // reach the place), and the forecast's own call reports an error the two share (an unknown place).
         }
     }
 

@@ -48,7 +48,7 @@ enum ModelsCommand {
         let fetched = Timestamp(rfc3339: result["fetchedAt"]?.stringValue ?? "") ?? Timestamp(milliseconds: 0)
         var lines = [
             output.styled(PlaceText.name(result["location"]), "1") + " · \(models.count) models · fetched "
-                + LocalTime.stamp(fetched, zone: .fixed(0))
+                + LocalTime.stamp(fetched, zone: .of(location: result["location"], around: fetched))
         ]
         let days = result["days"]?.arrayValue ?? []
         var rows = [["day"] + models.map(TerminalText.safe) + ["highs", "furthest"]]

@@ -57,7 +57,7 @@ enum StatusCommand {
     static let roles = [
         ("weather", "weather"), ("geocoding", "geocoding"), ("airQuality", "air"), ("nws", "NWS"),
         ("meteoAlarm", "MeteoAlarm"), ("archive", "past"), ("historicalForecast", "recent past"),
-        ("metNorway", "MET Norway"),
+        ("metNorway", "MET Norway"), ("ensemble", "ensembles"),
     ]
 
     /// `--cache-ttl 60`: each option the daemon holds (`service/status`'s `options`) at another value than

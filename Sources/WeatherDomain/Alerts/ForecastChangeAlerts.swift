@@ -96,7 +96,8 @@ package enum ForecastChangeAlerts {
             let sentence = ForecastChanges.summary(
                 [told, now], date: date, firstFetchedOn: toldDate, today: today, units: units)
         else { return nil }
-        let confidence = details["confidence"]?.stringValue == ConfidenceLabel.low.rawValue ? " \(lowConfidenceNote)" : ""
+        let confidence =
+            details["confidence"]?.stringValue == ConfidenceLabel.low.rawValue ? " \(lowConfidenceNote)" : ""
         return "\(placeName): \(sentence)\(confidence)"
     }
 

@@ -68,7 +68,8 @@ package enum ModelComparison {
                     path: path, problem: "has \"\(model)\", not a model name (lower-case letters, digits and _)")
             }
             if model == "best_match" {
-                throw FieldError(path: path, problem: "cannot hold best_match: it is one of the others, chosen per place")
+                throw FieldError(
+                    path: path, problem: "cannot hold best_match: it is one of the others, chosen per place")
             }
         }
         guard Set(models).count == models.count else {

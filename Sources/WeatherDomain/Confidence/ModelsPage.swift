@@ -6,8 +6,7 @@ package struct ModelDay: Sendable, Equatable {
     package var precipitation: Double?
     package var condition: Condition?
 
-    package init(date: String, high: Double?, low: Double?, precipitation: Double? = nil, condition: Condition? = nil)
-    {
+    package init(date: String, high: Double?, low: Double?, precipitation: Double? = nil, condition: Condition? = nil) {
         self.date = date
         self.high = high
         self.low = low
@@ -51,9 +50,9 @@ package struct ModelsPage: Sendable, Equatable {
         object["runs"] = .array(
             zip(models, runs).map { model, days in
                 var run: [String: JSONValue] = ["model": .string(model)]
-                Self.put(days.map(\.high), "high", into: &run)
-                Self.put(days.map(\.low), "low", into: &run)
-                Self.put(days.map(\.precipitation), "precipitation", into: &run)
+                PastFetched.put(days.map(\.high), "high", into: &run)
+                PastFetched.put(days.map(\.low), "low", into: &run)
+                PastFetched.put(days.map(\.precipitation), "precipitation", into: &run)
                 if days.contains(where: { $0.condition != nil }) {
                     run["condition"] = .array(days.map { $0.condition.map { .int($0.code) } ?? .null })
                 }
@@ -77,7 +76,7 @@ package struct ModelsPage: Sendable, Equatable {
             let read = try r.elements("runs") { item, path throws(FieldError) in
                 let run = try FieldReader(item, path: path)
                 let column = { (name: String) throws(FieldError) -> [Double?] in
-                    try Self.column(run, name, dates.count)
+                    try PastFetched.column(run, name, dates.count)
                 }
                 let (high, low, amount, codes) = (
                     try column("high"), try column("low"), try column("precipitation"), try column("condition")
@@ -96,26 +95,6 @@ package struct ModelsPage: Sendable, Equatable {
         self.init(
             models: models, timezone: try r.optionalString("timezone"),
             utcOffsetSeconds: try r.int("utcOffsetSeconds"), dates: dates, runs: runs)
-    }
-
-    private static func put(_ values: [Double?], _ name: String, into object: inout [String: JSONValue]) {
-        guard values.contains(where: { $0 != nil }) else { return }
-        object[name] = .array(values.map { $0.map(JSONValue.double) ?? .null })
-    }
-
-    private static func column(_ r: FieldReader, _ name: String, _ count: Int) throws(FieldError) -> [Double?] {
-        guard r.has(name) else { return Array(repeating: nil, count: count) }
-        let values = try r.elements(name) { item, path throws(FieldError) -> Double? in
-            if item.isNull { return nil }
-            guard let number = item.doubleValue else {
-                throw FieldError(path: path, problem: "must be a number or null")
-            }
-            return number
-        }
-        guard values.count == count else {
-            throw FieldError(path: "\(r.path).\(name)", problem: "has \(values.count) values, not \(count)")
-        }
-        return values
     }
 }
 

@@ -72,7 +72,8 @@ package struct Spread: Sendable, Equatable {
 
     /// The same spread with `transform` applied to each known value (a unit conversion, which keeps order).
     package func map(_ transform: (Double) -> Double) -> Spread {
-        Spread(p10: p10.map(transform), p25: p25.map(transform), p50: p50.map(transform), p75: p75.map(transform),
+        Spread(
+            p10: p10.map(transform), p25: p25.map(transform), p50: p50.map(transform), p75: p75.map(transform),
             p90: p90.map(transform))
     }
 }

@@ -50,8 +50,10 @@ extension Engine {
             // A forecast of `from` at lead 7 was fetched a week before it (a day's margin for the offset).
             let issuedFrom = LocalDate.adding(-Int64(Verification.leads.upperBound) - 1, to: from) ?? from
             let notBefore = LocalDate.start(of: issuedFrom, zone: zone) ?? Timestamp(milliseconds: 0)
-            let verified = try await ForecastLogScan(directory: self.dataDirectory.path, writer: self.writer, health: self.logHealth)
-                .verificationOnOwnThread(key: resolved.key, notBefore: notBefore)
+            let verified = try await ForecastLogScan(
+                directory: self.dataDirectory.path, writer: self.writer, health: self.logHealth
+            )
+            .verificationOnOwnThread(key: resolved.key, notBefore: notBefore)
             let issued = verified.forecasts.map { fetch in
                 IssuedForecast(
                     fetchedAt: fetch.fetchedAt, provider: fetch.provider,
@@ -109,8 +111,9 @@ extension Engine {
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
-                warnings.append("ERA5 for \(page.from) to \(page.to) could not be fetched (\(error)): those days rest "
-                    + "on the log's readings")
+                warnings.append(
+                    "ERA5 for \(page.from) to \(page.to) could not be fetched (\(error)): those days rest "
+                        + "on the log's readings")
                 continue
             }
             if answer.source == "network" { calls += 1 }

@@ -29,6 +29,9 @@ package struct ModelComparisonAnswer: Sendable {
     package var days: [ComparedDay]
     /// The models that gave no high or low on any day: missing at the point altogether.
     package var missingModels: [String]
+    /// The place's zone, as the answer named it, and its offset from UTC when fetched.
+    package var timezone: String?
+    package var utcOffsetSeconds: Int64
     package var fetchedAt: Timestamp
     package var source: String
     package var stale: Bool
@@ -100,7 +103,8 @@ extension Engine {
             let missing = models.filter { model in compared.allSatisfy { $0.missing.contains(model) } }
             return ModelComparisonAnswer(
                 place: await self.answerPlace(for: place, resolved: resolved, reported: resolved), models: models,
-                days: compared, missingModels: compared.isEmpty ? [] : missing, fetchedAt: answer.fetchedAt,
+                days: compared, missingModels: compared.isEmpty ? [] : missing, timezone: page.timezone,
+                utcOffsetSeconds: page.utcOffsetSeconds, fetchedAt: answer.fetchedAt,
                 source: answer.source, stale: answer.stale, units: try await self.units(units), today: today)
         }
     }
@@ -114,8 +118,9 @@ extension Engine {
     /// The spread of the place's forecast already cached (of the configured model, or MET Norway's) and fetched
     /// less than a day before `now`, for a forecast to carry; nil otherwise. Reading it makes no call.
     func cachedSpread(at key: String, now: Timestamp) async -> EnsembleSummary? {
-        let entry = EnsembleFetched.entry(model: fetcher.provider is MetNorwayProvider
-            ? fetcher.provider.name : configuration.ensembleModel, key: key)
+        let entry = EnsembleFetched.entry(
+            model: fetcher.provider is MetNorwayProvider
+                ? fetcher.provider.name : configuration.ensembleModel, key: key)
         return await cache.read { cache in
             cache.confidence.ensembles[entry].flatMap {
                 now.milliseconds - $0.fetchedAt.milliseconds < Self.spreadAge ? $0.value : nil

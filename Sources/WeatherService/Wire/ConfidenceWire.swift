@@ -35,10 +35,12 @@ extension ConfidenceAnswer {
             : "MET Norway's own percentiles"
         guard !summary.days.isEmpty else { return "\(name) (\(source)): no day the members reach." }
         let days = summary.days.map { day in
-            var text = ForecastChanges.name(of: day.date, today: today) + " high "
+            var text =
+                ForecastChanges.name(of: day.date, today: today) + " high "
                 + ConfidenceWire.band(day.high, units)
             if let wet = day.wet {
-                text += ", " + ConfidenceWire.percent(wet)
+                text +=
+                    ", " + ConfidenceWire.percent(wet)
                     + (summary.method == .members ? " of members wet" : " chance of precipitation")
             }
             return text + ", " + (day.label.map { "\($0.rawValue) confidence" } ?? "too few members for a label")
@@ -54,7 +56,8 @@ extension ModelComparisonAnswer {
     /// fetchedAt, source, stale}`, in the reader's units.
     var json: JSONValue {
         .object([
-            "location": place.json, "models": .array(models.map(JSONValue.string)),
+            "location": WeatherFormatting.location(place, timezone: timezone, utcOffsetSeconds: utcOffsetSeconds),
+            "models": .array(models.map(JSONValue.string)),
             "days": .array(days.map { ConfidenceWire.compared($0, units) }),
             "missingModels": .array(missingModels.map(JSONValue.string)),
             "units": WeatherFormatting.unitNames(units), "today": .string(today),
@@ -90,9 +93,10 @@ extension AccuracyAnswer {
             "location": place.json, "today": .string(today), "from": .string(from),
             "providers": .array(providers.map { ConfidenceWire.provider($0, units) }),
             "observed": .object(
-                Dictionary(uniqueKeysWithValues: ObservedDay.Source.allCases.map {
-                    ($0.rawValue, JSONValue.int(Int64(observed[$0] ?? 0)))
-                })),
+                Dictionary(
+                    uniqueKeysWithValues: ObservedDay.Source.allCases.map {
+                        ($0.rawValue, JSONValue.int(Int64(observed[$0] ?? 0)))
+                    })),
             "pending": .int(Int64(pending)), "forecasts": .int(Int64(forecasts)),
             "minimumDays": .int(Int64(Verification.minimumDays)),
             "minimumWetDays": .int(Int64(Verification.minimumWetDays)),
@@ -134,7 +138,9 @@ enum ConfidenceWire {
 
     /// The labels' thresholds, in the reader's units.
     static func labels(_ units: UnitChoice) -> JSONValue {
-        let width = { (celsius: Double) in JSONValue.double(WeatherFormatting.round(units.temperature.difference(celsius: celsius))) }
+        let width = { (celsius: Double) in
+            JSONValue.double(WeatherFormatting.round(units.temperature.difference(celsius: celsius)))
+        }
         return .object([
             "high": .object([
                 "maxBand": width(ConfidenceLabel.narrowBand), "maxWetShare": .double(ConfidenceLabel.agreeingDry),
@@ -271,7 +277,9 @@ enum ConfidenceWire {
     static func provider(_ score: ProviderScore, _ units: UnitChoice) -> JSONValue {
         let error = { (score: ErrorScore) -> JSONValue in
             var object: [String: JSONValue] = ["count": .int(Int64(score.count))]
-            if let mae = score.meanAbsoluteError { object["meanAbsoluteError"] = .double(PastWire.difference(mae, units)) }
+            if let mae = score.meanAbsoluteError {
+                object["meanAbsoluteError"] = .double(PastWire.difference(mae, units))
+            }
             if let bias = score.bias { object["bias"] = .double(PastWire.difference(bias, units)) }
             return .object(object)
         }
