@@ -44,6 +44,11 @@ let package = Package(
             dependencies: ["WeatherRuntime", "WeatherDomain", "EventLog", "WeatherEngine", "WeatherService", "WeatherTesting"],
             swiftSettings: swiftSettings),
         .testTarget(
+            name: "WeatherRuntimeTests",
+            dependencies: ["WeatherRuntime", "WeatherTesting"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "WeatherDomainTests",
             dependencies: ["WeatherDomain", "WeatherTesting"],
             swiftSettings: swiftSettings
@@ -62,7 +67,7 @@ let package = Package(
         .testTarget(
             name: "WeatherServiceTests",
             dependencies: ["WeatherService", "WeatherEngine", "WeatherCLI", "WeatherTesting"],
-            exclude: ["Golden"],
+            exclude: ["Golden", "Fixtures"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -44,26 +44,35 @@ package enum CLI {
         package var variables: [String: String]
         /// This program, started as the daemon when none runs.
         package var executable: String
-        /// The time, and what long-running commands (`bar`) wait on.
-        package var clock: any RuntimeClock
+        /// The time, what long-running commands (`bar`) wait on, and the event loop of their connections.
+        package var runtime: Runtime
+        /// The runtime's clock.
+        package var clock: any RuntimeClock { runtime.clock }
         /// The network of a command's own engine (`--standalone`), for the command's configuration.
         package var transport: @Sendable (Configuration) -> HTTPTransport
         package var output: Output
 
         package init(
-            variables: [String: String], executable: String, clock: any RuntimeClock,
+            variables: [String: String], executable: String, runtime: Runtime,
             transport: @escaping @Sendable (Configuration) -> HTTPTransport, output: Output
         ) {
             self.variables = variables
             self.executable = executable
-            self.clock = clock
+            self.runtime = runtime
             self.transport = transport
             self.output = output
         }
     }
 
-    /// Runs `command` with its arguments (after the command's name) and returns the exit status.
+    /// Runs `command` with its arguments (after the command's name) and returns the exit status; SIGTERM and SIGINT
+    /// end it cleanly (`interruptible`).
     package static func run(_ command: Command, _ arguments: [String], in environment: Environment) async -> Int32 {
+        await interruptible(on: environment.runtime) { await runCommand(command, arguments, in: environment) }
+    }
+
+    private static func runCommand(_ command: Command, _ arguments: [String], in environment: Environment) async
+        -> Int32
+    {
         let output = environment.output
         let invocation: Invocation
         let configuration: Configuration
@@ -110,7 +119,8 @@ package enum CLI {
             status = try await command.run(
                 Context(
                     invocation: invocation, client: connection.client, notifications: notifications.stream,
-                    clock: environment.clock, variables: environment.variables))
+                    runtime: environment.runtime, variables: environment.variables,
+                    autoLocation: configuration.autoLocation ?? true))
         } catch {
             output.error("weatherd \(command.name): \(Self.message(error))")
             // A PLACE that is two numbers off the globe is found wrong only once the command runs.
@@ -133,13 +143,14 @@ package enum CLI {
             // A command's own engine says only what goes wrong, unless asked for more.
             let level = configuration.explicit.contains("--log-level") ? configuration.logLevel : .warning
             return try ClientConnection.standalone(
-                configuration: configuration, clock: environment.clock, logger: Logger(level: level),
+                configuration: configuration, runtime: environment.runtime, logger: Logger(level: level),
                 provider: configuration.makeProvider(), transport: environment.transport(configuration),
+                autoLocator: GeoClue.locator(environment: environment.variables, runtime: environment.runtime),
                 onNotification: forward)
         }
         let connection = try await ClientConnection.daemon(
             configuration: configuration, arguments: invocation.serverOptions, environment: environment.variables,
-            executable: environment.executable, onNotification: forward)
+            executable: environment.executable, runtime: environment.runtime, onNotification: forward)
         if let status = try? await connection.client.call("service/status"),
             let line = DaemonSettings.mismatch(status: status, configuration: configuration)
         {

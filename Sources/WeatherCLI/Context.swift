@@ -14,10 +14,15 @@ package struct Context: Sendable {
     package var client: LineClient
     /// The server's notifications on this connection, in order, their strings as `shown` gives them.
     package var notifications: AsyncStream<Notification>
-    /// The time, and what a long-running command waits on.
-    var clock: any RuntimeClock
+    /// The time, what a long-running command waits on, and the event loop of its connections.
+    var runtime: Runtime
+    /// The runtime's clock.
+    var clock: any RuntimeClock { runtime.clock }
     /// The environment weatherd was started with (`DBUS_SESSION_BUS_ADDRESS`, `XDG_STATE_HOME`, `HOME`).
     var variables: [String: String] = [:]
+    /// Whether a command without PLACE lets weatherd find the machine's location when none is set
+    /// (`--auto-location`, on unless turned off).
+    var autoLocation = true
 
     var output: Output { invocation.output }
     /// The time now.

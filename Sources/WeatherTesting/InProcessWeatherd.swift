@@ -32,7 +32,7 @@ package final class InProcessWeatherd: Sendable {
         segmentBytes: Int64 = 64 << 20, logger: Logger = Logger(level: .error), warningsInterval: Duration? = nil,
         warningsLanguage: String? = nil, followerCapacity: Int = 10_000,
         summaryCheckInterval: Duration? = .seconds(60), provider: (any WeatherProvider)? = nil,
-        configure: (inout Configuration) -> Void = { _ in }
+        autoLocator: AutoLocator = .unavailable, configure: (inout Configuration) -> Void = { _ in }
     ) throws {
         self.network = network
         self.clock = clock
@@ -47,6 +47,8 @@ package final class InProcessWeatherd: Sendable {
         configuration.nwsBaseURL = Self.nwsBaseURL
         configuration.contact = "tests@weatherd.test"
         configuration.meteoAlarmBaseURL = Self.meteoAlarmBaseURL
+        configuration.brightSkyBaseURL = Self.brightSkyBaseURL
+        configuration.fpasBaseURL = Self.fpasBaseURL
         configuration.openMeteoAirQualityBaseURL = Self.airQualityBaseURL
         configuration.warningsInterval = warningsInterval
         configuration.warningsLanguage = warningsLanguage
@@ -60,10 +62,10 @@ package final class InProcessWeatherd: Sendable {
         configure(&configuration)
         let opened = try Self.open(configuration: configuration, clock: clock, logger: logger, file: file)
         let engine = Engine(
-            opened, configuration: configuration, clock: clock, logger: logger,
+            opened, configuration: configuration, runtime: .testing(clock: clock), logger: logger,
             provider: provider
                 ?? OpenMeteoProvider(baseURL: "http://weather.test", geocodingBaseURL: "http://geo.test"),
-            transport: network.transport)
+            transport: network.transport, autoLocator: autoLocator)
         self.engine = engine
         connection = Connection(engine: engine, label: "stdio", sink: output, maxLineBytes: maxLineBytes)
         writerTask = Task { await engine.runLog() }
@@ -77,6 +79,8 @@ package final class InProcessWeatherd: Sendable {
     package static let nwsBaseURL = "http://nws.test"
     package static let metNorwayBaseURL = "http://met.test"
     package static let meteoAlarmBaseURL = "http://meteoalarm.test"
+    package static let brightSkyBaseURL = "http://brightsky.test"
+    package static let fpasBaseURL = "http://fpas.test"
     package static let airQualityBaseURL = "http://aq.test"
     package static let archiveBaseURL = "http://archive.test"
     package static let historicalForecastBaseURL = "http://historical-forecast.test"

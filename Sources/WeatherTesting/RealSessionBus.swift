@@ -23,6 +23,16 @@ package final class RealSessionBus: Sendable {
         FileManager.default.isExecutableFile(atPath: $0)
     }
 
+    /// Whether a test that needs `dbus-daemon` runs: where one is installed, and always under `CI=true`, where a
+    /// missing one fails the test (`init` throws) instead of skipping it.
+    package static var testable: Bool {
+        executable != nil || ProcessInfo.processInfo.environment["CI"] == "true"
+    }
+
+    /// What a skipped test says.
+    package static let skipped =
+        "skipped: no dbus-daemon on this machine (install dbus-daemon to run it; under CI=true it fails instead)"
+
     /// Whether sockets can be named in the abstract namespace here.
     package static var abstractSockets: Bool {
         #if os(Linux)

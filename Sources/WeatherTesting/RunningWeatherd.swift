@@ -40,14 +40,24 @@ package final class RunningWeatherd: Sendable {
     package static let offline: [String: String] = Dictionary(
         uniqueKeysWithValues: [
             "OWM_BASE_URL", "OPEN_METEO_BASE_URL", "OPEN_METEO_GEOCODING_BASE_URL", "OPEN_METEO_AIR_QUALITY_BASE_URL",
-            "NWS_BASE_URL", "METEOALARM_BASE_URL", "OPEN_METEO_ENSEMBLE_BASE_URL",
+            "NWS_BASE_URL", "METEOALARM_BASE_URL", "BRIGHTSKY_BASE_URL", "FPAS_BASE_URL",
+            "OPEN_METEO_ENSEMBLE_BASE_URL",
         ].map { ($0, "http://127.0.0.1:1") })
 
-    /// This process's environment without `WEATHERD_DATA_DIR`, the providers `offline`, then `extra`.
+    /// Where the binary under test would find the machine's location by itself (`--auto-location`): no system
+    /// bus and a time zone without a city, so that no test finds the machine it runs on; a test gives a stand-in
+    /// bus (`DBUS_SYSTEM_BUS_ADDRESS`) or a zone (`TZ`) to find one.
+    package static let unlocated = [
+        "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/weatherd-tests-system-bus", "TZ": "UTC",
+    ]
+
+    /// This process's environment without `WEATHERD_DATA_DIR`, the providers `offline`, nowhere to find the
+    /// machine (`unlocated`), then `extra`.
     package static func environment(_ extra: [String: String]) -> [String: String] {
         var variables = ProcessInfo.processInfo.environment
         variables["WEATHERD_DATA_DIR"] = nil
         variables.merge(offline) { _, closed in closed }
+        variables.merge(unlocated) { _, nowhere in nowhere }
         variables.merge(extra) { _, given in given }
         return variables
     }

@@ -49,7 +49,7 @@ package final class ScrapeConnection: Sendable {
     package func send(_ bytes: [UInt8]) async {
         let fd = fd
         _ = await onOwnThread(named: "scrape-send") {
-            Descriptor.writeAll(fd, bytes, using: .send(flags: Self.sendFlags))
+            Descriptor.writeAll(fd, bytes, socket: true)
         }
     }
 

@@ -31,29 +31,7 @@ package final class TestNotificationServer: Sendable {
     /// - Throws: `DBusError` when the bus cannot be reached, refuses the handshake, or gives the name to
     ///   another connection.
     package static func start(address: String) async throws(DBusError) -> TestNotificationServer {
-        let socket = try DBusConnection.socket(of: address)
-        let result = await onOwnThread(named: "test-notifications-connect") {
-            () -> Result<(Int32, String, DBusFramer), DBusError> in
-            let fd: Int32
-            do throws(DBusError) {
-                fd = try DBusConnection.open(socket)
-            } catch {
-                return .failure(error)
-            }
-            var framer = DBusFramer()
-            do throws(DBusError) {
-                let unique = try DBusConnection.handshake(fd, uid: getuid(), &framer)
-                // Flag 4: do not queue; the answer 1 means the server is the name's primary owner.
-                try DBusConnection.send(fd, busCall(serial: 2, "RequestName", [.string(name), .uint32(4)]).bytes)
-                let owner = try DBusConnection.receiveReply(fd, to: 2, &framer).body.first?.uint32Value
-                guard owner == 1 else { throw .refused("RequestName answered \(owner.map(String.init) ?? "nothing")") }
-                return .success((fd, unique, framer))
-            } catch {
-                close(fd)
-                return .failure(error)
-            }
-        }
-        let (fd, unique, framer) = try result.get()
+        let (fd, unique, framer) = try await TestBusPeer.connect(address: address, owning: name)
         return TestNotificationServer(fd: fd, uniqueName: unique, framer: framer)
     }
 
@@ -62,7 +40,12 @@ package final class TestNotificationServer: Sendable {
         self.uniqueName = uniqueName
         // The serving thread owns the descriptor and closes it when reading ends (after `stop`).
         startThread(named: "test-notifications") { [self] in
-            serve(framer)
+            TestBusPeer.serve(fd, framer) { call, serial in
+                serial += 1
+                let reply = answer(call, serial: serial)
+                if reply.kind == .methodReturn { state.withLock { $0.calls.append(call) } }
+                return [reply]
+            }
             close(fd)
         }
     }
@@ -83,32 +66,6 @@ package final class TestNotificationServer: Sendable {
     }
 
     deinit { stop() }
-
-    private func serve(_ start: DBusFramer) {
-        var framer = start
-        var serial: UInt32 = 2
-        while true {
-            let next: DBusMessage?
-            do {
-                next = try framer.message()
-            } catch {
-                return
-            }
-            guard let call = next else {
-                do throws(DBusError) {
-                    try DBusConnection.fill(fd, &framer, during: "")
-                } catch {
-                    return
-                }
-                continue
-            }
-            guard call.kind == .methodCall, call.flags & 1 == 0 else { continue }
-            serial += 1
-            let reply = answer(call, serial: serial)
-            if reply.kind == .methodReturn { state.withLock { $0.calls.append(call) } }
-            Descriptor.writeAll(fd, reply.bytes, using: .send(flags: Self.sendFlags))
-        }
-    }
 
     /// The reply to `call`: a notification daemon's, or `UnknownMethod`.
     private func answer(_ call: DBusMessage, serial: UInt32) -> DBusMessage {
@@ -139,20 +96,5 @@ package final class TestNotificationServer: Sendable {
         }
         return DBusMessage(
             kind: .methodReturn, serial: serial, replySerial: call.serial, destination: call.sender, body: body)
-    }
-
-    /// No SIGPIPE when the bus has gone: the write fails instead.
-    private static var sendFlags: Int32 {
-        #if os(Linux)
-            Int32(MSG_NOSIGNAL)
-        #else
-            0
-        #endif
-    }
-
-    private static func busCall(serial: UInt32, _ member: String, _ body: [DBusValue]) -> DBusMessage {
-        .call(
-            serial: serial, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-            interface: "org.freedesktop.DBus", member: member, body: body)
     }
 }

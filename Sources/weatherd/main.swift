@@ -16,10 +16,18 @@ signal(SIGPIPE, SIG_IGN)
 
 let environment = ProcessInfo.processInfo.environment
 let entry = CLI.entry(Array(CommandLine.arguments.dropFirst()))
-let clock = SystemClock()
 let executable =
     (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
     ?? URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+/// The runtime of a mode that has more to do than relay: the clock, an event loop on a thread of its own, the pool.
+func startedRuntime() -> Runtime {
+    do {
+        return try Runtime.started()
+    } catch {
+        Logger.standardError("weatherd: cannot start: \(error)")
+        exit(71)
+    }
+}
 let mode: CLI.Entry.Mode
 let arguments: [String]
 switch entry {
@@ -39,7 +47,7 @@ case .command(let name, let rest):
         await CLI.run(
             command, rest,
             in: CLI.Environment(
-                variables: environment, executable: executable, clock: clock,
+                variables: environment, executable: executable, runtime: startedRuntime(),
                 transport: { .live(maxBodyBytes: $0.maxBodyBytes, idleTimeout: $0.fetch.deadline) }, output: output)))
 case .print(let text):
     print(text)
@@ -73,19 +81,22 @@ if mode == .serve, let path = configuration.logFile {
 }
 switch mode {
 case .standalone:
+    let runtime = startedRuntime()
     exit(
         await Standalone.run(
-            configuration: configuration, clock: clock, logger: logger, provider: configuration.makeProvider(),
-            transport: .live(maxBodyBytes: configuration.maxBodyBytes, idleTimeout: configuration.fetch.deadline)))
+            configuration: configuration, runtime: runtime, logger: logger, provider: configuration.makeProvider(),
+            transport: .live(maxBodyBytes: configuration.maxBodyBytes, idleTimeout: configuration.fetch.deadline),
+            autoLocator: GeoClue.locator(environment: environment, runtime: runtime)))
 case .serve:
     exit(
         await Daemon.run(
-            configuration: configuration, environment: environment, clock: clock, logger: logger,
+            configuration: configuration, environment: environment, runtime: startedRuntime(), logger: logger,
             provider: configuration.makeProvider(),
             transport: .live(maxBodyBytes: configuration.maxBodyBytes, idleTimeout: configuration.fetch.deadline)))
 case .relay:
+    // A relay needs no thread but this one: its event loop runs here.
     exit(
-        await RelayClient.run(
+        RelayClient.runOnThisThread(
             configuration: configuration, arguments: arguments, environment: environment, executable: executable,
             logger: logger))
 }

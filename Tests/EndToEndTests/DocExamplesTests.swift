@@ -61,6 +61,10 @@ struct DocExamplesTests {
                         default: nil
                         }
                     }))
+            // Official warnings: Bright Sky (none in force in Berlin's cell) and the FOSS Public Alert Server (the
+            // feeds of the countries near Tokyo, and one warning there, in force whenever the suite runs).
+            server.route("/alerts", .init(body: Array(#"{"alerts":[],"location":{"warn_cell_id":111000000}}"#.utf8)))
+            CAPSamples.serveTokyo(on: server)
             let bin = directory.path + "/bin"
             try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
             try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
@@ -96,7 +100,7 @@ struct DocExamplesTests {
                 "OPEN_METEO_BASE_URL": server.baseURL, "OPEN_METEO_GEOCODING_BASE_URL": server.baseURL,
                 "OPEN_METEO_ENSEMBLE_BASE_URL": server.baseURL,
                 // NWS too: the stand-in answers 404 for a point, as NWS does outside its area.
-                "NWS_BASE_URL": server.baseURL,
+                "NWS_BASE_URL": server.baseURL, "BRIGHTSKY_BASE_URL": server.baseURL, "FPAS_BASE_URL": server.baseURL,
             ]
         }
 

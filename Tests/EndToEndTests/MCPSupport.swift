@@ -27,10 +27,12 @@ struct MCPHarness {
             .init(body: OpenMeteoBodies.current(temperature: 4.5), held: holdWeather))
         server.route(
             "/v1/forecast", query: "hourly=", .init(body: OpenMeteoBodies.forecast(), held: holdWeather))
-        server.route("/api/v1/warnings/feeds-germany", .init(body: Array(#"{"warnings":[]}"#.utf8)))
+        // Berlin's warnings come from Bright Sky (DWD by municipality): none in force.
+        server.route("/alerts", .init(body: Array(#"{"alerts":[],"location":{"warn_cell_id":111000000}}"#.utf8)))
         var options = [
             "--open-meteo-base-url", server.baseURL, "--open-meteo-geocoding-base-url", server.baseURL,
-            "--nws-base-url", server.baseURL, "--meteoalarm-base-url", server.baseURL,
+            "--nws-base-url", server.baseURL, "--meteoalarm-base-url", server.baseURL, "--brightsky-base-url",
+            server.baseURL,
             "--open-meteo-air-quality-base-url", server.baseURL,
         ]
         if holdWeather { options += ["--upstream-timeout", "600"] }

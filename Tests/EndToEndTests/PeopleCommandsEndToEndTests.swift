@@ -17,6 +17,9 @@ struct PeopleCommandsEndToEndTests {
         )
         server.route(
             "/alerts/active", .init(body: try OfficialEndToEndTests.inForce("nws-alerts-point-phoenix-az.json")))
+        // The FOSS Public Alert Server relays no feed for the countries near Tokyo's coordinates, and lists nothing.
+        server.route("/sources/area_status", .init(body: Array(#"{"results":[]}"#.utf8)))
+        server.route("/alert/area", .init(body: Array("[]".utf8)))
         return server
     }
 
@@ -25,7 +28,7 @@ struct PeopleCommandsEndToEndTests {
         [
             "--standalone", "--data-dir", directory.path, "--open-meteo-base-url", server.baseURL,
             "--open-meteo-geocoding-base-url", server.baseURL + "/", "--open-meteo-air-quality-base-url",
-            server.baseURL, "--nws-base-url", server.baseURL,
+            server.baseURL, "--nws-base-url", server.baseURL, "--fpas-base-url", server.baseURL,
         ] + quietTimers
     }
 
@@ -97,6 +100,20 @@ struct PeopleCommandsEndToEndTests {
         #expect(try await runCommand(["units", "nautical"] + options).status == 64)
     }
 
+    @Test("warnings from the aggregator: each warning's row, who issued it, and the aggregator's credit")
+    func aggregatorWarnings() async throws {
+        let server = try Self.upstream()
+        CAPSamples.serveTokyo(on: server)
+        let directory = TemporaryDataDirectory()
+        let tokyo = try await runCommand(["warnings", "35.68,139.69"] + Self.options(directory, server))
+        #expect(tokyo.status == 0, "\(tokyo.errors)")
+        #expect(tokyo.lines.first == "35.68,139.69: 1 warning", "\(tokyo.output)")
+        #expect(tokyo.lines.dropFirst().first?.hasPrefix("Moderate") == true, "severity as CAP spells it")
+        #expect(tokyo.lines.dropFirst().first?.contains("Heavy Rain") == true)
+        #expect(tokyo.lines.contains("issued by Japan Meteorological Agency"), "\(tokyo.output)")
+        #expect(tokyo.lines.last == "FOSS Public Alert Server (KDE; in beta), relaying each sender's CAP feed")
+    }
+
     @Test("warnings and air: the official warnings in force and the air now, as lines; --json the answers")
     func warningsAndAir() async throws {
         let server = try Self.upstream()
@@ -112,7 +129,8 @@ struct PeopleCommandsEndToEndTests {
         #expect(phoenix.lines.last == "National Weather Service")
         let tokyo = try await runCommand(["warnings", "35.68,139.69"] + options)
         #expect(tokyo.status == 0)
-        #expect(tokyo.output.contains("no warnings source covers it"), "\(tokyo.output)")
+        #expect(tokyo.lines.first?.hasPrefix("35.68,139.69: no warnings known") == true, "\(tokyo.output)")
+        #expect(tokyo.output.contains("not an all-clear"), "never 'no warnings in force' where none is known")
         let json = try JSONValue.parse(
             Array(try await runCommand(["warnings", "Phoenix", "--json"] + options).output.utf8))
         #expect(json["warnings"]?.arrayValue?.count == 2)

@@ -66,7 +66,7 @@ struct CommitCallbackTests {
         _ file: FaultInjectingFile, mode: FsyncMode = .always, published: Published, spinLimit: Duration = .zero
     ) -> LogWriter {
         LogWriter(
-            file: file, position: .empty, mode: mode, spinLimit: spinLimit, now: { Timestamp(milliseconds: 0) }
+            file: file, position: .empty, mode: mode, spinLimit: spinLimit, runtime: .testing(), now: { Timestamp(milliseconds: 0) }
         ) { batch in
             published.record(batch)
         }
@@ -197,7 +197,7 @@ struct CommitCallbackTests {
         // the other two are failed while still queued.
         let writer = LogWriter(
             file: file, position: .empty, mode: .always, batchLimit: 10, spinLimit: .zero,
-            now: { Timestamp(milliseconds: 0) }
+            runtime: .testing(), now: { Timestamp(milliseconds: 0) }
         ) { batch in
             published.record(batch)
         }
@@ -323,7 +323,7 @@ struct CommitCallbackTests {
             let file = FaultInjectingFile()
             let order = Locked<[String]>([])
             let writer = LogWriter(
-                file: file, position: .empty, mode: .always, spinLimit: .zero, now: { Timestamp(milliseconds: 0) },
+                file: file, position: .empty, mode: .always, spinLimit: .zero, runtime: .testing(), now: { Timestamp(milliseconds: 0) },
                 afterCallbacks: { order.update { $0.append("after") } }
             ) { _ in
                 order.update { $0.append("commit") }

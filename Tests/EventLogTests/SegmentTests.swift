@@ -27,7 +27,7 @@ struct SegmentTests {
         try DataDirectory(path: directory.path).create()
         return LogWriter(
             file: try PosixLogFile(path: directory.logPath), position: .empty, mode: .always,
-            segmentBytes: segmentBytes, now: { Timestamp(milliseconds: 0) }
+            segmentBytes: segmentBytes, runtime: .testing(), now: { Timestamp(milliseconds: 0) }
         ) { _ in }
     }
 

@@ -4,10 +4,10 @@ import Testing
 
 /// The recorded response bodies in `Fixtures/`, copied into the test bundle.
 enum Fixture {
-    static func bytes(_ name: String) throws -> [UInt8] {
+    static func bytes(_ name: String, ext: String = "json") throws -> [UInt8] {
         let url = try #require(
-            Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Fixtures"),
-            "missing fixture \(name).json")
+            Bundle.module.url(forResource: name, withExtension: ext, subdirectory: "Fixtures"),
+            "missing fixture \(name).\(ext)")
         return [UInt8](try Data(contentsOf: url))
     }
 }

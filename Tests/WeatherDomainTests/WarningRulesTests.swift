@@ -128,7 +128,9 @@ struct WarningRulesTests {
             let reparsed = try JSONValue.parse(warning.json.jsonBytes)
             #expect(try OfficialWarning(json: reparsed, path: "w") == warning)
         }
-        #expect(full.json["severity"] == "extreme")
+        #expect(full.json["severity"] == "Extreme", "as CAP spells it")
+        #expect(full.stateJSON["severity"] == "extreme", "as snapshots name it")
+        #expect(try OfficialWarning(json: full.stateJSON, path: "w") == full)
         #expect(full.json["messageType"] == "update")
         #expect(full.json["replaces"] == ["x", "y"])
         #expect(full.json["ends"] == .string(Self.at(30).description))
@@ -139,8 +141,8 @@ struct WarningRulesTests {
     @Test(
         "a warning's JSON with a bad member names it",
         arguments: [
-            ("severity", JSONValue.string("awful"), "w.severity must be one of"),
-            ("source", "nowhere", "w.source must be one of \"nws\", \"meteoalarm\""),
+            ("severity", JSONValue.string("awful"), "w.severity must be Extreme, Severe, Moderate, Minor or Unknown"),
+            ("source", "nowhere", "w.source must be one of \"nws\", \"meteoalarm\", \"brightsky\", \"fpas\""),
             ("messageType", nil, "w.messageType is required"), ("expires", "soon", "w.expires must be an RFC 3339"),
             ("replaces", [1], "w.replaces must be an array of strings"),
         ] as [(String, JSONValue?, String)])

@@ -16,6 +16,8 @@ struct AirQualityAlertTests {
         network.route(
             "/v1/air-quality", InMemoryTransport.ok(try OfficialFixture.bytes("openmeteo-airquality-vienna-pollen")))
         network.route("/points/48.2,16.4", InMemoryTransport.status(404, #"{"title":"Data Unavailable"}"#))
+        network.route("/sources/area_status", WorldFixture.feeds("AT"))
+        network.route("/alert/area", WorldFixture.ids([]))
         let clock = ManualClock(start: try OfficialFixture.time("2025-05-10T11:50:00Z"))
         let directory = TemporaryDataDirectory()
         let service = try InProcessWeatherd(
@@ -26,8 +28,11 @@ struct AirQualityAlertTests {
         await OfficialAlertTests.tick(clock)
         #expect(try await Self.airQualityAlerts(service).isEmpty)
         #expect(
-            network.requests == ["http://nws.test/points/48.2,16.4"],
-            "with the rule off only NWS is asked whether it covers the favorite, which has no country; it does not")
+            network.requests.allSatisfy { $0.hasPrefix("http://nws.test/") || $0.hasPrefix("http://fpas.test/") },
+            "with the rule off only the warning sources are asked: \(network.requests)")
+        #expect(
+            network.requests.first == "http://nws.test/points/48.2,16.4",
+            "NWS is asked first whether it covers the favorite, which has no country; it does not")
 
         let settings = try await service.result(
             "alerts/configure", ["airQuality": ["enabled": true, "level": "moderate"]])

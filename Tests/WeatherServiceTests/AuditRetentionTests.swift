@@ -2,6 +2,7 @@ import EventLog
 import Foundation
 import Testing
 import WeatherDomain
+import WeatherRuntime
 import WeatherService
 import WeatherTesting
 
@@ -28,7 +29,7 @@ struct AuditRetentionTests {
         CompactionService(
             directory: directory.path, retainPayloads: .seconds(30 * 86_400), retainAudit: .zero,
             writer: engine.writer, snapshots: SnapshotStore(directory: DataDirectory(path: directory.path)),
-            lastTruncation: nil, clock: clock, delay: .zero, interval: .zero,
+            lastTruncation: nil, clock: clock, pool: Runtime.testing().pool, delay: .zero, interval: .zero,
             logger: Logger(level: .error))
     }
 

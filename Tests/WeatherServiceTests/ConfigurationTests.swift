@@ -71,6 +71,33 @@ struct ConfigurationTests {
         #expect(throws: (any Error).self) { try Configuration.parse(["--max-favorites=0"], environment: [:]) }
     }
 
+    @Test("Bright Sky's and the FOSS Public Alert Server's base URLs: flags, else the environment, else the defaults")
+    func aggregatorSources() throws {
+        let defaults = try Configuration.parse([], environment: [:])
+        #expect(defaults.brightSkyBaseURL == "https://api.brightsky.dev")
+        #expect(defaults.fpasBaseURL == "https://alerts.kde.org")
+        let environment = ["BRIGHTSKY_BASE_URL": "http://bs.env", "FPAS_BASE_URL": "http://fpas.env/"]
+        let fromEnvironment = try Configuration.parse([], environment: environment)
+        #expect(fromEnvironment.makeOfficialSources().brightSky.baseURL == "http://bs.env")
+        #expect(fromEnvironment.makeOfficialSources().fpas.baseURL == "http://fpas.env", "a trailing slash dropped")
+        let flags = try Configuration.parse(
+            ["--brightsky-base-url", "http://bs.flag", "--fpas-base-url=http://fpas.flag"], environment: environment)
+        #expect(flags.brightSkyBaseURL == "http://bs.flag")
+        #expect(flags.fpasBaseURL == "http://fpas.flag")
+        #expect(throws: ConfigurationError.self) { try Configuration.parse(["--fpas-base-url"], environment: [:]) }
+        #expect(throws: ConfigurationError.self) {
+            try Configuration.parse(["--brightsky-base-url", "not a url"], environment: [:])
+        }
+        let settings = UpstreamSettings(flags)
+        #expect(settings.baseURLs["brightSky"] == "http://bs.flag")
+        #expect(settings.baseURLs["fpas"] == "http://fpas.flag")
+        #expect(flags.heldOptions["--brightsky-base-url"] == "http://bs.flag", "the daemon holds them")
+        #expect(
+            fromEnvironment.differences(fromDaemon: flags.heldOptions).contains {
+                $0.hasPrefix("--fpas-base-url (daemon: http://fpas.flag, here: http://fpas.env")
+            }, "a client whose aggregator differs from the daemon's is told")
+    }
+
     @Test("the official sources: base URLs and the NWS contact from flags, else the environment, else the defaults")
     func officialSources() throws {
         let defaults = try Configuration.parse([], environment: [:])

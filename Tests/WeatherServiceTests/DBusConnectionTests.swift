@@ -30,7 +30,7 @@ struct DBusConnectionTests {
     func notificationServer() async throws {
         let bus = try TestSessionBus()
         defer { bus.stop() }
-        let connection = try await DBusConnection.connect(address: bus.address, uid: getuid())
+        let connection = try await DBusConnection.connect(address: bus.address, uid: getuid(), runtime: .testing())
         #expect(connection.uniqueName == ":1.1")
         let hex = String(getuid()).utf8.map { String($0, radix: 16) }.joined()
         #expect(bus.authLines == ["AUTH EXTERNAL \(hex)", "BEGIN"])
@@ -52,7 +52,7 @@ struct DBusConnectionTests {
     func failures() async throws {
         let none = try TestSessionBus(.noServer)
         defer { none.stop() }
-        let connection = try await DBusConnection.connect(address: none.address, uid: getuid())
+        let connection = try await DBusConnection.connect(address: none.address, uid: getuid(), runtime: .testing())
         await #expect(
             throws: DBusError.remote(
                 name: "org.freedesktop.DBus.Error.ServiceUnknown",
@@ -63,10 +63,10 @@ struct DBusConnectionTests {
         let refusing = try TestSessionBus(.refuseAuth)
         defer { refusing.stop() }
         await #expect(throws: DBusError.refused("REJECTED EXTERNAL")) {
-            _ = try await DBusConnection.connect(address: refusing.address, uid: getuid())
+            _ = try await DBusConnection.connect(address: refusing.address, uid: getuid(), runtime: .testing())
         }
         do {
-            _ = try await DBusConnection.connect(address: "unix:path=/nonexistent/weatherd-bus", uid: getuid())
+            _ = try await DBusConnection.connect(address: "unix:path=/nonexistent/weatherd-bus", uid: getuid(), runtime: .testing())
             Issue.record("connected to nothing")
         } catch {
             guard case .noBus = error else {
@@ -117,7 +117,7 @@ struct DBusConnectionTests {
         let line = await onOwnThreadForTest { output.fileHandleForReading.availableData }
         let address = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(address.hasPrefix("unix:path=\(directory.path)/bus"), "\(address)")
-        let connection = try await DBusConnection.connect(address: address, uid: getuid())
+        let connection = try await DBusConnection.connect(address: address, uid: getuid(), runtime: .testing())
         #expect(connection.uniqueName.hasPrefix(":1."))
         do {
             _ = try await Self.notify(connection)

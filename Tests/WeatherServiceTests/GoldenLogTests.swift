@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import Providers
 import Testing
 import WeatherDomain
 import WeatherEngine
@@ -381,6 +382,129 @@ struct GoldenLogTests {
         ]
     }
 
+    /// `warnings.fetched` v2 from each source (Bright Sky's answer and its "not mine", a CAP document of the FOSS
+    /// Public Alert Server with a polygon across ±180°, a circle and a cancel, NWS in CAP's spelling),
+    /// `warnings.listed` of both kinds, their failures as `weather.fetch_failed`, and `alert.raised` v3 of an
+    /// aggregator's warning.
+    static func v2WarningsEvents() -> [(DomainEvent, String, String?)] {
+        let t = { (minute: Int64) in Timestamp(milliseconds: 1_795_348_800_000 + minute * 60_000) }
+        let call = { (provider: String, url: String, minute: Int64, status: Int64?) in
+            UpstreamCall(
+                provider: provider, url: url, status: status, latencyMs: 70, bytes: status == nil ? 0 : 1500,
+                attempt: 1, at: t(minute))
+        }
+        let suva = Place(name: "Suva", country: "FJ", state: nil, lat: -18.14, lon: 178.44)
+        let weiherhammer = "49.63,12.06"
+        let heat = OfficialWarning(
+            id: "2.49.0.0.276.0.DWD.PVW.1.heat", source: .brightsky, sender: "Deutscher Wetterdienst",
+            event: "strong heat", severity: .minor, certainty: "Likely", urgency: "Immediate", sent: t(-10),
+            effective: t(-10), onset: t(30), expires: t(500), headline: "Official WARNING of STRONG HEAT",
+            language: "en", areaIds: ["809374166"], responseTypes: ["Prepare"])
+        let document = "4b1e6b8b-7f7c-4c62-9f53-2e8b7c4c5d01"
+        let cancelDocument = "4b1e6b8b-7f7c-4c62-9f53-2e8b7c4c5d02"
+        let gale = OfficialWarning(
+            id: "fj-gale-1", source: .fpas, sender: "Fiji Meteorological Service", event: "Gale Warning",
+            severity: .severe, certainty: "Likely", urgency: "Expected", sent: t(-5), effective: t(-5), expires: nil,
+            headline: "Gale warning for Fiji waters", web: "https://www.met.gov.fj", language: "en",
+            areaNames: ["Fiji waters"], areaIds: ["FJ01"], responseTypes: ["Prepare"],
+            shapes: WarningShapes(
+                polygons: [
+                    [
+                        .init(lat: -18.6, lon: 177.9), .init(lat: -18.6, lon: -179.9), .init(lat: -17.6, lon: -179.9),
+                        .init(lat: -17.6, lon: 177.9),
+                    ]
+                ],
+                circles: [.init(center: .init(lat: -18.14, lon: 178.44), radiusKm: 30)]))
+        var withdrawn = gale
+        withdrawn.id = "fj-gale-2"
+        withdrawn.sent = t(40)
+        withdrawn.messageType = .cancel
+        withdrawn.replaces = [gale.id]
+        let fpas = "https://alerts.kde.org"
+        let official = RaisedAlert(
+            id: "alert-1", rule: .official, key: suva.key, place: suva, favoriteId: "fav-1", localDate: "2026-11-23",
+            raisedAt: t(6), message: "Fiji Meteorological Service: Gale warning for Fiji waters (Suva).",
+            details: [
+                "warning": gale.json, "firstId": .string(gale.id),
+                "attribution": .string(FPASWarningProvider.attribution),
+            ])
+        return [
+            (
+                .warningsFetched(
+                    WarningsFetched(
+                        source: .brightsky, key: weiherhammer,
+                        call: call("brightsky", "https://api.brightsky.dev/alerts?lat=49.63&lon=12.06", 1, 200),
+                        warnings: [heat])), "rpc:1", nil
+            ),
+            (
+                .warningsFetched(
+                    WarningsFetched(
+                        source: .brightsky, key: "54.5,7",
+                        call: call("brightsky", "https://api.brightsky.dev/alerts?lat=54.5&lon=7", 2, 404),
+                        warnings: [],
+                        covered: false)), "rpc:2", nil
+            ),
+            (
+                .warningsListed(
+                    WarningsListed(
+                        source: .fpas, kind: .feeds, key: "FJ",
+                        call: call("fpas", "\(fpas)/sources/area_status?country_codes=fj", 3, 200),
+                        listing: WarningsListed.Listing(feeds: [
+                            WarningsListed.Feed(name: "Fiji: FMS", country: "FJ", status: "operating", official: true)
+                        ]))), "timer:warnings", nil
+            ),
+            (
+                .warningsListed(
+                    WarningsListed(
+                        source: .fpas, kind: .alerts, key: suva.key,
+                        call: call(
+                            "fpas", "\(fpas)/alert/area?min_lat=-18.16&max_lat=-18.12&min_lon=178.42&max_lon=178.46", 4,
+                            200),
+                        listing: WarningsListed.Listing(ids: [document]))), "timer:warnings", nil
+            ),
+            (
+                .warningsFetched(
+                    WarningsFetched(
+                        source: .fpas, key: document, call: call("fpas", "\(fpas)/alert/\(document)", 5, 200),
+                        warnings: [gale])), "timer:warnings", nil
+            ),
+            (.alertRaised(official), "timer:warnings", nil),
+            (
+                .weatherFetchFailed(
+                    FetchFailed(
+                        key: suva.key, kind: WarningsListed.fetchKind(.alerts),
+                        call: call(
+                            "fpas", "\(fpas)/alert/area?min_lat=-18.16&max_lat=-18.12&min_lon=178.42&max_lon=178.46",
+                            30,
+                            503), error: "upstream_error", message: "fpas failed (HTTP 503); try again later.")),
+                "timer:warnings", nil
+            ),
+            (
+                .warningsListed(
+                    WarningsListed(
+                        source: .fpas, kind: .alerts, key: suva.key,
+                        call: call(
+                            "fpas", "\(fpas)/alert/area?min_lat=-18.16&max_lat=-18.12&min_lon=178.42&max_lon=178.46",
+                            41, 200),
+                        listing: WarningsListed.Listing(ids: [document, cancelDocument]))), "timer:warnings", nil
+            ),
+            (
+                .warningsFetched(
+                    WarningsFetched(
+                        source: .fpas, key: cancelDocument,
+                        call: call("fpas", "\(fpas)/alert/\(cancelDocument)", 42, 200),
+                        warnings: [withdrawn])), "timer:warnings", nil
+            ),
+            (
+                .weatherFetchFailed(
+                    FetchFailed(
+                        key: "4b1e6b8b-7f7c-4c62-9f53-2e8b7c4c5d03", kind: WarningsFetched.failureKind,
+                        call: call("fpas", "\(fpas)/alert/4b1e6b8b-7f7c-4c62-9f53-2e8b7c4c5d03", 43, 404),
+                        error: "not_found", message: "fpas knows no such alert.")), "timer:warnings", nil
+            ),
+        ]
+    }
+
     /// Writes the golden logs and their states, unless they exist: a released golden log is never rewritten.
     static func record() async throws {
         try await record("v1-core", v1Events())
@@ -395,6 +519,8 @@ struct GoldenLogTests {
         try await record("v2-alert-rules", v2AlertRuleEvents())
         try await record("v1-past-forecast", v1PastForecastEvents())
         try await record("v1-confidence", v1ConfidenceEvents())
+        try await record("v2-location", v2LocationEvents())
+        try await record("v2-warnings", v2WarningsEvents())
     }
 
     static func record(_ name: String, _ events: [(DomainEvent, String, String?)]) async throws {
@@ -405,7 +531,7 @@ struct GoldenLogTests {
         for (event, cause, corr) in events {
             let ts = Timestamp(milliseconds: 1_795_348_800_000 + minute * 60_000)
             minute += 1
-            let writer = LogWriter(file: file, position: try position(of: file.contents), mode: .always, now: { ts }) {
+            let writer = LogWriter(file: file, position: try position(of: file.contents), mode: .always, runtime: .testing(), now: { ts }) {
                 _ in
             }
             let running = Task { await writer.run() }

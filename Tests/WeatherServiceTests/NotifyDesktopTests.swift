@@ -17,7 +17,7 @@ struct NotifyDesktopTests {
     func wireFormat() async throws {
         let bus = try TestSessionBus()
         defer { bus.stop() }
-        let desktop = try await Desktop.connect(address: bus.address, uid: getuid())
+        let desktop = try await Desktop.connect(address: bus.address, uid: getuid(), runtime: .testing())
         let notice = AlertNotice(
             .object([
                 "id": "alert-1", "rule": "official", "place": .object(["name": "Phoenix"]),
@@ -53,7 +53,7 @@ struct NotifyDesktopTests {
         let bus = try TestSessionBus(.noServer)
         defer { bus.stop() }
         do {
-            _ = try await Desktop.connect(address: bus.address, uid: getuid())
+            _ = try await Desktop.connect(address: bus.address, uid: getuid(), runtime: .testing())
             Issue.record("connected to a bus without a notification server")
         } catch {
             #expect(Notifier.unavailable(error).hasPrefix("no notification server on the session bus"))

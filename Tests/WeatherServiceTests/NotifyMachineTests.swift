@@ -234,4 +234,49 @@ struct NotifyMachineTests {
         }
         #expect(machine.event(Self.fetched(seq: 2, []), now: Self.now).isEmpty, "closed with nothing to close")
     }
+
+    static func document(seq: Int64, id: String, _ warnings: [JSONValue]) -> JSONValue {
+        .object([
+            "seq": .int(seq), "type": "warnings.fetched",
+            "data": .object(["source": "fpas", "key": .string(id), "warnings": .array(warnings)]),
+        ])
+    }
+
+    @Test("an aggregator's CAP document that cancels a shown warning, or declares it over, closes its notification")
+    func cancelledByDocument() throws {
+        for withdrawal in ["cancel", "allclear", "past"] {
+            var machine = Self.machine()
+            guard case .object(var first) = Self.warning("w1") else { return }
+            first["source"] = "fpas"
+            _ = machine.event(Self.document(seq: 1, id: "doc-1", [.object(first)]), now: Self.now)
+            _ = machine.event(Self.raised(seq: 2, number: 1, warning: .object(first)), now: Self.now)
+            machine.shown(thread: "w1", id: 7)
+            // An update in another document joins the thread: nothing is closed.
+            guard case .object(var update) = Self.warning("w2", replaces: ["w1"]) else { return }
+            update["source"] = "fpas"
+            #expect(machine.event(Self.document(seq: 3, id: "doc-2", [.object(update)]), now: Self.now).isEmpty)
+            guard case .object(var over) = Self.warning("w3", replaces: ["w2"]) else { return }
+            over["source"] = "fpas"
+            switch withdrawal {
+            case "cancel": over["messageType"] = "cancel"
+            case "allclear": over["responseTypes"] = ["AllClear"]
+            default: over["urgency"] = "Past"
+            }
+            let actions = machine.event(Self.document(seq: 4, id: "doc-3", [.object(over)]), now: Self.at(10))
+            #expect(actions == [.close(7)], "\(withdrawal)")
+            #expect(machine.cursor.threads["w1"] == nil)
+        }
+    }
+
+    @Test("a warning that gives no end is closed a day after it was raised")
+    func endless() throws {
+        var machine = Self.machine()
+        guard case .object(var warning) = Self.warning("w1") else { return }
+        warning["expires"] = nil
+        _ = machine.event(Self.raised(seq: 1, number: 1, warning: .object(warning)), now: Self.now)
+        machine.shown(thread: "w1", id: 3)
+        #expect(machine.nextExpiry == Self.at(24 * 60))
+        #expect(machine.expired(now: Self.at(24 * 60 - 1)).isEmpty)
+        #expect(machine.expired(now: Self.at(24 * 60)) == [.close(3)])
+    }
 }

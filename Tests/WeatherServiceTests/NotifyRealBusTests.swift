@@ -24,7 +24,7 @@ struct NotifyRealBusTests {
     /// through the bus to the server and back.
     static func exercise(_ bus: RealSessionBus) async throws {
         do {
-            _ = try await Desktop.connect(address: bus.address, uid: getuid())
+            _ = try await Desktop.connect(address: bus.address, uid: getuid(), runtime: .testing())
             Issue.record("a notification server answered on a bus that has none")
         } catch {
             #expect(Notifier.unavailable(error).hasPrefix("no notification server on the session bus"), "\(error)")
@@ -32,7 +32,7 @@ struct NotifyRealBusTests {
         let server = try await TestNotificationServer.start(address: bus.address)
         defer { server.stop() }
         #expect(server.uniqueName.hasPrefix(":1."))
-        let desktop = try await Desktop.connect(address: bus.address, uid: getuid())
+        let desktop = try await Desktop.connect(address: bus.address, uid: getuid(), runtime: .testing())
         let first = try await desktop.show(Self.notice, replaces: 0)
         #expect(first == 1)
         #expect(try await desktop.show(Self.notice, replaces: first) == first, "replaced in place")

@@ -73,7 +73,7 @@ struct OfficialAlertTests {
         #expect(updated.count == 2, "the update raised the severity")
         #expect(updated.first?["details"]?["warning"]?["id"] == .string(OfficialFixture.sarajevoWindUpdate))
         #expect(updated.first?["details"]?["firstId"] == .string(OfficialFixture.sarajevoWind))
-        #expect(updated.first?["message"]?.stringValue?.contains("raised from moderate to severe") == true)
+        #expect(updated.first?["message"]?.stringValue?.contains("raised from Moderate to Severe") == true)
         await first.stop()
 
         let second = try InProcessWeatherd(

@@ -30,6 +30,7 @@ struct OfficialMCPTests {
         network.route(
             "/v1/air-quality", InMemoryTransport.ok(try OfficialFixture.bytes("openmeteo-airquality-forli-current")))
         network.route("/points/-45,-120", InMemoryTransport.status(404, #"{"title":"Data Unavailable"}"#))
+        network.route("/alert/area", InMemoryTransport.ok(Array("[]".utf8)))
         let clock = ManualClock(start: try OfficialFixture.time(OfficialFixture.phoenixTime))
         try await InProcessWeatherd.with(clock: clock, network: network, fetch: OfficialFixture.quick) { service in
             try await Self.initialize(service)
@@ -50,7 +51,7 @@ struct OfficialMCPTests {
             let summary = try #require(texts.first)
             #expect(!summary.contains("\n"), "one line")
             #expect(summary.hasPrefix("Phoenix: 2 official warnings in force (National Weather Service)"))
-            #expect(summary.contains("Excessive Heat Warning (severe)"))
+            #expect(summary.contains("Excessive Heat Warning (Severe)"), "severity as CAP spells it")
             #expect(try JSONValue.parse(Array((texts.last ?? "").utf8)) == warnings["structuredContent"])
             let native = try await service.result("warnings/list", ["favorite": "Phoenix"])
             #expect(warnings["structuredContent"] == native, "the same engine answer as warnings/list")
@@ -64,7 +65,9 @@ struct OfficialMCPTests {
             let outside = try await Self.tool(service, "get_warnings", ["lat": -45, "lon": -120])
             #expect(outside["isError"] == nil)
             #expect(outside["structuredContent"]?["warnings"] == [])
-            #expect(Self.texts(outside).first?.contains("outside NWS coverage") == true)
+            #expect(outside["structuredContent"]?["covered"] == false)
+            #expect(Self.texts(outside).first?.contains("no official warnings known") == true)
+            #expect(Self.texts(outside).first?.contains("not an all-clear") == true, "never 'none in force'")
             let wrong = try await service.call(
                 "tools/call", ["name": "get_warnings", "arguments": ["units": "metric"]])
             #expect(wrong["error"]?["code"] == -32602, "an unknown argument, before 2025-11-25 a protocol error")
@@ -94,7 +97,7 @@ struct OfficialMCPTests {
             let after = try await Self.tool(service, "get_alerts")
             let summary = try #require(Self.texts(after).first)
             #expect(summary.hasPrefix("1 alert(s) on this page, 1 of them official warnings."))
-            #expect(summary.contains("Sarajevo: Wind Orange Warning (severe)"))
+            #expect(summary.contains("Sarajevo: Wind Orange Warning (Severe)"))
             let structured = try #require(after["structuredContent"])
             #expect(structured["alerts"]?.arrayValue?.map { $0["origin"] } == ["official"])
             let place = try #require(structured["warnings"]?.arrayValue?.first)

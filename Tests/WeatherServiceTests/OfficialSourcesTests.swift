@@ -13,8 +13,8 @@ enum OfficialFixture {
         .deletingLastPathComponent()
     static let schemas = root.appendingPathComponent("Events/schemas").path
 
-    static func bytes(_ name: String) throws -> [UInt8] {
-        Array(try Data(contentsOf: root.appendingPathComponent("Tests/ProvidersTests/Fixtures/\(name).json")))
+    static func bytes(_ name: String, ext: String = "json") throws -> [UInt8] {
+        Array(try Data(contentsOf: root.appendingPathComponent("Tests/ProvidersTests/Fixtures/\(name).\(ext)")))
     }
 
     /// A network serving Bosnia and Herzegovina's feed of synthetic updates, and a clock at the time its
@@ -104,7 +104,7 @@ struct OfficialSourcesTests {
                 "favorites/add", ["name": "Istočno", "lat": 43.82, "lon": 18.36, "country": "BA"])
             let sarajevo = try await service.result("warnings/list", ["favorite": "Sarajevo"])
             #expect(sarajevo["warnings"]?.arrayValue?.map { $0["id"] } == [.string(OfficialFixture.sarajevoWindUpdate)])
-            #expect(sarajevo["warnings"]?.arrayValue?.first?["severity"] == "severe")
+            #expect(sarajevo["warnings"]?.arrayValue?.first?["severity"] == "Severe", "as CAP spells it")
             #expect(
                 sarajevo["warnings"]?.arrayValue?.first?["language"] == "en",
                 "one language: English where the sender gives it")
@@ -140,22 +140,41 @@ struct OfficialSourcesTests {
         }
     }
 
-    @Test("a place outside both sources' coverage gets an empty list with a coverage note, and no warnings call")
+    @Test("a place no source covers gets an empty list, covered false and the reason, and no warnings call")
     func outsideCoverage() async throws {
         let network = InMemoryTransport()
         network.route("/points/-45,-120", InMemoryTransport.status(404, #"{"title":"Data Unavailable"}"#))
+        network.route(
+            "/sources/area_status",
+            InMemoryTransport.ok(
+                Array(
+                    #"{"results":[{"name":"Tonga: TMS","source_is_official":false,"cap_alert_feed_status":"not reachable","authorityCountry":"to"}]}"#
+                        .utf8)))
+        network.route("/alert/area", InMemoryTransport.ok(Array("[]".utf8)))
         try await InProcessWeatherd.with(network: network) { service in
             _ = try await service.result(
-                "favorites/add", ["name": "Tokyo", "lat": 35.68, "lon": 139.69, "country": "JP"])
-            let tokyo = try await service.result("warnings/list", ["favorite": "Tokyo"])
-            #expect(tokyo["warnings"] == [])
-            #expect(tokyo["stale"] == false)
-            #expect(tokyo["source"] == nil)
-            #expect(tokyo["coverage"]?.stringValue?.contains("JP") == true)
+                "favorites/add", ["name": "Nukuʻalofa", "lat": -21.14, "lon": -175.2, "country": "TO"])
+            let tonga = try await service.result("warnings/list", ["favorite": "Nukuʻalofa"])
+            #expect(tonga["warnings"] == [])
+            #expect(tonga["stale"] == false)
+            #expect(tonga["source"] == nil)
+            #expect(tonga["covered"] == false)
+            #expect(tonga["coverage"]?.stringValue?.contains("No official warnings for TO: no source") == true)
+            #expect(
+                network.requests == ["http://fpas.test/sources/area_status?country_codes=to"],
+                "the aggregator's feeds asked, no alerts")
+            // Far out at sea, no country is known: the aggregator is asked, and its empty answer is no all-clear.
             let nowhere = try await service.result("warnings/list", ["lat": -45.0, "lon": -120.0])
             #expect(nowhere["warnings"] == [])
-            #expect(nowhere["coverage"]?.stringValue?.contains("outside NWS coverage") == true)
-            #expect(network.requests == ["http://nws.test/points/-45,-120"], "NWS asked whether it covers the point")
+            #expect(nowhere["source"] == "fpas")
+            #expect(nowhere["covered"] == false)
+            #expect(nowhere["coverage"]?.stringValue?.contains("not an all-clear") == true)
+            #expect(
+                Array(network.requests.dropFirst())
+                    == [
+                        "http://nws.test/points/-45,-120",
+                        "http://fpas.test/alert/area?min_lat=-45.02&max_lat=-44.98&min_lon=-120.02&max_lon=-119.98",
+                    ])
         }
     }
 

@@ -94,25 +94,40 @@ struct PointWarningsTests {
         }
     }
 
-    @Test("outside NWS with Open-Meteo: no warnings and the note, after one /points call and no other")
+    @Test("outside NWS with Open-Meteo: the time zone table's countries, then the aggregator, each asked once")
     func outsideWithOpenMeteo() async throws {
+        let candidates = ZoneTable.system().countries(lat: 43.86, lon: 18.41)
+        try #require(
+            candidates.contains("BA") && !candidates.contains("DE"), "this machine's zone table: \(candidates)")
         let network = InMemoryTransport()
         network.route(Self.sarajevoPoints, .response(try Self.notFound()))
+        let feeds = candidates.map {
+            #"{"name":"\#($0) service","cap_alert_feed_status":"operating","authorityCountry":"\#($0.lowercased())"}"#
+        }
+        network.route(
+            "/sources/area_status",
+            InMemoryTransport.ok(Array(#"{"results":[\#(feeds.joined(separator: ","))]}"#.utf8)))
+        network.route("/alert/area", InMemoryTransport.ok(Array("[]".utf8)))
         try await InProcessWeatherd.with(network: network, fetch: OfficialFixture.quick) { service in
             let answer = try await service.result("warnings/list", Self.sarajevo)
             #expect(answer["warnings"] == [])
-            #expect(answer["source"] == nil)
-            #expect(answer["stale"] == false)
+            #expect(answer["source"] == "fpas")
+            #expect(answer["covered"] == true, "every candidate country's service feeds the aggregator")
+            #expect(answer["location"]?["country"] == nil, "a candidate is never written in as the country")
             let note = try #require(answer["coverage"]?.stringValue)
-            #expect(note.contains("bare coordinate outside NWS coverage"))
-            #expect(note.contains("Open-Meteo has no reverse geocoding"))
-            #expect(!note.contains("no country"))
-            #expect(network.requests == ["http://nws.test/points/43.86,18.41"])
+            #expect(note.contains("FOSS Public Alert Server"))
+            #expect(
+                network.requests == [
+                    "http://nws.test/points/43.86,18.41",
+                    "http://fpas.test/sources/area_status?"
+                        + candidates.map { "country_codes=\($0.lowercased())" }.joined(separator: "&"),
+                    "http://fpas.test/alert/area?min_lat=43.84&max_lat=43.88&min_lon=18.39&max_lon=18.43",
+                ])
             let fetched = try await OfficialFixture.events(service, ["point.fetched"])
             #expect(fetched.first?["data"]?["covered"] == false)
             #expect(fetched.first?["data"]?["status"] == 404)
             _ = try await service.result("warnings/list", Self.sarajevo)
-            #expect(network.requests.count == 1, "the 404 is remembered as the point's answer")
+            #expect(network.requests.count == 3, "the 404, the feeds and the list are each remembered")
         }
     }
 

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import WeatherDomain
 import WeatherEngine
+import WeatherRuntime
 import WeatherService
 import WeatherTesting
 
@@ -14,8 +15,8 @@ import WeatherTesting
 
 /// A relay wired to pipes for its input and output and a socket pair whose other end plays the daemon.
 ///
-/// The relay's own ends of the pipes are not closed by the test: its input thread may still be reading when
-/// `run` returns, and closing a descriptor under a blocked `read` would risk another test reusing its number.
+/// The relay serves copies of its pipes' ends, opened anew (and closed) by its channels; the test's own ends of
+/// the pipes stay open until the process ends.
 final class RelayRig: Sendable {
     let relay: Relay
     /// The daemon's end of the connection.
@@ -26,7 +27,11 @@ final class RelayRig: Sendable {
     let output: Int32
     private let log = LogLines()
 
-    init(maxLineBytes: Int = 1 << 20, deadline: Duration = .seconds(5)) throws {
+    /// The relay's clock: its deadline after the end of input is a timer on it.
+    let clock: ManualClock
+
+    init(maxLineBytes: Int = 1 << 20, deadline: Duration = .seconds(5), clock: ManualClock = ManualClock()) throws {
+        self.clock = clock
         let (relaySide, daemonSide) = SocketTestSupport.pair()
         var inputPipe: [Int32] = [-1, -1]
         var outputPipe: [Int32] = [-1, -1]
@@ -34,7 +39,8 @@ final class RelayRig: Sendable {
         let log = log
         relay = try Relay(
             socket: relaySide, input: inputPipe[0], output: outputPipe[1], maxLineBytes: maxLineBytes,
-            deadline: deadline, logger: Logger(level: .debug) { line in log.lines.withLock { $0.append(line) } })
+            deadline: deadline, logger: Logger(level: .debug) { line in log.lines.withLock { $0.append(line) } },
+            clock: clock, loop: Runtime.testing().loop)
         daemon = daemonSide
         input = inputPipe[1]
         output = outputPipe[0]
@@ -297,9 +303,9 @@ struct RelayTests {
         rig.endInput()
     }
 
-    @Test("after the end of input the daemon is awaited only until the deadline")
+    @Test("after the end of input the daemon is awaited only until the deadline, on the relay's clock")
     func deadline() async throws {
-        let rig = try RelayRig(deadline: .milliseconds(200))
+        let rig = try RelayRig(deadline: .seconds(35))
         defer { rig.close() }
         let relayDone = DispatchSemaphore(value: 0)
         rig.daemon { end in
@@ -311,9 +317,13 @@ struct RelayTests {
         }
         rig.type(#"{"jsonrpc":"2.0","id":9,"method":"hang"}"# + "\n")
         rig.endInput()
-        let code = await rig.relay.run()
+        async let code = rig.relay.run()
+        await rig.clock.sleepers(atLeast: 1, until: rig.clock.now.advanced(by: .seconds(35)))
+        rig.clock.advance(by: .seconds(34))
+        #expect(rig.clock.sleeperCount == 1, "a second before the deadline the relay still waits")
+        rig.clock.advance(by: .seconds(1))
+        #expect(await code == 1)
         relayDone.signal()
-        #expect(code == 1)
         let lines = rig.outputLines()
         #expect(lines.count == 1)
         #expect(errorOf(lines[0]).id == 9)
@@ -323,6 +333,38 @@ struct RelayTests {
 
 @Suite("Daemon launcher")
 struct DaemonLauncherTests {
+    /// Runs `connectOrStart` on a manual clock, advancing it by `step` whenever the launcher pauses, until it is
+    /// done: so the launcher's pauses and grace cost no real time, and a child process's own pace decides
+    /// nothing but how many pauses pass.
+    ///
+    /// - Parameter advanced: told the number of each advance, after it (a stand-in daemon that listens late).
+    static func launch(
+        path: String, lockPath: String? = nil, grace: Duration = .seconds(1), step: Duration = .milliseconds(100),
+        advanced: @escaping @Sendable (Int) -> Void = { _ in },
+        start: @escaping @Sendable () throws -> ChildProcess?
+    ) async throws(DaemonLauncher.ConnectError) -> (fd: Int32, elapsed: Duration) {
+        let clock = ManualClock()
+        let began = clock.now
+        let outcome = Promise<Result<Int32, DaemonLauncher.ConnectError>>()
+        DaemonLauncher.Launch(
+            path: path, lockPath: lockPath, grace: grace, limit: .seconds(300), clock: clock,
+            loop: Runtime.testing().loop, start: start
+        ).run { outcome.fulfill($0) }
+        let ticking = Task {
+            var count = 0
+            while outcome.current == nil, !Task.isCancelled {
+                await clock.sleepers(atLeast: 1)
+                guard outcome.current == nil else { break }
+                clock.advance(by: step)
+                count += 1
+                advanced(count)
+            }
+        }
+        let result = await outcome.wait()
+        ticking.cancel()
+        return (try result.get(), began.duration(to: clock.now))
+    }
+
     @Test("with no daemon, start is called once and the connection made once a daemon listens")
     func startsOne() async throws {
         let folder = ShortTempFolder()
@@ -331,9 +373,9 @@ struct DaemonLauncherTests {
         let starts = Mutex(0)
         let listener = ListenerSlot()
         // No process to follow: the grace is only a hang guard here.
-        let fd = try await DaemonLauncher.connectOrStart(path: path, grace: .seconds(300)) {
+        let (fd, _) = try await Self.launch(path: path, grace: .seconds(300)) {
             starts.withLock { $0 += 1 }
-            Self.listen(on: path, after: 0.2, into: listener)
+            listener.value.withLock { $0 = try? UnixListener(path: path) }
             return nil
         }
         close(fd)
@@ -350,7 +392,7 @@ struct DaemonLauncherTests {
         let listener = try UnixListener(path: path)
         defer { listener.close() }
         let starts = Mutex(0)
-        let fd = try await DaemonLauncher.connectOrStart(path: path) {
+        let (fd, _) = try await Self.launch(path: path) {
             starts.withLock { $0 += 1 }
             return nil
         }
@@ -363,16 +405,18 @@ struct DaemonLauncherTests {
         let folder = ShortTempFolder()
         defer { folder.remove() }
         let path = folder.path + "/d.sock"
-        let start = ContinuousClock.now
-        let error = await #expect(throws: DaemonLauncher.ConnectError.self) {
-            try await DaemonLauncher.connectOrStart(path: path, grace: .milliseconds(300)) { nil }
+        do {
+            let (fd, _) = try await Self.launch(path: path, grace: .milliseconds(300)) { nil }
+            close(fd)
+            Issue.record("connected with nothing listening")
+        } catch {
+            guard case .timedOut(path, let waited) = error else {
+                Issue.record("expected a time-out on \(path), got \(error)")
+                return
+            }
+            #expect(error.description.contains("no weatherd daemon was listening on \(path)"))
+            #expect(waited >= .milliseconds(300), "the grace passed on the clock first")
         }
-        guard case .timedOut(path, _) = error else {
-            Issue.record("expected a time-out on \(path), got \(String(describing: error))")
-            return
-        }
-        #expect(error?.description.contains("no weatherd daemon was listening on \(path)") == true)
-        #expect(ContinuousClock.now - start >= .milliseconds(300))
     }
 
     @Test("a started daemon that is still starting is waited for, however long it takes, with no grace at all")
@@ -381,22 +425,26 @@ struct DaemonLauncherTests {
         defer { folder.remove() }
         let path = folder.path + "/d.sock"
         let listener = ListenerSlot()
-        let child = Mutex<Int32?>(nil)
-        let fd = try await DaemonLauncher.connectOrStart(path: path, grace: .zero) {
-            // A stand-in daemon: a process that runs, and a listener that comes up later.
-            let pid = try DaemonLauncher.spawnDetached(
+        let child = Mutex<ChildProcess?>(nil)
+        // A stand-in daemon: a process that runs, and a listener that comes up only after 50 pauses of 100 ms.
+        let (fd, elapsed) = try await Self.launch(
+            path: path, grace: .zero,
+            advanced: { count in
+                if count == 50 { listener.value.withLock { $0 = try? UnixListener(path: path) } }
+            }
+        ) {
+            let process = try DaemonLauncher.spawnDetached(
                 executable: "/bin/sh", arguments: ["-c", "sleep 600"], environment: [:])
-            child.withLock { $0 = pid }
-            Self.listen(on: path, after: 0.5, into: listener)
-            return pid
+            child.withLock { $0 = process }
+            return process
         }
         close(fd)
+        #expect(elapsed >= .seconds(5))
         #expect(listener.value.withLock { $0 } != nil)
         listener.value.withLock { $0?.close() }
-        let pid = try #require(child.withLock { $0 })
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        #expect(waitpid(pid, &status, 0) == pid)
+        let process = try #require(child.withLock { $0 })
+        process.send(SIGKILL)
+        #expect(await process.exit(on: Runtime.testing().loop) == .signalled(SIGKILL))
     }
 
     @Test("a started daemon that exits with nobody listening is started again, then reported with how it ended")
@@ -405,18 +453,21 @@ struct DaemonLauncherTests {
         defer { folder.remove() }
         let path = folder.path + "/d.sock"
         let starts = Mutex(0)
-        let error = await #expect(throws: DaemonLauncher.ConnectError.self) {
-            try await DaemonLauncher.connectOrStart(path: path, grace: .zero) {
+        do {
+            let (fd, _) = try await Self.launch(path: path, grace: .zero) {
                 starts.withLock { $0 += 1 }
                 return try DaemonLauncher.spawnDetached(
                     executable: "/bin/sh", arguments: ["-c", "exit 3"], environment: [:])
             }
+            close(fd)
+            Issue.record("connected with nothing listening")
+        } catch {
+            guard case .startFailed(let message) = error else {
+                Issue.record("expected a failed start, got \(error)")
+                return
+            }
+            #expect(message.contains("exited (exit status 3)"))
         }
-        guard case .startFailed(let message) = error else {
-            Issue.record("expected a failed start, got \(String(describing: error))")
-            return
-        }
-        #expect(message.contains("exited (exit status 3)"))
         #expect(starts.withLock { $0 } == 3)
     }
 
@@ -427,13 +478,15 @@ struct DaemonLauncherTests {
         let path = folder.path + "/d.sock"
         let lockPath = folder.path + "/LOCK"
         try Data("\(getpid())\n/run/other.sock\n".utf8).write(to: URL(fileURLWithPath: lockPath))
-        let error = await #expect(throws: DaemonLauncher.ConnectError.self) {
-            try await DaemonLauncher.connectOrStart(path: path, lockPath: lockPath) {
+        do {
+            _ = try await Self.launch(path: path, lockPath: lockPath) {
                 try DaemonLauncher.spawnDetached(executable: "/bin/sh", arguments: ["-c", "exit 1"], environment: [:])
             }
+            Issue.record("connected with nothing listening")
+        } catch {
+            #expect(error == .heldElsewhere(path: path, pid: getpid(), socket: "/run/other.sock"))
+            #expect(error.description.contains("listens on /run/other.sock, not \(path)"))
         }
-        #expect(error == .heldElsewhere(path: path, pid: getpid(), socket: "/run/other.sock"))
-        #expect(error?.description.contains("listens on /run/other.sock, not \(path)") == true)
     }
 
     @Test("a started daemon that lost the race for the data dir: the lock's holder is waited for")
@@ -445,28 +498,21 @@ struct DaemonLauncherTests {
         // The winner: this test process, named in LOCK as a daemon names itself, listening later.
         try Data("\(getpid())\n\(path)\n".utf8).write(to: URL(fileURLWithPath: lockPath))
         let listener = ListenerSlot()
-        let fd = try await DaemonLauncher.connectOrStart(path: path, lockPath: lockPath, grace: .zero) {
-            let loser = try DaemonLauncher.spawnDetached(
-                executable: "/bin/sh", arguments: ["-c", "exit 1"], environment: [:])
-            Self.listen(on: path, after: 0.5, into: listener)
-            return loser
+        let (fd, elapsed) = try await Self.launch(
+            path: path, lockPath: lockPath, grace: .zero,
+            advanced: { count in
+                if count == 20 { listener.value.withLock { $0 = try? UnixListener(path: path) } }
+            }
+        ) {
+            try DaemonLauncher.spawnDetached(executable: "/bin/sh", arguments: ["-c", "exit 1"], environment: [:])
         }
+        #expect(elapsed >= .seconds(2), "waited while the lock's holder ran, past the started process's exit")
         close(fd)
         #expect(listener.value.withLock { $0 } != nil)
         listener.value.withLock { $0?.close() }
     }
 
-    /// Listens on `path` from a thread of its own after `delay` seconds, keeping the listener in `listener`.
-    static func listen(on path: String, after delay: Double, into listener: ListenerSlot) {
-        Thread {
-            Thread.sleep(forTimeInterval: delay)
-            let started = try? UnixListener(path: path)
-            started?.start { close($0) }
-            listener.value.withLock { $0 = started }
-        }.start()
-    }
-
-    /// A listener started on another thread, kept for the test to check and close.
+    /// A listener started elsewhere, kept for the test to check and close.
     final class ListenerSlot: Sendable {
         let value = Mutex<UnixListener?>(nil)
     }
@@ -484,11 +530,11 @@ struct DaemonLauncherTests {
                 + "readlink /proc/$$/fd/0 > \(dir)/stdin.tmp; "
                 + "if [ -e /proc/$$/fd/\(stray) ]; then echo yes; else echo no; fi > \(dir)/stray.tmp; "
                 + "for f in stat stdin stray; do mv \(dir)/$f.tmp \(dir)/$f; done"
-            let pid = try DaemonLauncher.spawnDetached(
+            let child = try DaemonLauncher.spawnDetached(
                 executable: "/bin/sh", arguments: ["-c", script], environment: ["PATH": "/usr/bin:/bin"])
-            #expect(await eventually { FileManager.default.fileExists(atPath: dir + "/stray") })
-            var status: Int32 = 0
-            #expect(waitpid(pid, &status, 0) == pid)
+            let pid = child.pid
+            #expect(await child.exit(on: Runtime.testing().loop) == .exited(0))
+            #expect(FileManager.default.fileExists(atPath: dir + "/stray"))
             let stat = try String(contentsOfFile: dir + "/stat", encoding: .utf8)
             // Fields after the command's closing parenthesis: state, ppid, pgrp, session.
             let fields = stat[stat.range(of: ")", options: .backwards)!.upperBound...].split(separator: " ")
@@ -498,10 +544,9 @@ struct DaemonLauncherTests {
             #expect(try String(contentsOfFile: dir + "/stdin", encoding: .utf8) == "/dev/null\n")
             #expect(try String(contentsOfFile: dir + "/stray", encoding: .utf8) == "no\n")
         #else
-            let pid = try DaemonLauncher.spawnDetached(executable: "/usr/bin/true", arguments: [], environment: [:])
-            var status: Int32 = 0
-            #expect(waitpid(pid, &status, 0) == pid)
-            #expect(getsid(pid) == -1 || getsid(pid) == pid)
+            let child = try DaemonLauncher.spawnDetached(
+                executable: "/usr/bin/true", arguments: [], environment: [:])
+            #expect(await child.exit(on: Runtime.testing().loop) == .exited(0))
         #endif
     }
 }

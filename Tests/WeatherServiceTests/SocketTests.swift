@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import WeatherEngine
+import WeatherRuntime
 import WeatherService
 import WeatherTesting
 
@@ -204,7 +205,7 @@ struct UnixListenerTests {
         #expect(mode & S_IFMT == S_IFSOCK)
         #expect(mode & 0o777 == 0o600)
         let accepted = Mutex<[Int32]>([])
-        listener.start { fd in accepted.withLock { $0.append(fd) } }
+        listener.start(on: .testing()) { fd in accepted.withLock { $0.append(fd) } }
         let client = try DaemonLauncher.connect(path: path)
         defer { close(client) }
         #expect(await eventually { accepted.withLock { $0.count } == 1 })
@@ -242,8 +243,7 @@ struct UnixListenerTests {
         let path = folder.path + "/d.sock"
         let listener = try UnixListener(path: path)
         let ended = Mutex<[SocketError?]>([])
-        listener.start(onConnection: { close($0) }, onEnd: { error in ended.withLock { $0.append(error) } })
-        try? await Task.sleep(for: .milliseconds(50))
+        listener.start(on: .testing(), onConnection: { close($0) }, onEnd: { error in ended.withLock { $0.append(error) } })
         #expect(ended.withLock { $0.isEmpty })
         // No client ever connects: a blocked accept would never return, so ending at all is the proof.
         listener.close()
@@ -263,7 +263,7 @@ struct UnixListenerTests {
         let listener = try UnixListener(adopting: fd)
         #expect(listener.path == path)
         let accepted = Mutex(0)
-        listener.start { fd in
+        listener.start(on: .testing()) { fd in
             accepted.withLock { $0 += 1 }
             close(fd)
         }
@@ -324,7 +324,7 @@ struct PeerCredentialsTests {
         let listener = try UnixListener(path: path)
         defer { listener.close() }
         let accepted = Mutex<Int32?>(nil)
-        listener.start { fd in accepted.withLock { $0 = fd } }
+        listener.start(on: .testing()) { fd in accepted.withLock { $0 = fd } }
         let client = try DaemonLauncher.connect(path: path)
         defer { close(client) }
         #expect(await eventually { accepted.withLock { $0 } != nil })
@@ -372,16 +372,14 @@ struct CutWriterTests {
         let (reading, readingPeer) = SocketTestSupport.pair()
         defer { [stalled, stalledPeer, reading, readingPeer].forEach { close($0) } }
         let closed = Mutex<[String]>([])
-        let stalledOut = StandardOutput(fd: stalled, limit: 64 << 10, overflow: .cut) {
+        let loop = Runtime.testing().loop
+        let stalledChannel = try Channel(loop: loop, fd: stalled, owned: false)
+        let readingChannel = try Channel(loop: loop, fd: reading, owned: false)
+        let stalledOut = LineOutput(channel: stalledChannel, limit: 64 << 10, overflow: .cut) {
             closed.withLock { $0.append("stalled") }
         }
-        let readingOut = StandardOutput(fd: reading, limit: 64 << 10, overflow: .cut) {
+        let readingOut = LineOutput(channel: readingChannel, limit: 64 << 10, overflow: .cut) {
             closed.withLock { $0.append("reading") }
-        }
-        let writers = Task {
-            async let first: Void = stalledOut.run()
-            async let second: Void = readingOut.run()
-            _ = await (first, second)
         }
         let line = [UInt8](repeating: UInt8(ascii: "x"), count: 1023)
         let lines = 2000
@@ -412,26 +410,24 @@ struct CutWriterTests {
             total += got
         }
         #expect(total < lines * 1024)
-        stalledOut.finish()
-        readingOut.finish()
-        await writers.value
+        stalledChannel.close()
+        readingChannel.close()
     }
 
     @Test("writing to a socket whose peer is gone closes the writer without SIGPIPE")
-    func noSIGPIPE() async {
+    func noSIGPIPE() async throws {
         let (mine, peer) = SocketTestSupport.pair()
         defer { close(mine) }
         close(peer)
         let closed = Mutex(0)
-        let output = StandardOutput(fd: mine, overflow: .cut) { closed.withLock { $0 += 1 } }
-        let writer = Task { await output.run() }
+        let channel = try Channel(loop: Runtime.testing().loop, fd: mine, owned: false)
+        let output = LineOutput(channel: channel, overflow: .cut) { closed.withLock { $0 += 1 } }
         output.send(Array("hello".utf8))
         await output.flush()
         output.send(Array("again".utf8))
         await output.flush()
         #expect(closed.withLock { $0 } == 1)
-        output.finish()
-        await writer.value
+        channel.close()
     }
 }
 

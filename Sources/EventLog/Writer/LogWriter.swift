@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Synchronization
 import WeatherDomain
@@ -88,6 +87,8 @@ package final class LogWriter: Sendable {
         var index: SeqIndex
         var stopping = false
         var sleeping = false
+        /// Set by the batch timer (`--fsync batch`): the writer has been idle with unsynced lines long enough.
+        var syncDue = false
     }
 
     /// The most bytes one batch (one `write`, then one sync) holds, unless a single append is larger.
@@ -105,7 +106,9 @@ package final class LogWriter: Sendable {
     let onCommit: @Sendable ([EventEnvelope]) -> Void
     let afterCallbacks: @Sendable () -> Void
     let state: Mutex<State>
-    let wake = DispatchSemaphore(value: 0)
+    let wake = ThreadSemaphore()
+    /// The clock and loop of the batch timer (`--fsync batch`: a sync 100 ms after the writer fell idle).
+    let runtime: Runtime
     /// Appends so far; the spinning writer polls it rather than the lock.
     let arrivals = Atomic<UInt64>(0)
     /// The longest the thread polls for an append before it sleeps, in nanoseconds (0: never polls).
@@ -143,7 +146,10 @@ package final class LogWriter: Sendable {
     ///     past this size; a batch is cut after the last append that fits, so a segment is larger only when a
     ///     single append is (`Int64.max`: never).
     ///   - spinLimit: how long the idle thread polls for the next append before it sleeps, when appends have
-    ///     been coming that soon after a batch (`.zero`: it always sleeps at once; at most 1 ms).
+    ///     been coming that soon after a batch (`.zero`: it always sleeps at once; at most 1 ms). The spin is a
+    ///     use of the processor, not a wait anything depends on, so it is measured on the system's monotonic
+    ///     clock, not the runtime's.
+    ///   - runtime: the clock and loop that time `--fsync batch`'s syncs.
     ///   - afterCallbacks: called on the writer's thread once the `onCommitted` callbacks of a batch (committed
     ///     or failed) have run, before the tasks waiting for it resume: where answers that the callbacks queued
     ///     can be written out together, in one `write` per batch rather than one per answer.
@@ -151,7 +157,7 @@ package final class LogWriter: Sendable {
     package init(
         file: any LogFile, position: Position, index: SeqIndex = SeqIndex(), mode: FsyncMode,
         batchLimit: Int = Int(LogWriter.maxBatchBytes), segmentBytes: Int64 = .max,
-        spinLimit: Duration = LogWriter.defaultSpinLimit,
+        spinLimit: Duration = LogWriter.defaultSpinLimit, runtime: Runtime,
         now: @escaping @Sendable () -> Timestamp, afterCallbacks: @escaping @Sendable () -> Void = {},
         onCommit: @escaping @Sendable ([EventEnvelope]) -> Void
     ) {
@@ -164,6 +170,7 @@ package final class LogWriter: Sendable {
         self.now = now
         self.onCommit = onCommit
         self.afterCallbacks = afterCallbacks
+        self.runtime = runtime
         let status = Status(
             lastSeq: position.nextSeq - 1, length: position.length, file: position.file, rollOvers: 0, batches: 0,
             syncs: 0, durableSeq: position.nextSeq - 1, failure: nil)
@@ -216,6 +223,8 @@ package final class LogWriter: Sendable {
 
     private enum Work {
         case batch([Queued], previousChain: UInt32, end: LogEnd)
+        /// Nothing queued, and the batch timer fired: sync what is written.
+        case sync
         /// Nothing queued: poll until `arrivals` passes this count (or the spin ends).
         case spin(arrivals: UInt64)
         case idle
@@ -228,6 +237,10 @@ package final class LogWriter: Sendable {
         state.withLock { state -> Work in
             if state.queue.isEmpty {
                 if state.stopping { return .stop }
+                if state.syncDue {
+                    state.syncDue = false
+                    return .sync
+                }
                 if spin { return .spin(arrivals: arrivals.load(ordering: .relaxed)) }
                 state.sleeping = true
                 return .idle
@@ -246,11 +259,24 @@ package final class LogWriter: Sendable {
         }
     }
 
-    /// The writer thread's work: commits batches as they come, syncs them under `--fsync batch` (after 100 ms
-    /// idle or 100 ms since the last sync), and spins or sleeps between them, until `finish` and an empty queue.
+    /// The batch timer's end: wakes the writer to sync.
+    private func syncIsDue() {
+        let sleeping = state.withLock { state -> Bool in
+            state.syncDue = true
+            defer { state.sleeping = false }
+            return state.sleeping
+        }
+        if sleeping { wake.signal() }
+    }
+
+    /// The writer thread's work: commits batches as they come, syncs them under `--fsync batch` (100 ms after
+    /// the writer fell idle, or once 100 ms have passed since the last sync, on the runtime's clock), and spins or
+    /// sleeps between them, until `finish` and an empty queue.
     private func loop() {
+        let clock = runtime.clock
         var unsynced = false
-        var lastSync = monotonicNanoseconds()
+        var lastSync = clock.now
+        var timer: LoopTimer?
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 20)
         // When the last batch ended (0 before the first), whether the next idle spell starts with a spin,
@@ -258,22 +284,31 @@ package final class LogWriter: Sendable {
         var idleSince: UInt64 = 0
         var spinNext = false
         var spun = false
+        func sync() {
+            syncQuietly()
+            unsynced = false
+            lastSync = clock.now
+            timer?.cancel()
+            timer = nil
+        }
         while true {
             switch takeWork(spin: spinNext && !spun) {
             case .stop:
-                if unsynced { syncQuietly() }
+                if unsynced { sync() }
                 return
+            case .sync:
+                timer = nil
+                if unsynced { sync() }
             case .spin(let seen):
                 spun = true
                 spin(past: seen, until: idleSince + spinLimit)
             case .idle:
-                if unsynced, wake.wait(milliseconds: 100) == .timedOut {
-                    syncQuietly()
-                    unsynced = false
-                    lastSync = monotonicNanoseconds()
-                } else if !unsynced {
-                    wake.wait()
+                if unsynced, timer == nil {
+                    timer = clock.schedule(at: clock.now.advanced(by: Self.batchSyncInterval), on: runtime.loop) {
+                        [weak self] in self?.syncIsDue()
+                    }
                 }
+                wake.wait()
             case .batch(let queued, let previousChain, let end):
                 if spinLimit > 0 {
                     spinNext = idleSince > 0 && monotonicNanoseconds() - idleSince <= spinLimit
@@ -281,18 +316,17 @@ package final class LogWriter: Sendable {
                 }
                 buffer.removeAll(keepingCapacity: true)
                 if commit(queued, previousChain: previousChain, end: end, buffer: &buffer) {
-                    unsynced = mode == .batch
+                    unsynced = unsynced || mode == .batch
                 } else {
                     unsynced = false
                 }
-                // Under steady traffic the writer is never idle for 100 ms, so `batch` also syncs here.
-                if unsynced, monotonicNanoseconds() - lastSync >= 100_000_000 {
-                    syncQuietly()
-                    unsynced = false
-                    lastSync = monotonicNanoseconds()
-                }
+                // Under steady traffic the writer is never idle for long, so `batch` also syncs here.
+                if unsynced, lastSync.duration(to: clock.now) >= Self.batchSyncInterval { sync() }
                 if spinLimit > 0 { idleSince = monotonicNanoseconds() }
             }
         }
     }
+
+    /// How long `--fsync batch` leaves written lines unsynced at most (while the clock runs).
+    package static let batchSyncInterval: Duration = .milliseconds(100)
 }

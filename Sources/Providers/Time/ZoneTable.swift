@@ -10,11 +10,21 @@ import WeatherDomain
 /// stands for all of eastern China). Farther out (at sea), or with no table, the clocks are taken to keep the
 /// nautical offset of the longitude, whole hours of 15°, which no place's clocks need keep.
 package struct ZoneTable: Sendable, Equatable {
-    /// A zone and its principal location.
+    /// A zone, its principal location and the countries that keep its clocks.
     package struct Entry: Sendable, Equatable {
         package var identifier: String
         package var lat: Double
         package var lon: Double
+        /// The ISO 3166 codes of the countries using the zone (`zone1970.tab` lists several: `DE,DK,NO,SE,SJ`
+        /// for `Europe/Berlin`; `zone.tab` one).
+        package var countries: [String]
+
+        package init(identifier: String, lat: Double, lon: Double, countries: [String] = []) {
+            self.identifier = identifier
+            self.lat = lat
+            self.lon = lon
+            self.countries = countries
+        }
     }
 
     /// The zones, in the table's order.
@@ -36,7 +46,8 @@ package struct ZoneTable: Sendable, Equatable {
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
             guard fields.count >= 3, let (lat, lon) = Self.iso6709(fields[1]) else { continue }
-            entries.append(Entry(identifier: String(fields[2]), lat: lat, lon: lon))
+            let countries = fields[0].split(separator: ",").map { String($0).trimmingWhitespace }.filter { !$0.isEmpty }
+            entries.append(Entry(identifier: String(fields[2]), lat: lat, lon: lon, countries: countries))
         }
         self.init(entries: entries)
     }
@@ -56,15 +67,22 @@ package struct ZoneTable: Sendable, Equatable {
     }
 
     /// The zone of the nearest principal location within `reachKilometres` of `(lat, lon)`; nil when none is.
-    package func nearest(lat: Double, lon: Double) -> String? {
-        var best: (identifier: String, distance: Double)?
+    package func nearest(lat: Double, lon: Double) -> String? { nearestEntry(lat: lat, lon: lon)?.identifier }
+
+    /// The countries using the zone of the nearest principal location within `reachKilometres` of `(lat, lon)`:
+    /// those the point is likely in (candidates, not an answer: near a border the nearest zone may be a
+    /// neighbour's); empty when no principal location is that near.
+    package func countries(lat: Double, lon: Double) -> [String] { nearestEntry(lat: lat, lon: lon)?.countries ?? [] }
+
+    private func nearestEntry(lat: Double, lon: Double) -> Entry? {
+        var best: (entry: Entry, distance: Double)?
         for entry in entries {
             let distance = Self.kilometres(lat, lon, entry.lat, entry.lon)
             if distance <= Self.reachKilometres, distance < best?.distance ?? .infinity {
-                best = (entry.identifier, distance)
+                best = (entry, distance)
             }
         }
-        return best?.identifier
+        return best?.entry
     }
 
     /// The nautical offset of a longitude: whole hours of 15°, in seconds east.

@@ -1,6 +1,6 @@
 import WeatherDomain
 
-/// Reading the CAP (Common Alerting Protocol) members NWS and MeteoAlarm share.
+/// Reading the CAP (Common Alerting Protocol) members NWS, MeteoAlarm, Bright Sky and CAP documents share.
 enum CAPFields {
     /// Whether a message with this `status` is a real warning; `Exercise`, `System`, `Test` and
     /// `Draft` messages are never shown, so decoders leave them out.

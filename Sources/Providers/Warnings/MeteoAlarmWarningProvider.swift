@@ -85,10 +85,13 @@ package struct MeteoAlarmWarningProvider: Sendable {
         return OfficialWarning(
             id: message.id, source: .meteoalarm, sender: sender, event: try info.string("event"),
             severity: WarningSeverity(cap: try info.string("severity")), certainty: try info.string("certainty"),
-            urgency: try info.string("urgency"), sent: message.sent, onset: try CAPFields.optionalTime(info, "onset"),
-            expires: try CAPFields.time(info, "expires"), headline: try info.optionalString("headline"),
-            description: try info.optionalString("description"), instruction: try info.optionalString("instruction"),
+            urgency: try info.string("urgency"), sent: message.sent,
+            effective: try CAPFields.optionalTime(info, "effective"),
+            onset: try CAPFields.optionalTime(info, "onset"), expires: try CAPFields.time(info, "expires"),
+            headline: try info.optionalString("headline"), description: try info.optionalString("description"),
+            instruction: try info.optionalString("instruction"), web: try info.optionalString("web"),
             language: try info.optionalString("language") ?? "en-US", replaces: message.replaces, areaNames: areaNames,
-            areaIds: areaIds, messageType: message.messageType)
+            areaIds: areaIds, messageType: message.messageType,
+            responseTypes: try info.optionalStrings("responseType") ?? [])
     }
 }

@@ -39,7 +39,8 @@ package struct NWSWarningProvider: Sendable {
     ///
     /// `@context` (an object in some answers, an array in others) is not read. Messages whose
     /// `status` is not `Actual` (tests, exercises) and `Ack`/`Error` messages are left out. NWS
-    /// sends no `language` in GeoJSON; its texts are `en-US`. `areaDesc` is split at `;` into names.
+    /// sends no `language` in GeoJSON; its texts are `en-US`. `areaDesc` is split at `;` into names; `response`
+    /// (CAP's `responseType`, such as `AllClear`) is kept as the one response type.
     package func decodeAlerts(_ body: [UInt8]) throws(ProviderError) -> [OfficialWarning] {
         try ResponseBody.decode(body, provider: name) { (root) throws(FieldError) in try Self.warnings(root) }
     }
@@ -73,10 +74,11 @@ package struct NWSWarningProvider: Sendable {
             id: try p.string("id"), source: .nws, sender: sender,
             event: try p.string("event"), severity: WarningSeverity(cap: try p.string("severity")),
             certainty: try p.string("certainty"), urgency: try p.string("urgency"), sent: try CAPFields.time(p, "sent"),
-            onset: try CAPFields.optionalTime(p, "onset"), expires: try CAPFields.time(p, "expires"),
-            ends: try CAPFields.optionalTime(p, "ends"), headline: try p.optionalString("headline"),
-            description: try p.optionalString("description"), instruction: try p.optionalString("instruction"),
-            language: try p.optionalString("language") ?? "en-US", replaces: replaces, areaNames: areaNames,
-            areaIds: try geocode.optionalStrings("UGC") ?? [], messageType: messageType)
+            effective: try CAPFields.optionalTime(p, "effective"), onset: try CAPFields.optionalTime(p, "onset"),
+            expires: try CAPFields.time(p, "expires"), ends: try CAPFields.optionalTime(p, "ends"),
+            headline: try p.optionalString("headline"), description: try p.optionalString("description"),
+            instruction: try p.optionalString("instruction"), language: try p.optionalString("language") ?? "en-US",
+            replaces: replaces, areaNames: areaNames, areaIds: try geocode.optionalStrings("UGC") ?? [],
+            messageType: messageType, responseTypes: try p.optionalString("response").map { [$0] } ?? [])
     }
 }

@@ -9,8 +9,10 @@ enum LocationCommand {
             The current location is where `weatherd now`, `forecast`, `bar` and the rest look when no PLACE is
             given. `set` takes an address or a city (geocoded) or LAT,LON; the coordinates are kept to
             --location-precision decimals (2 by default, about 1 km). A move of more than 5 km refreshes the
-            weather there. `clear` forgets it (a command without PLACE then asks for one). Without an action, it
-            prints the location, or says that none is set (exit status 1).
+            weather there. `clear` forgets it. Without an action, it prints the location; with none set it finds
+            the machine's, as a command without PLACE does (GeoClue on the system bus, else the principal city of
+            the time zone, marked approximate; `--auto-location off` does not look), and says where it came from,
+            or that none was found (exit status 1).
 
             example:
               weatherd location set Berlin
@@ -41,7 +43,7 @@ enum LocationCommand {
             return CLI.Exit.ok
         }
         guard words.first == "set" else {
-            let location = try await context.call("location/get")
+            let location = try await context.call("location/get", ["autoLocation": .bool(context.autoLocation)])
             context.output.print(context.json ? location.jsonString : describe(location))
             return CLI.Exit.ok
         }
@@ -61,10 +63,12 @@ enum LocationCommand {
         return CLI.Exit.ok
     }
 
-    /// `Berlin  52.52,13.41  set 2026-05-26T09:50:00.000Z`.
+    /// `Berlin  52.52,13.41  set 2026-05-26T09:50:00.000Z`, and where weatherd found it when it did
+    /// (`(approximate location: the principal city of the time zone Europe/Berlin)`).
     static func describe(_ location: JSONValue) -> String {
         let name = location["name"]?.stringValue.map { "\($0)  " } ?? ""
         let since = location["setAt"]?.stringValue.map { "  set \($0)" } ?? ""
-        return name + PlaceText.coordinates(location) + since
+        let origin = LocationWording.origin(location).map { "  (\($0))" } ?? ""
+        return name + PlaceText.coordinates(location) + since + origin
     }
 }

@@ -32,13 +32,28 @@ enum NowCommand {
         let forecast = format.needsForecast ? try? await context.call("weather/forecast", params) : nil
         let nowcast = format.needsNowcast ? try? await context.call("weather/nowcast", params) : nil
         let now = context.now()
-        let line = format.render(current: current, forecast: forecast, nowcast: nowcast, now: now)
-        context.output.print(line + context.output.staleMark(current, now: now))
+        var line = format.render(current: current, forecast: forecast, nowcast: nowcast, now: now)
+        line += context.output.staleMark(current, now: now)
+        if try await isApproximate(context) {
+            line += " " + context.output.styled("(\(LocationWording.approximate))", "33")
+        }
+        context.output.print(line)
         return CLI.Exit.ok
     }
 
     /// `--format`: wttr.in's named formats or %-codes.
     static let format = SharedOptions.format(default: OneLine.standard)
+
+    /// Whether the command's place is the current location and that is only the time zone's city.
+    static func isApproximate(_ context: Context) async throws -> Bool {
+        guard context.invocation.positional.isEmpty else { return false }
+        do {
+            return try await context.call("location/get")["approximate"]?.boolValue == true
+        } catch let error as RPCError where error.kind == "no_location" {
+            // Cleared since the weather was answered: nothing to label.
+            return false
+        }
+    }
 
     /// The weather methods' params for the command's PLACE and `--units`.
     static func weatherParams(_ context: Context) async throws -> [String: JSONValue] {
@@ -47,9 +62,12 @@ enum NowCommand {
         return params
     }
 
-    /// The weather methods' place params for the command's PLACE.
+    /// The weather methods' place params for the command's PLACE; without one, the current location, which
+    /// weatherd finds when none is set unless `--auto-location off`.
     static func placeParams(_ context: Context) async throws -> [String: JSONValue] {
-        guard let place = context.invocation.positional.first else { return [:] }
+        guard let place = context.invocation.positional.first else {
+            return ["autoLocation": .bool(context.autoLocation)]
+        }
         if try PlaceArgument.coordinates(place) != nil { return try PlaceArgument.params(place, favorites: []) }
         let favorites = try await FavoritesCommand.list(context)["favorites"]?.arrayValue ?? []
         return try PlaceArgument.params(place, favorites: favorites)

@@ -56,8 +56,9 @@ enum StatusCommand {
     /// The base URLs shown, by their role in `service/status`'s `baseURLs`.
     static let roles = [
         ("weather", "weather"), ("geocoding", "geocoding"), ("airQuality", "air"), ("nws", "NWS"),
-        ("meteoAlarm", "MeteoAlarm"), ("archive", "past"), ("historicalForecast", "recent past"),
-        ("metNorway", "MET Norway"), ("ensemble", "ensembles"),
+        ("meteoAlarm", "MeteoAlarm"), ("brightSky", "Bright Sky"), ("fpas", "FOSS Public Alert Server"),
+        ("archive", "past"), ("historicalForecast", "recent past"), ("metNorway", "MET Norway"),
+        ("ensemble", "ensembles"),
     ]
 
     /// `--cache-ttl 60`: each option the daemon holds (`service/status`'s `options`) at another value than

@@ -42,7 +42,7 @@ enum StopCommand {
             // The data dir's daemon where its lock says it listens, when that is not this client's socket.
             path =
                 RelayClient.runningSocket(context.configuration, dataDirectory: dataDirectory, otherThan: path) ?? path
-            client = LineClient(fd: try DaemonLauncher.connect(path: path))
+            client = try LineClient(fd: try DaemonLauncher.connect(path: path), loop: context.environment.runtime.loop)
         } catch DaemonLauncher.ConnectError.noDaemon {
             output.print("no weatherd daemon is running for \(context.configuration.dataDirectory)")
             return CLI.Exit.ok
@@ -59,11 +59,14 @@ enum StopCommand {
             return CLI.Exit.unavailable
         }
         await client.close()
-        guard let pid = status["pid"]?.intValue.map(pid_t.init), pid > 0, kill(pid, SIGTERM) == 0 else {
+        // Followed by a pidfd from before the signal: its end is seen, never mistaken for a later process's.
+        guard let pid = status["pid"]?.intValue.map(pid_t.init), pid > 0, let daemon = ProcessHandle(pid: pid),
+            daemon.send(SIGTERM)
+        else {
             output.error("weatherd stop: cannot signal the daemon: \(String(cString: strerror(errno)))")
             return CLI.Exit.failed
         }
-        guard await gone(pid: pid, socket: path, clock: context.environment.clock) else {
+        guard await gone(daemon, socket: path, runtime: context.environment.runtime) else {
             output.error("weatherd stop: the daemon (pid \(pid)) had not stopped after \(guardLimit)")
             return CLI.Exit.failed
         }
@@ -71,25 +74,31 @@ enum StopCommand {
         return CLI.Exit.ok
     }
 
-    /// Waits until the process has exited and its socket file is gone (polling, growing to 100 ms apart);
-    /// false when the guard ran out first.
-    static func gone(pid: pid_t, socket: String, clock: any RuntimeClock) async -> Bool {
+    /// Waits until the process has exited and then until its socket file is gone (polling, growing to 100 ms
+    /// apart), on the runtime's clock; false when the guard ran out first.
+    static func gone(_ daemon: ProcessHandle, socket: String, runtime: Runtime) async -> Bool {
+        let clock = runtime.clock
         let giveUp = clock.now.advanced(by: guardLimit)
+        let exited = await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await daemon.exit(on: runtime.loop)
+                return !Task.isCancelled
+            }
+            group.addTask {
+                try? await clock.sleep(until: giveUp, tolerance: nil)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        guard exited else { return false }
         var pause = Duration.milliseconds(5)
-        while runs(pid) || FileManager.default.fileExists(atPath: socket) {
+        while FileManager.default.fileExists(atPath: socket) {
             guard clock.now < giveUp else { return false }
-            try? await clock.sleep(for: pause)
+            do { try await clock.sleep(for: pause) } catch { return false }
             pause = min(pause * 2, .milliseconds(100))
         }
         return true
-    }
-
-    /// Whether the process runs: it exists and, where `/proc` tells, is not a zombie waiting to be reaped.
-    static func runs(_ pid: pid_t) -> Bool {
-        guard kill(pid, 0) == 0 || errno == EPERM else { return false }
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-            let end = stat.lastIndex(of: ")")
-        else { return true }
-        return stat[stat.index(after: end)...].trimmingCharacters(in: .whitespaces).first != "Z"
     }
 }

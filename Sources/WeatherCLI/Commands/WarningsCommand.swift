@@ -4,12 +4,14 @@ import WeatherService
 /// `weatherd warnings [PLACE]`: the official weather warnings in force there.
 enum WarningsCommand {
     static let command = Command(
-        name: "warnings", summary: "the official weather warnings in force (US NWS, MeteoAlarm in Europe)",
+        name: "warnings",
+        summary: "the official weather warnings in force (US NWS, DWD, MeteoAlarm, worldwide CAP feeds)",
         details: """
             Prints the warnings a national weather service has in force for PLACE (as for `weatherd now`; nothing
             for the current location): severity, event, until when, and the sender's headline, then the
-            source's attribution. A place no source covers prints why. --json prints the whole answer, with
-            the senders' descriptions and instructions.
+            source's attribution (and, from the FOSS Public Alert Server, who issued each warning). A place no
+            source covers prints why, and so does one where no source is known to watch it: that is no
+            all-clear. --json prints the whole answer, with the senders' descriptions and instructions.
 
             example:
               weatherd warnings Vienna
@@ -26,11 +28,20 @@ enum WarningsCommand {
             return CLI.Exit.ok
         }
         let stale = context.output.staleMark(result, now: context.now())
-        if warnings.isEmpty {
+        if warnings.isEmpty, result["covered"]?.boolValue == false {
+            context.output.print("\(place): no warnings known\(stale) (\(result["coverage"]?.stringValue ?? ""))")
+        } else if warnings.isEmpty {
             context.output.print("\(place): no warnings in force\(stale)")
         } else {
             context.output.print("\(place): \(warnings.count) warning\(warnings.count == 1 ? "" : "s")\(stale)")
             context.output.print(Text.table(warnings.map { row($0, location: result["location"]) }))
+        }
+        if result["source"]?.stringValue == OfficialWarning.Source.fpas.rawValue, !warnings.isEmpty {
+            var senders: [String] = []
+            for sender in warnings.compactMap({ $0["sender"]?.stringValue }) where !senders.contains(sender) {
+                senders.append(sender)
+            }
+            context.output.print(context.output.styled("issued by \(senders.joined(separator: "; "))", "2"))
         }
         if let attribution = result["attribution"]?.stringValue {
             context.output.print(context.output.styled(attribution, "2"))

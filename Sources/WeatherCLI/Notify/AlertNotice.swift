@@ -58,17 +58,15 @@ struct AlertNotice: Sendable, Equatable {
         }
     }
 
-    /// An official warning's own severity (the log keeps it in lower case, `severe`; an unknown one is told as
-    /// Moderate); `severe` weather is Severe, a temperature drop and poor air Moderate, the daily summary and a
+    /// An official warning's own severity (as CAP spells it, `Severe`; alerts raised before v3 kept it in lower
+    /// case, read the same; an unknown one is told as Moderate); `severe` weather is Severe, a temperature drop and poor air Moderate, the daily summary and a
     /// changed forecast Minor.
     static func severity(of alert: JSONValue) -> String {
         switch alert["rule"]?.stringValue {
         case AlertRule.official.rawValue:
             switch WarningSeverity(cap: alert["details"]?["warning"]?["severity"]?.stringValue ?? "") {
-            case .minor: "Minor"
-            case .severe: "Severe"
-            case .extreme: "Extreme"
-            case .moderate, .unknown: "Moderate"
+            case .unknown: WarningSeverity.moderate.cap
+            case let severity: severity.cap
             }
         case AlertRule.severe.rawValue: "Severe"
         case AlertRule.dailySummary.rawValue, AlertRule.forecastChange.rawValue: "Minor"

@@ -1,3 +1,4 @@
+import WeatherRuntime
 import WeatherService
 
 /// The desktop's notification server (`org.freedesktop.Notifications`) over a session-bus connection.
@@ -10,8 +11,9 @@ struct Desktop: Sendable {
     /// Connects to the session bus at `address` and checks that a notification server is on it.
     ///
     /// - Throws: `DBusError`: `.noBus`, `.refused`, `.broken`, or `.remote` (ServiceUnknown: no server).
-    static func connect(address: String, uid: UInt32) async throws(DBusError) -> Desktop {
-        let desktop = Desktop(connection: try await DBusConnection.connect(address: address, uid: uid))
+    static func connect(address: String, uid: UInt32, runtime: Runtime) async throws(DBusError) -> Desktop {
+        let desktop = Desktop(
+            connection: try await DBusConnection.connect(address: address, uid: uid, runtime: runtime))
         _ = try await desktop.call("GetServerInformation", [])
         return desktop
     }

@@ -22,6 +22,7 @@ struct HookRunner: Sendable {
 
     let command: String
     let clock: any RuntimeClock
+    let loop: EventLoop
     let log: @Sendable (String) -> Void
     var parallel = 4
     var timeout = Duration.seconds(30)
@@ -40,9 +41,10 @@ struct HookRunner: Sendable {
     /// How many runs have exited 0 so far.
     var succeeded: Int { successes.count.withLock { $0 } }
 
-    init(command: String, clock: any RuntimeClock, log: @escaping @Sendable (String) -> Void) {
+    init(command: String, runtime: Runtime, log: @escaping @Sendable (String) -> Void) {
         self.command = command
-        self.clock = clock
+        clock = runtime.clock
+        loop = runtime.loop
         self.log = log
         (jobs, feed) = AsyncStream<Job>.makeStream(bufferingPolicy: .bufferingOldest(Self.queueCapacity))
         // A hook that ends without reading its input makes the write fail with EPIPE, never kill weatherd.
@@ -80,61 +82,70 @@ struct HookRunner: Sendable {
         let name = Self.name(of: job.alert)
         let process: HookProcess
         do throws(HookError) {
-            process = try HookProcess(command, environment: job.notice.environment)
+            process = try HookProcess(command, environment: job.notice.environment, loop: loop)
         } catch {
             log("hook for \(name): \(error)")
             return
         }
-        let (status, tail) = await withTaskGroup(of: Outcome.self) { group in
-            group.addTask {
-                async let fed: Void = process.feed(Array((job.alert.jsonString + "\n").utf8))
-                async let tail = process.errorTail()
-                let status = await process.exit()
-                await fed
-                return .ended(status, await tail)
-            }
-            group.addTask {
-                do {
-                    try await clock.sleep(for: timeout, tolerance: nil)
-                    process.signal(SIGTERM)
-                    try await clock.sleep(for: grace, tolerance: nil)
-                    process.signal(SIGKILL)
-                } catch {
-                    return .waited
+        // Stopping (the notifier's task cancelled) ends a run at once: SIGTERM, then SIGKILL after the grace, on
+        // the clock and whatever the task; the run's end is still waited for, so no hook outlives the notifier.
+        let (status, tail) = await withTaskCancellationHandler {
+            await withTaskGroup(of: Outcome.self) { group in
+                group.addTask {
+                    async let fed: Void = process.feed(Array((job.alert.jsonString + "\n").utf8))
+                    async let tail = process.errorTail()
+                    let status = await process.exit()
+                    await fed
+                    return .ended(status, await tail)
                 }
-                return .timedOut
-            }
-            while let outcome = await group.next() {
-                if case .ended(let status, let tail) = outcome {
-                    group.cancelAll()
-                    return (status, tail)
+                group.addTask {
+                    do {
+                        try await clock.sleep(for: timeout, tolerance: nil)
+                        process.signal(SIGTERM)
+                        try await clock.sleep(for: grace, tolerance: nil)
+                        process.signal(SIGKILL)
+                    } catch {
+                        return .waited
+                    }
+                    return .timedOut
                 }
+                while let outcome = await group.next() {
+                    if case .ended(let status, let tail) = outcome {
+                        group.cancelAll()
+                        return (status, tail)
+                    }
+                }
+                return (ChildProcess.Status.unknown, [UInt8]())
             }
-            return (Int32(0), [UInt8]())
+        } onCancel: { [clock, loop, grace] in
+            process.signal(SIGTERM)
+            _ = clock.schedule(at: clock.now.advanced(by: grace), on: loop) { process.signal(SIGKILL) }
         }
         let timedOut = process.wasSignalled
-        if status == 0, !timedOut {
+        if status == .exited(0), !timedOut {
             successes.count.withLock { $0 += 1 }
             return
         }
         var line = "hook for \(name): " + Self.describe(status)
-        if timedOut { line += " (timed out after \(timeout))" }
+        if timedOut { line += Task.isCancelled ? " (stopped with weatherd notify)" : " (timed out after \(timeout))" }
         let text = String(decoding: tail, as: UTF8.self).trimmingWhitespace
         if !text.isEmpty { line += "; stderr: " + TerminalText.safe(text) }
         log(line)
     }
 
     private enum Outcome: Sendable {
-        case ended(Int32, [UInt8])
+        case ended(ChildProcess.Status, [UInt8])
         case timedOut
         case waited
     }
 
     /// `exited with status N` or `killed by signal N`.
-    static func describe(_ status: Int32) -> String {
-        let signal = status & 0x7f
-        if signal == 0 { return "exited with status \((status >> 8) & 0xff)" }
-        return "killed by signal \(signal)"
+    static func describe(_ status: ChildProcess.Status) -> String {
+        switch status {
+        case .exited(let code): "exited with status \(code)"
+        case .signalled(let signal): "killed by signal \(signal)"
+        case .unknown: "ended (its status was taken elsewhere)"
+        }
     }
 
     static func name(of alert: JSONValue) -> String {

@@ -28,7 +28,7 @@ struct Notifier {
         if !noDesktop {
             do throws(DBusError) {
                 desktop = try await Desktop.connect(
-                    address: context.variables["DBUS_SESSION_BUS_ADDRESS"] ?? "", uid: getuid())
+                    address: context.variables["DBUS_SESSION_BUS_ADDRESS"] ?? "", uid: getuid(), runtime: context.runtime)
             } catch {
                 output.error("weatherd notify: \(Self.unavailable(error))")
                 return CLI.Exit.unavailable
@@ -42,7 +42,7 @@ struct Notifier {
             cursor: try store.load(), desktop: desktop != nil, hook: context.invocation[NotifyCommand.exec] != nil,
             units: units)
         let hook = context.invocation[NotifyCommand.exec].map { command in
-            HookRunner(command: command, clock: context.clock) { output.error("weatherd notify: \($0)") }
+            HookRunner(command: command, runtime: context.runtime) { output.error("weatherd notify: \($0)") }
         }
         let (inputs, feed) = AsyncStream<Input>.makeStream()
         try await subscribe(after: start.cursor.seq)

@@ -8,10 +8,11 @@ struct NotifyCursor: Sendable, Equatable {
     struct Thread: Sendable, Equatable {
         /// The notification server's id for it; 0 when nothing is on the desktop (`--exec` alone).
         var notificationId: UInt32
-        /// `nws` or `meteoalarm`.
+        /// `nws`, `meteoalarm`, `brightsky` or `fpas`.
         var source: String
-        /// The key of the warnings fetch that carries it (a place's key for NWS, a country for MeteoAlarm);
-        /// nil until one fetch has been seen with it.
+        /// The key of the warnings fetch that carries it (a place's key for NWS and Bright Sky, a country for
+        /// MeteoAlarm, a CAP document's id for the FOSS Public Alert Server); nil until one fetch has been seen
+        /// with it.
         var area: String?
         /// The ids of its messages: the first, and every update of it seen.
         var messageIds: Set<String>

@@ -22,6 +22,8 @@ struct NotifyMachine: Sendable {
 
     /// How old a missed alert may be and still be shown: one hour.
     static let freshness: Int64 = 3_600_000
+    /// How long a warning that gives no end stays shown, at most: a day.
+    static let endless: Int64 = 86_400_000
 
     private(set) var cursor: NotifyCursor
     let desktop: Bool
@@ -91,10 +93,12 @@ struct NotifyMachine: Sendable {
         let recent = now.milliseconds - alert.raisedAt.milliseconds <= Self.freshness
         guard alert.rule == .official else { return recent ? tell(alert, thread: nil) : [] }
         let warning = alert.details["warning"] ?? .null
-        guard let id = warning["id"]?.stringValue,
-            let expires = warning["expires"]?.stringValue.flatMap(Timestamp.init(rfc3339:))
-        else { return recent ? tell(alert, thread: nil) : [] }
-        let until = warning["ends"]?.stringValue.flatMap(Timestamp.init(rfc3339:)) ?? expires
+        guard let id = warning["id"]?.stringValue else { return recent ? tell(alert, thread: nil) : [] }
+        // A warning that gives no end (CAP makes `expires` optional) is closed a day after it was raised, unless a
+        // cancel or a fetch without it closes it sooner.
+        let until =
+            (warning["ends"] ?? warning["expires"])?.stringValue.flatMap(Timestamp.init(rfc3339:))
+            ?? Timestamp(milliseconds: alert.raisedAt.milliseconds + Self.endless)
         let first = alert.details["firstId"]?.stringValue ?? id
         let source = warning["source"]?.stringValue ?? ""
         guard now < until else { return [] }
@@ -131,8 +135,9 @@ struct NotifyMachine: Sendable {
     }
 
     /// A fetch of a source's warnings for an area: a thread it carried before and no longer carries (its last
-    /// message cancelled, or expired) is closed; an update of a thread (a message replacing one of its own)
-    /// joins it.
+    /// message cancelled, or expired) is closed, and so is one a message of the fetch cancels or declares over
+    /// (a CAP document of the FOSS Public Alert Server keeps its cancels: `messageType` `cancel`, `responseType`
+    /// `AllClear` or `urgency` `Past`); an update of a thread (a message replacing one of its own) joins it.
     private mutating func warningsFetched(_ data: JSONValue) -> [Action] {
         guard let source = data["source"]?.stringValue, let key = data["key"]?.stringValue else { return [] }
         let warnings = data["warnings"]?.arrayValue ?? []
@@ -145,6 +150,7 @@ struct NotifyMachine: Sendable {
             for warning in warnings {
                 let replaces = Set((warning["replaces"]?.arrayValue ?? []).compactMap(\.stringValue))
                 if let id = warning["id"]?.stringValue, !replaces.isDisjoint(with: thread.messageIds) {
+                    if Self.withdraws(warning) { return false }
                     thread.messageIds.insert(id)
                 }
             }
@@ -170,5 +176,12 @@ struct NotifyMachine: Sendable {
             }
         }
         return actions
+    }
+
+    /// Whether a recorded warning withdraws what it replaces rather than updating it.
+    private static func withdraws(_ warning: JSONValue) -> Bool {
+        if warning["messageType"]?.stringValue == OfficialWarning.MessageType.cancel.rawValue { return true }
+        if warning["urgency"]?.stringValue?.lowercased() == "past" { return true }
+        return (warning["responseTypes"]?.arrayValue ?? []).contains { $0.stringValue?.lowercased() == "allclear" }
     }
 }

@@ -3,7 +3,8 @@ package enum AlertRule: String, Sendable, Equatable, CaseIterable {
     case tempDrop = "temp_drop"
     case severe
     case dailySummary = "daily_summary"
-    /// An official warning from a national weather service (NWS, MeteoAlarm).
+    /// An official warning from a national weather service (NWS, Bright Sky, MeteoAlarm, the FOSS Public Alert
+    /// Server).
     case official
     /// The European Air Quality Index at or above the configured level.
     case airQuality = "air_quality"
@@ -124,7 +125,9 @@ package struct RaisedAlert: Sendable, Equatable {
         if rule == .official, let first = details["firstId"]?.stringValue,
             let severity = details["warning"]?["severity"]?.stringValue
         {
-            return OfficialAlerts.dedupKey(key: key, firstId: first, severity: severity)
+            // The key names the severity in lower case, however the warning spells it (v2 alerts: `severe`).
+            let named = WarningSeverity(recorded: severity)?.rawValue ?? severity
+            return OfficialAlerts.dedupKey(key: key, firstId: first, severity: named)
         }
         if rule == .nowcast, let at = details["at"]?.stringValue { return "\(key)|nowcast|\(at)" }
         if rule == .forecastChange, let date = details["date"]?.stringValue,

@@ -44,6 +44,15 @@ package enum AlertText {
     /// converted, the `drop` and a temperature drop's `threshold` as differences, a nowcast's `peak` rate, two
     /// decimals as in answers; everything else as it is.
     package static func details(_ details: JSONValue, rule: AlertRule, in units: UnitChoice) -> JSONValue {
+        if rule == .official, case .object(var object) = details,
+            case .object(var warning) = object["warning"] ?? .null,
+            let severity = warning["severity"]?.stringValue.flatMap(WarningSeverity.init(recorded:))
+        {
+            // Alerts raised before v3 recorded the severity in lower case: answers spell it as CAP does.
+            warning["severity"] = .string(severity.cap)
+            object["warning"] = .object(warning)
+            return .object(object)
+        }
         if rule == .nowcast, case .object(var object) = details, let peak = object["peak"]?.doubleValue {
             // The peak rate, mm/h, in the reader's precipitation unit per hour.
             object["peak"] = .double(Rounding.round(units.precipitation.value(millimetres: peak), decimals: 2))

@@ -3,7 +3,7 @@
 ///
 /// A warning's updates are new messages (new ids) that name what they replace, so the rule follows each
 /// warning's thread back to its first message (`Lineage`) and remembers, per place key and first message,
-/// each severity it raised: `<key>|official|<first id>|<severity>`. A message is raised when no severity
+/// each severity it raised: `<key>|official|<first id>|<severity>` (the severity in lower case, `severe`). A message is raised when no severity
 /// at or above its own was raised for its thread; an update at the same or a lower severity raises nothing.
 package enum OfficialAlerts {
     /// The de-duplication key of an `official` alert.
@@ -71,7 +71,7 @@ package enum OfficialAlerts {
             let name = target.place.name ?? key
             var message = "\(warning.sender): \(warning.headline ?? warning.event) (\(name))"
             if let before = raisedAt.max() {
-                message += "; raised from \(before.rawValue) to \(warning.severity.rawValue)"
+                message += "; raised from \(before.cap) to \(warning.severity.cap)"
             }
             let alert = RaisedAlert(
                 id: "alert-\(number)", rule: .official, key: key, place: target.place, favoriteId: target.favoriteId,

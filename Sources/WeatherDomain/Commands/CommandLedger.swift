@@ -46,7 +46,7 @@ package struct CommandLedger: Sendable, Equatable {
             switch self {
             case .favorite(let favorite): return favorite.json
             case .settings(let change): return change.answer
-            case .location(let location): return location.json
+            case .location(let location): return location.answer
             case .locationCleared(let location): return CommandResult.locationCleared(location)
             case .alerts(let settings): return settings.json
             case .cleared(let count): return CommandResult.cleared(count)
@@ -150,7 +150,7 @@ package enum CommandResult {
     /// or `{"cleared": false}` when none was set.
     package static func locationCleared(_ location: Location?) -> JSONValue {
         guard let location else { return .object(["cleared": .bool(false)]) }
-        return .object(["cleared": .bool(true), "location": location.json])
+        return .object(["cleared": .bool(true), "location": location.answer])
     }
 
     /// What `history/clear` answers.

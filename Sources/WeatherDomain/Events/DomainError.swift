@@ -47,4 +47,12 @@ package struct DomainError: Error, Sendable, Equatable, CustomStringConvertible 
     /// No current location is known.
     package static let noLocation = DomainError(
         code: .noLocation, situation: "No current location is set.", remedy: .setLocation)
+
+    /// No current location is set, and weatherd could not find one itself (`--auto-location`): `why` says what
+    /// it asked and what each said.
+    package static func noLocationFound(because why: String) -> DomainError {
+        DomainError(
+            code: .noLocation, situation: "No current location is set, and none was found: \(why).",
+            remedy: .setLocation)
+    }
 }

@@ -23,6 +23,7 @@ package enum DomainEvent: Sendable, Equatable {
     case alertRaised(RaisedAlert)
     case alertsConfigured(AlertSettings)
     case warningsFetched(WarningsFetched)
+    case warningsListed(WarningsListed)
     case airQualityFetched(AirQualityFetched)
     case pointFetched(PointFetched)
     case nowcastFetched(NowcastFetched)
@@ -48,15 +49,16 @@ package enum DomainEvent: Sendable, Equatable {
         case .historyRecorded: EventKind("history.recorded", 1)
         case .historyCleared: EventKind("history.cleared", 1)
         case .settingsChanged: EventKind("settings.changed", 1)
-        case .locationChanged: EventKind("location.changed", 1)
-        case .locationCleared: EventKind("location.cleared", 1)
+        case .locationChanged: EventKind("location.changed", 2)
+        case .locationCleared: EventKind("location.cleared", 2)
         case .weatherFetched: EventKind("weather.fetched", 1)
         case .weatherFetchFailed: EventKind("weather.fetch_failed", 1)
         case .geocodeFetched: EventKind("geocode.fetched", 1)
         case .geocodeFailed: EventKind("geocode.failed", 1)
-        case .alertRaised: EventKind("alert.raised", 2)
+        case .alertRaised: EventKind("alert.raised", 3)
         case .alertsConfigured: EventKind("alerts.configured", 2)
-        case .warningsFetched: EventKind("warnings.fetched", 1)
+        case .warningsFetched: EventKind("warnings.fetched", 2)
+        case .warningsListed: EventKind("warnings.listed", 1)
         case .airQualityFetched: EventKind("air_quality.fetched", 1)
         case .pointFetched: EventKind("point.fetched", 1)
         case .nowcastFetched: EventKind("nowcast.fetched", 1)
@@ -87,6 +89,7 @@ package enum DomainEvent: Sendable, Equatable {
         case .alertRaised(let alert): alert.json
         case .alertsConfigured(let settings): settings.json
         case .warningsFetched(let fetched): fetched.json
+        case .warningsListed(let listed): listed.json
         case .airQualityFetched(let fetched): fetched.json
         case .pointFetched(let fetched): fetched.json
         case .nowcastFetched(let fetched): fetched.json
@@ -111,8 +114,8 @@ package enum DomainEvent: Sendable, Equatable {
         case ("history.recorded", 1): return .historyRecorded(try HistoryEntry(json: data))
         case ("history.cleared", 1): return .historyCleared(count: try FieldReader(data, path: "data").int("count"))
         case ("settings.changed", 1): return .settingsChanged(try SettingsChange(json: data))
-        case ("location.changed", 1): return .locationChanged(try Location(json: data))
-        case ("location.cleared", 1): return .locationCleared(try Location(json: data))
+        case ("location.changed", 2): return .locationChanged(try Location(json: data))
+        case ("location.cleared", 2): return .locationCleared(try Location(json: data))
         case ("weather.fetched", 1):
             // A fetch whose report compaction stripped (a later fetch of its entry replaced it) keeps its audit facts.
             if case .object(let members) = data, members["compacted"] != nil {
@@ -122,9 +125,10 @@ package enum DomainEvent: Sendable, Equatable {
         case ("weather.fetch_failed", 1): return .weatherFetchFailed(try FetchFailed(json: data))
         case ("geocode.fetched", 1): return .geocodeFetched(try GeocodeFetched(json: data))
         case ("geocode.failed", 1): return .geocodeFailed(try FetchFailed(json: data))
-        case ("alert.raised", 2): return .alertRaised(try RaisedAlert(json: data))
+        case ("alert.raised", 3): return .alertRaised(try RaisedAlert(json: data))
         case ("alerts.configured", 2): return .alertsConfigured(try AlertSettings(json: data))
-        case ("warnings.fetched", 1): return .warningsFetched(try WarningsFetched(json: data))
+        case ("warnings.fetched", 2): return .warningsFetched(try WarningsFetched(json: data))
+        case ("warnings.listed", 1): return .warningsListed(try WarningsListed(json: data))
         case ("air_quality.fetched", 1): return .airQualityFetched(try AirQualityFetched(json: data))
         case ("point.fetched", 1): return .pointFetched(try PointFetched(json: data))
         case ("nowcast.fetched", 1): return .nowcastFetched(try NowcastFetched(json: data))

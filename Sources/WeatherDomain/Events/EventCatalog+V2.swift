@@ -20,3 +20,13 @@ extension EventCatalog {
         },
     ]
 }
+
+extension EventCatalog {
+    /// `location.changed` v2 and `location.cleared` v2 added the optional `source`, `accuracyM` and `zone` of a
+    /// location weatherd found itself (`--auto-location`); a v1 payload is a location the client set, and
+    /// reads as v2 unchanged.
+    static let locationUpcasters: [EventKind: Upcaster] = [
+        EventKind("location.changed", 1): Upcaster(to: 2) { data throws(FieldError) in data },
+        EventKind("location.cleared", 1): Upcaster(to: 2) { data throws(FieldError) in data },
+    ]
+}

@@ -20,8 +20,11 @@ package struct EventCatalog: Sendable {
     package init(upcasters: [EventKind: Upcaster] = [:]) { self.upcasters = upcasters }
 
     /// The catalog of this build: `alert.raised` v1 and `alerts.configured` v1 are read as v2 (see
-    /// `EventCatalog+V2.swift`).
-    package static let standard = EventCatalog(upcasters: alertUpcasters)
+    /// `EventCatalog+V2.swift`), `location.changed` v1 and `location.cleared` v1 as v2, and `warnings.fetched` v1
+    /// as v2 and `alert.raised` v2 as v3 (see `EventCatalog+Warnings.swift`).
+    package static let standard = EventCatalog(
+        upcasters: alertUpcasters.merging(locationUpcasters) { first, _ in first }
+            .merging(warningUpcasters) { first, _ in first })
 
     /// The outcome of decoding one logged event.
     package enum Outcome: Sendable, Equatable {

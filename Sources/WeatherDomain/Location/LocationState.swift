@@ -4,37 +4,73 @@
     import Darwin
 #endif
 
+/// Where an automatic location came from: weatherd found it without being told (`--auto-location`).
+package enum LocationSource: String, Sendable, Equatable, CaseIterable {
+    /// GeoClue2, the system's location service, on the system bus.
+    case geoclue
+    /// The principal city of the system's time zone (approximate: GeoClue gave nothing).
+    case timezone
+}
+
 /// The client's current location, as recorded (rounded) in the log.
 package struct Location: Sendable, Equatable {
     package var lat: Double
     package var lon: Double
-    /// A place name when the location was set by address.
+    /// A place name when the location was set by address, or the time zone's city.
     package var name: String?
     package var setAt: Timestamp
     /// Whether this move triggered a refresh of the current place and every favorite.
     package var refresh: Bool
+    /// Where weatherd found it; nil when the client set it (`location/set`).
+    package var source: LocationSource?
+    /// GeoClue's accuracy of the fix, in metres (only from GeoClue, when it gives one).
+    package var accuracyM: Double?
+    /// The system's time zone (an IANA name) whose principal city this is (only from the time zone).
+    package var zone: String?
 
-    package init(lat: Double, lon: Double, name: String?, setAt: Timestamp, refresh: Bool = false) {
+    package init(
+        lat: Double, lon: Double, name: String?, setAt: Timestamp, refresh: Bool = false,
+        source: LocationSource? = nil, accuracyM: Double? = nil, zone: String? = nil
+    ) {
         self.lat = lat
         self.lon = lon
         self.name = name
         self.setAt = setAt
         self.refresh = refresh
+        self.source = source
+        self.accuracyM = accuracyM
+        self.zone = zone
     }
+
+    /// Whether it is only the time zone's city: every face says so.
+    package var isApproximate: Bool { source == .timezone }
 
     package var json: JSONValue {
         var object: [String: JSONValue] = [
             "lat": .double(lat), "lon": .double(lon), "setAt": .string(setAt.description), "refresh": .bool(refresh),
         ]
         if let name { object["name"] = .string(name) }
+        if let source { object["source"] = .string(source.rawValue) }
+        if let accuracyM { object["accuracyM"] = .double(accuracyM) }
+        if let zone { object["zone"] = .string(zone) }
         return .object(object)
+    }
+
+    /// The location as every face answers it: as recorded, and `approximate`, true when it is only the time
+    /// zone's city.
+    package var answer: JSONValue {
+        guard case .object(var members) = json else { return json }
+        members["approximate"] = .bool(isApproximate)
+        return .object(members)
     }
 
     package init(json: JSONValue) throws(FieldError) {
         let reader = try FieldReader(json, path: "data")
         self.init(
             lat: try reader.double("lat"), lon: try reader.double("lon"), name: try reader.optionalString("name"),
-            setAt: try reader.timestamp("setAt"), refresh: try reader.optionalBool("refresh") ?? false)
+            setAt: try reader.timestamp("setAt"), refresh: try reader.optionalBool("refresh") ?? false,
+            source: try reader.choice("source", as: LocationSource.self),
+            accuracyM: try reader.optionalDouble("accuracyM"), zone: try reader.optionalString("zone"))
     }
 }
 

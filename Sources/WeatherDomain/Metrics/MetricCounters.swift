@@ -60,6 +60,7 @@ package struct MetricCounters: Sendable, Equatable {
         case .weatherFetched(let fetched): request(fetched.call, outcome: "ok")
         case .geocodeFetched(let fetched): request(fetched.call, outcome: "ok")
         case .warningsFetched(let fetched): request(fetched.call, outcome: "ok")
+        case .warningsListed(let listed): request(listed.call, outcome: "ok")
         case .airQualityFetched(let fetched): request(fetched.call, outcome: "ok")
         case .pointFetched(let fetched): request(fetched.call, outcome: "ok")
         case .nowcastFetched(let fetched): request(fetched.call, outcome: "ok")

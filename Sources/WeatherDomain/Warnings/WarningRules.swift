@@ -6,9 +6,12 @@ package enum WarningRules {
     /// 1. **Replaced**: a message whose id another message of the set lists in `replaces` (CAP
     ///    `references`), and that was sent no later than that message, is dropped: the update or
     ///    cancellation is the sender's last word. Expired updates and cancellations count too.
-    /// 2. **Cancelled**: a `cancel` message is never shown; what it references is dropped by rule 1.
+    /// 2. **Cancelled or all clear**: a `cancel` message is never shown, nor one whose `responseType` is
+    ///    `AllClear` or whose `urgency` is `Past` (`isAllClear`); what such a message references is dropped by
+    ///    rule 1.
     /// 3. **Expired**: a message is shown while `now` is before its `activeUntil` (`ends` when the
-    ///    sender gives it, else `expires`); feeds such as MeteoAlarm's keep expired messages.
+    ///    sender gives it, else `expires`; one with neither is shown while its source carries it); feeds such
+    ///    as MeteoAlarm's keep expired messages.
     /// 4. **One language**: of the versions of one id, the one in `language` (the same tag, or the
     ///    same primary subtag: `en` takes `en-GB`), else English, else the first the feed lists.
     ///
@@ -20,8 +23,21 @@ package enum WarningRules {
         var order: [String] = []
         var versions: [String: [OfficialWarning]] = [:]
         for message in messages {
-            guard message.messageType != .cancel, now < message.activeUntil else { continue }
+            guard message.messageType != .cancel, !message.isAllClear, message.inForce(at: now) else { continue }
             if let replacedAt = replaced[message.id], replacedAt >= message.sent { continue }
+            if versions[message.id] == nil { order.append(message.id) }
+            versions[message.id, default: []].append(message)
+        }
+        return order.compactMap { versions[$0].flatMap { choose($0, language: language) } }
+    }
+
+    /// One version of each message, in `language` else English else the first (rule 4 alone), in the order the
+    /// messages first come: what a CAP document holds, kept whole (its cancels, all-clears and expired messages
+    /// too) because what it replaces may be in another document.
+    package static func oneLanguage(_ messages: [OfficialWarning], language: String? = nil) -> [OfficialWarning] {
+        var order: [String] = []
+        var versions: [String: [OfficialWarning]] = [:]
+        for message in messages {
             if versions[message.id] == nil { order.append(message.id) }
             versions[message.id, default: []].append(message)
         }

@@ -53,6 +53,12 @@ extension WeatherCache {
                 touch(&airQuality, AirQualityFetched.entry(kind: kind, key: key))
             } else if let kind = PointFetched.Kind(rawValue: confirmed.kind) {
                 touch(&points, PointFetched.entry(kind: kind, key: key))
+            } else if let kind = WarningsListed.Kind.allCases.first(where: {
+                WarningsListed.fetchKind($0) == confirmed.kind
+            }),
+                let source = OfficialWarning.Source(rawValue: confirmed.call.provider)
+            {
+                touch(&warningLists, WarningsListed.entry(source: source, kind: kind, key: key))
             }
         }
     }
@@ -135,6 +141,7 @@ extension DomainEvent {
         case .weatherFetched(let fetched): (fetched.kind.rawValue, fetched.key, fetched.call)
         case .geocodeFetched(let fetched): ("geocode", fetched.key, fetched.call)
         case .warningsFetched(let fetched): (WarningsFetched.failureKind, fetched.key, fetched.call)
+        case .warningsListed(let listed): (WarningsListed.fetchKind(listed.kind), listed.key, listed.call)
         case .airQualityFetched(let fetched): (fetched.kind.rawValue, fetched.key, fetched.call)
         case .pointFetched(let fetched): (fetched.kind.rawValue, fetched.key, fetched.call)
         case .nowcastFetched(let fetched): (NowcastFetched.fetchKind, fetched.key, fetched.call)

@@ -1,10 +1,39 @@
 extension WeatherCache {
-    /// Keeps a warnings fetch as its entry's latest.
+    /// Keeps a warnings fetch as its entry's latest, and whether the source said the place is not its own.
+    ///
+    /// A CAP document of the FOSS Public Alert Server is kept, by its id, until every message in it has ended:
+    /// the documents whose messages all ended before this fetch are dropped from the cache then.
     mutating func apply(_ fetched: WarningsFetched) {
+        let entry = WarningsFetched.entry(source: fetched.source, key: fetched.key)
         notFound["\(WarningsFetched.failureKind)|\(fetched.key)"] = nil
-        warnings[WarningsFetched.entry(source: fetched.source, key: fetched.key)] = Cached(
-            value: fetched.warnings, fetchedAt: fetched.call.at, provider: fetched.call.provider)
+        warnings[entry] = Cached(value: fetched.warnings, fetchedAt: fetched.call.at, provider: fetched.call.provider)
+        uncovered[entry] = fetched.covered ? nil : fetched.call.at
+        if fetched.source == .fpas { dropEndedDocuments(at: fetched.call.at) }
         Self.trim(&warnings)
+        Self.trimTimes(&uncovered)
+    }
+
+    /// Keeps what an aggregator listed as its entry's latest.
+    mutating func apply(_ listed: WarningsListed) {
+        notFound["\(WarningsListed.fetchKind(listed.kind))|\(listed.key)"] = nil
+        warningLists[WarningsListed.entry(source: listed.source, kind: listed.kind, key: listed.key)] = Cached(
+            value: listed.listing, fetchedAt: listed.call.at, provider: listed.call.provider)
+        Self.trim(&warningLists)
+    }
+
+    /// Drops the cached CAP documents every message of which ended before `now` (a document whose messages give
+    /// no end is kept, within the map's capacity).
+    private mutating func dropEndedDocuments(at now: Timestamp) {
+        let prefix = OfficialWarning.Source.fpas.rawValue + "|"
+        for (entry, cached) in warnings where entry.hasPrefix(prefix) && !cached.value.isEmpty {
+            if cached.value.allSatisfy({ !$0.inForce(at: now) }) { warnings[entry] = nil }
+        }
+    }
+
+    private static func trimTimes(_ map: inout [String: Timestamp]) {
+        while map.count > capacity, let oldest = map.min(by: { ($0.value, $0.key) < ($1.value, $1.key) }) {
+            map[oldest.key] = nil
+        }
     }
 
     /// Keeps an air-quality fetch as its entry's latest.
@@ -23,7 +52,7 @@ extension WeatherCache {
         Self.trim(&points)
     }
 
-    /// Reads the `warnings`, `airQuality` and `points` members of the canonical form; a snapshot written before
+    /// Reads the `warnings`, `uncovered`, `warningLists`, `airQuality` and `points` members of the canonical form; a snapshot written before
     /// one existed lacks it, and was taken before any event that fills it, so it is empty.
     mutating func decodeOfficial(_ reader: FieldReader) throws(FieldError) {
         if reader.members["warnings"] != nil {
@@ -34,6 +63,24 @@ extension WeatherCache {
                 }
                 return Cached(
                     value: list, fetchedAt: try entry.timestamp("fetchedAt"), provider: try entry.string("provider"))
+            }
+        }
+        if reader.members["uncovered"] != nil {
+            uncovered = try reader.values("uncovered") { item, itemPath throws(FieldError) in
+                guard case .string(let text) = item, let time = Timestamp(rfc3339: text) else {
+                    throw FieldError(path: itemPath, problem: "must be an RFC 3339 time")
+                }
+                return time
+            }
+        }
+        if reader.members["warningLists"] != nil {
+            warningLists = try reader.values("warningLists") { item, itemPath throws(FieldError) in
+                let entry = try FieldReader(item, path: itemPath)
+                let value = try FieldReader(entry.members["value"], path: "\(itemPath).value")
+                var listing = try WarningsListed.Listing(value, kind: .alerts)
+                if value.has("feeds") { listing.feeds = try WarningsListed.Listing(value, kind: .feeds).feeds }
+                return Cached(
+                    value: listing, fetchedAt: try entry.timestamp("fetchedAt"), provider: try entry.string("provider"))
             }
         }
         if reader.members["points"] != nil {

@@ -15,7 +15,7 @@ package struct Cached<Value: Sendable & Equatable>: Sendable, Equatable {
 /// `not_found` answers, and how long each provider asked us to wait after a `rate_limited`.
 ///
 /// A fold over `weather.fetched`, `weather.fetch_failed`, `geocode.fetched` and `geocode.failed` (and the
-/// official sources' `warnings.fetched`, `air_quality.fetched` and `point.fetched`), so a restart with the provider unreachable still answers from it. Each map keeps at most
+/// official sources' `warnings.fetched`, `warnings.listed`, `air_quality.fetched` and `point.fetched`), so a restart with the provider unreachable still answers from it. Each map keeps at most
 /// `capacity` entries, dropping the oldest fetch first, so memory follows the places used.
 package struct WeatherCache: StateSlice {
     package static let capacity = 1000
@@ -29,6 +29,11 @@ package struct WeatherCache: StateSlice {
     package internal(set) var rateLimitedUntil: [String: Timestamp] = [:]
     /// `<source>|<key>` → the official warnings in force at the last fetch (`warnings.fetched`).
     package internal(set) var warnings: [String: Cached<[OfficialWarning]>] = [:]
+    /// `<source>|<key>` → when the source last answered that the place is not its own (`warnings.fetched` with
+    /// `covered: false`: Bright Sky has no DWD warn cell there).
+    package internal(set) var uncovered: [String: Timestamp] = [:]
+    /// `<source>|<kind>|<key>` → what an aggregator last listed for a place (`warnings.listed`).
+    package internal(set) var warningLists: [String: Cached<WarningsListed.Listing>] = [:]
     /// `<kind>|<key>` → the last air-quality answer (`air_quality.fetched`).
     package internal(set) var airQuality: [String: Cached<AirQualityReport>] = [:]
     /// `<kind>|<key>` → what NWS or the provider said about a point without a country (`point.fetched`).
@@ -80,6 +85,8 @@ package struct WeatherCache: StateSlice {
             }
         case .warningsFetched(let fetched):
             apply(fetched)
+        case .warningsListed(let listed):
+            apply(listed)
         case .airQualityFetched(let fetched):
             apply(fetched)
         case .pointFetched(let fetched):
@@ -147,7 +154,14 @@ package struct WeatherCache: StateSlice {
             "geocodes": entries(geocodes) { places, object in object["value"] = .array(places.map(\.json)) },
             "notFound": .object(notFound.mapValues { .string($0.description) }),
             "rateLimitedUntil": .object(rateLimitedUntil.mapValues { .string($0.description) }),
-            "warnings": entries(warnings) { list, object in object["value"] = .array(list.map(\.json)) },
+            "warnings": entries(warnings) { list, object in object["value"] = .array(list.map(\.stateJSON)) },
+            "uncovered": .object(uncovered.mapValues { .string($0.description) }),
+            "warningLists": entries(warningLists) { listing, object in
+                var value: [String: JSONValue] = [:]
+                listing.write(into: &value, kind: .alerts)
+                if !listing.feeds.isEmpty { listing.write(into: &value, kind: .feeds) }
+                object["value"] = .object(value)
+            },
             "airQuality": entries(airQuality) { report, object in object["value"] = report.json },
             "points": entries(points) { facts, object in object["value"] = facts.json },
             "nowcasts": entries(nowcasts) { nowcast, object in object["value"] = nowcast.json },

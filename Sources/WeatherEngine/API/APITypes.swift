@@ -120,8 +120,9 @@ package enum PlaceQuery: Sendable, Equatable {
     case coordinates(Coordinates)
     /// A favorite by its id or, failing that, its name (case-insensitive).
     case favorite(String)
-    /// The current location (`location/set`).
-    case currentLocation
+    /// The current location (`location/set`); with `autoLocation` (nil: the daemon's `--auto-location`), one
+    /// weatherd finds when none is set (`Engine.currentLocation(auto:cause:)`).
+    case currentLocation(autoLocation: Bool?)
 }
 
 /// How much of a forecast to return: `summary` is the days alone, `full` adds the steps (`entries`) of

@@ -51,9 +51,10 @@ extension Engine {
             let issuedFrom = LocalDate.adding(-Int64(Verification.leads.upperBound) - 1, to: from) ?? from
             let notBefore = LocalDate.start(of: issuedFrom, zone: zone) ?? Timestamp(milliseconds: 0)
             let verified = try await ForecastLogScan(
-                directory: self.dataDirectory.path, writer: self.writer, health: self.logHealth
+                directory: self.dataDirectory.path, writer: self.writer, health: self.logHealth,
+                pool: self.runtime.pool
             )
-            .verificationOnOwnThread(key: resolved.key, notBefore: notBefore)
+            .verificationInPool(key: resolved.key, notBefore: notBefore)
             let issued = verified.forecasts.map { fetch in
                 IssuedForecast(
                     fetchedAt: fetch.fetchedAt, provider: fetch.provider,

@@ -91,14 +91,6 @@ extension Engine {
         }
     }
 
-    /// The current location.
-    package func getLocation() async -> Completion<Location> {
-        await location.query { state in
-            guard let current = state.current else { throw DomainError.noLocation }
-            return current
-        }
-    }
-
     /// Clears the current location: the location it cleared, or nil when none was set (nothing is written).
     package func clearLocation(origin: Origin) async throws -> Completion<Location?> {
         try await location.change(origin) { state in

@@ -73,7 +73,7 @@ extension Engine {
         }
     }
 
-    /// Every forecast of `dates` fetched for `key`, from the log (`ForecastLogScan`, on a thread of its own), and
+    /// Every forecast of `dates` fetched for `key`, from the log (`ForecastLogScan`, in the blocking pool), and
     /// the events read. A fetch holds at most 16 days from its own local date: the scan starts 17 days before
     /// the first date (a day's margin for the place's offset).
     func forecastsInLog(of dates: [String], at key: String) async throws -> (
@@ -82,7 +82,8 @@ extension Engine {
         guard let first = dates.min() else { return ([], 0) }
         let earliest = LocalDate.adding(-Int64(Self.forecastChangeDays) - 1, to: first) ?? first
         let notBefore = LocalDate.start(of: earliest, zone: .fixed(0)) ?? Timestamp(milliseconds: 0)
-        return try await ForecastLogScan(directory: dataDirectory.path, writer: writer, health: logHealth)
-            .runOnOwnThread(key: key, dates: Set(dates), notBefore: notBefore)
+        return try await ForecastLogScan(
+            directory: dataDirectory.path, writer: writer, health: logHealth, pool: runtime.pool
+        ).runInPool(key: key, dates: Set(dates), notBefore: notBefore)
     }
 }

@@ -55,16 +55,20 @@ extension Engine {
             guard case .locationChanged(let moved)? = submission.events.last else {
                 throw EngineError.inconsistent("a move decided no location.changed")
             }
-            if moved.refresh, let seq = envelopes.last?.seq {
-                self.background.start {
-                    do {
-                        _ = try await self.refresh(.all, cause: "event:\(seq)")
-                    } catch {
-                        self.logger.warning("the refresh after a move failed: \(error)")
-                    }
-                }
-            }
+            self.refreshAfter(moved, envelopes)
             return moved
+        }
+    }
+
+    /// When the committed move `moved` triggered a refresh, starts it in the background, caused by its event.
+    func refreshAfter(_ moved: Location, _ envelopes: [EventEnvelope]) {
+        guard moved.refresh, let seq = envelopes.last?.seq else { return }
+        background.start {
+            do {
+                _ = try await self.refresh(.all, cause: "event:\(seq)")
+            } catch {
+                self.logger.warning("the refresh after a move failed: \(error)")
+            }
         }
     }
 

@@ -28,17 +28,18 @@ extension Engine {
         let targets = await alertTargets()
         let known = await knownPlaces()
         let cache = await cache.read { $0 }
-        return WarningsInForce(targets: targets, known: known, cache: cache, now: now) {
-            self.cachedCoverage(of: $0, in: cache)
-        }
+        return WarningsInForce(
+            targets: targets, known: known, cache: cache, now: now, language: fetcher.warningsLanguage
+        ) { self.cachedCoverage(of: $0, in: cache) }
     }
 }
 
 extension WarningsInForce {
     /// The warnings in force at each of `targets`, from `cache`: each place described by the places `known` at
-    /// its key, its coverage as `coverage` decides it from the cache (nil: not learned yet).
+    /// its key, its coverage as `coverage` decides it from the cache (nil: not learned yet), the aggregator's
+    /// documents read in `language` (`--warnings-language`).
     init(
-        targets: [AlertTarget], known: KnownPlaces, cache: WeatherCache, now: Timestamp,
+        targets: [AlertTarget], known: KnownPlaces, cache: WeatherCache, now: Timestamp, language: String?,
         coverage: (Place) -> (coverage: WarningCoverage, place: Place)?
     ) {
         places = targets.map { target in
@@ -49,19 +50,11 @@ extension WarningsInForce {
                 learned
                 ?? (.none(note: "Not checked yet: weatherd has not yet asked which service covers this point."), asked)
             var answer = WarningsAnswer(place: place, coverage: coverage, warnings: [], fetchedAt: nil, stale: false)
-            var entry: Cached<[OfficialWarning]>?
-            switch coverage {
-            case .none: break
-            case .nws: entry = cache.warnings[WarningsFetched.entry(source: .nws, key: place.key)]
-            case .meteoalarm(let country, _):
-                entry = cache.warnings[WarningsFetched.entry(source: .meteoalarm, key: country)].map {
-                    Cached(
-                        value: MeteoAlarmAreas.warnings($0.value, for: place), fetchedAt: $0.fetchedAt,
-                        provider: $0.provider)
-                }
-            }
+            let found = CachedWarnings.lookup(coverage, at: place, in: cache, now: now, language: language)
+            let entry = found?.entry
             if let entry {
-                answer.warnings = entry.value.filter { now < $0.activeUntil }
+                answer.warnings = entry.value.filter { $0.inForce(at: now) }
+                answer.matches = found?.matches ?? [:]
                 answer.fetchedAt = entry.fetchedAt
                 answer.stale = now.milliseconds - entry.fetchedAt.milliseconds >= FetchActor.warningsTTL.milliseconds
             }

@@ -118,8 +118,8 @@ extension Engine {
             }
             return Place(
                 name: favorite.name, country: favorite.country, state: nil, lat: favorite.lat, lon: favorite.lon)
-        case .currentLocation:
-            guard let location = await location.read({ $0.current }) else { throw DomainError.noLocation }
+        case .currentLocation(let auto):
+            let location = try await currentLocation(auto: auto ?? autoLocationDefault, cause: cause)
             return Place(name: location.name, country: nil, state: nil, lat: location.lat, lon: location.lon)
         case .city(let name):
             return try await lookUpCity(name, cause: cause)
@@ -151,8 +151,14 @@ extension Engine {
             return await favorites.read { state in
                 state.favorite(idOrName: text).map { Place.key(lat: $0.lat, lon: $0.lon) }
             }
-        case .currentLocation:
-            return await location.read { $0.current.map { Place.key(lat: $0.lat, lon: $0.lon) } }
+        case .currentLocation(let auto):
+            do {
+                let here = try await currentLocation(auto: auto ?? autoLocationDefault, cause: cause)
+                return Place.key(lat: here.lat, lon: here.lon)
+            } catch {
+                logger.info("cannot follow the weather of the current location: \(error)")
+                return nil
+            }
         case .city(let name):
             do {
                 return try await lookUpCity(name, cause: cause).key

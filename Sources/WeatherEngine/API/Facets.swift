@@ -64,7 +64,7 @@ package protocol SettingsFacet: Sendable {
 
 /// The current location, and refreshing the places weatherd keeps.
 package protocol LocationFacet: Sendable {
-    func getLocation() async -> Completion<Location>
+    func currentLocation(autoLocation: Bool?, origin: Origin) async -> Completion<Location>
     func setLocation(_ target: NewLocation, origin: Origin) async throws -> Completion<Location>
     func clearLocation(origin: Origin) async throws -> Completion<Location?>
     func refresh(

@@ -32,12 +32,10 @@ extension ForecastLogScan {
         return verified
     }
 
-    /// `verification(key:notBefore:)` on a thread of its own, so the blocking reads never hold a thread of the
-    /// cooperative pool.
-    func verificationOnOwnThread(key: String, notBefore: Timestamp) async throws -> Verified {
-        try await onOwnThread(named: "verification-log-scan") {
-            Result { try verification(key: key, notBefore: notBefore) }
-        }.get()
+    /// `verification(key:notBefore:)` in the blocking pool, so the reads never hold a thread of the cooperative
+    /// pool.
+    func verificationInPool(key: String, notBefore: Timestamp) async throws -> Verified {
+        try await pool.run { try verification(key: key, notBefore: notBefore) }
     }
 
     /// The whole log of `directory` read for what verification needs of `key`, without a writer (for tests that

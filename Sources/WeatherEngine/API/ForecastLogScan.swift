@@ -12,6 +12,8 @@ package struct ForecastLogScan {
     let directory: String
     let writer: LogWriter
     let health: LogHealth
+    /// Where the blocking reads run.
+    let pool: BlockingPool
 
     /// One fetch's figures for the dates asked about.
     package struct Fetch: Sendable, Equatable {
@@ -42,13 +44,11 @@ package struct ForecastLogScan {
         return (fetches, scanned)
     }
 
-    /// `run` on a thread of its own, so the blocking reads never hold a thread of the cooperative pool.
-    func runOnOwnThread(key: String, dates: Set<String>, notBefore: Timestamp) async throws -> (
+    /// `run` in the blocking pool, so the reads never hold a thread of the cooperative pool.
+    func runInPool(key: String, dates: Set<String>, notBefore: Timestamp) async throws -> (
         fetches: [Fetch], scanned: Int64
     ) {
-        try await onOwnThread(named: "forecast-log-scan") {
-            Result { try run(key: key, dates: dates, notBefore: notBefore) }
-        }.get()
+        try await pool.run { try run(key: key, dates: dates, notBefore: notBefore) }
     }
 
     /// The whole log of `directory` read for the forecasts of `dates` fetched for `key`, without a writer: for

@@ -52,7 +52,7 @@ extension AlertActor {
             guard let entered = LocalDate.adding(1 - ForecastChangeAlerts.horizonDays, to: today),
                 let notBefore = LocalDate.start(of: entered, zone: zone)
             else { continue }
-            guard let found = try? await scan.runOnOwnThread(key: key, dates: Set(dates), notBefore: notBefore)
+            guard let found = try? await scan.runInPool(key: key, dates: Set(dates), notBefore: notBefore)
             else { continue }
             // Each fetch noted as it was when it came in, on its own local date.
             for fetch in found.fetches {

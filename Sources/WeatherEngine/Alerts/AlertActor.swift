@@ -18,6 +18,8 @@ package actor AlertActor {
     /// The last seq the alert rules have handled (every event, not only fetches).
     nonisolated let handled = Watermark()
     let clock: any RuntimeClock
+    /// Where the start-up scan of the log runs.
+    private let pool: BlockingPool
     private let logger: Logger
     /// The last current temperature fetched per place key, for the temperature-drop rule.
     private var previous: [String: (temperature: Double, at: Timestamp)] = [:]
@@ -31,7 +33,8 @@ package actor AlertActor {
 
     init(
         cache: StateActor<WeatherCache>, favorites: StateActor<FavoritesState>, location: StateActor<LocationState>,
-        alerts: StateActor<AlertState>, follower: LogFollower, clock: any RuntimeClock, logger: Logger
+        alerts: StateActor<AlertState>, follower: LogFollower, clock: any RuntimeClock, pool: BlockingPool,
+        logger: Logger
     ) {
         self.cache = cache
         self.favorites = favorites
@@ -39,6 +42,7 @@ package actor AlertActor {
         self.alerts = alerts
         self.follower = follower
         self.clock = clock
+        self.pool = pool
         self.logger = logger
     }
 
@@ -52,7 +56,8 @@ package actor AlertActor {
         }
         await seedLineage()
         await seedForecastBaselines(
-            scan: ForecastLogScan(directory: follower.directory, writer: follower.writer, health: follower.logHealth))
+            scan: ForecastLogScan(
+                directory: follower.directory, writer: follower.writer, health: follower.logHealth, pool: pool))
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.follow(after: startSeq) }
             guard let summaryCheckInterval else { return }

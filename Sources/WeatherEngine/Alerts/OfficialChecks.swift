@@ -79,5 +79,7 @@ struct OfficialChecksService: Service {
     let engine: Engine
     let interval: Duration
 
-    func run() async { await engine.runOfficialChecks(every: interval) }
+    func run() async throws {
+        try await cancelOnGracefulShutdown { [engine, interval] in await engine.runOfficialChecks(every: interval) }
+    }
 }

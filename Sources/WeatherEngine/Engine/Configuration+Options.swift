@@ -38,6 +38,12 @@ extension Configuration {
             help: "decimals kept of the client's coordinates in the log (2 is about 1 km)", defaults: defaults,
             holding: .daemon),
         Option(
+            "--auto-location", at: \.autoLocation,
+            OptionValue<String>.choice(["on", "off"]).map({ $0 == "on" }, back: { $0 ? "on" : "off" }).optional,
+            help: "with no location set, find the machine's (GeoClue, else the time zone's principal city, "
+                + "approximate); default on for the commands and bars, off for JSON-RPC and MCP clients",
+            defaults: defaults, holding: .daemon),
+        Option(
             "--snapshot-every", at: \.snapshotEvery, .integer(0...100_000_000),
             help: "write a state snapshot every N events (0: only at shutdown)", defaults: defaults, holding: .daemon),
         Option(
@@ -130,6 +136,14 @@ extension Configuration {
         Option(
             "--meteoalarm-base-url", environment: ["METEOALARM_BASE_URL"], at: \.meteoAlarmBaseURL, .url,
             help: "MeteoAlarm's warning feeds", defaults: defaults, holding: .daemon),
+        Option(
+            "--brightsky-base-url", environment: ["BRIGHTSKY_BASE_URL"], at: \.brightSkyBaseURL, .url,
+            help: "Bright Sky, the DWD's warnings for Germany by municipality", defaults: defaults,
+            holding: .daemon),
+        Option(
+            "--fpas-base-url", environment: ["FPAS_BASE_URL"], at: \.fpasBaseURL, .url,
+            help: "KDE's FOSS Public Alert Server, official warnings elsewhere (in beta)", defaults: defaults,
+            holding: .daemon),
         Option(
             "--warnings-language", at: \.warningsLanguage, .languageTag.optional,
             help: "the language official warnings are kept in when the sender gives several", defaults: defaults,

@@ -20,9 +20,11 @@ extension Configuration {
 
 extension Configuration {
     /// The warning and air-quality sources these settings choose: NWS with a `User-Agent` naming weatherd and
-    /// `contact`, MeteoAlarm, and the air quality of the weather provider's family (OpenWeatherMap's air
-    /// pollution API with the OpenWeatherMap provider, else Open-Meteo's keyless air-quality API).
-    package func makeOfficialSources() -> OfficialSources {
+    /// `contact`, MeteoAlarm, Bright Sky, the FOSS Public Alert Server, and the air quality of the weather
+    /// provider's family (OpenWeatherMap's air pollution API with the OpenWeatherMap provider, else Open-Meteo's
+    /// keyless air-quality API); the system's time zone table (`zones`, read here when not given) names the
+    /// countries a point without one is likely in.
+    package func makeOfficialSources(zones: ZoneTable? = nil) -> OfficialSources {
         let airQuality: any AirQualityProvider =
             if provider == "openweathermap", let owmAPIKey {
                 OpenWeatherMapAirQualityProvider(apiKey: owmAPIKey, baseURL: owmBaseURL)
@@ -36,7 +38,8 @@ extension Configuration {
             meteoAlarm: MeteoAlarmWarningProvider(baseURL: meteoAlarmBaseURL), airQuality: airQuality,
             nowcast: makeNowcastSources(), archive: OpenMeteoArchive(baseURL: openMeteoArchiveBaseURL),
             historicalForecast: .historicalForecast(baseURL: openMeteoHistoricalForecastBaseURL),
-            language: warningsLanguage)
+            language: warningsLanguage, brightSky: BrightSkyWarningProvider(baseURL: brightSkyBaseURL),
+            fpas: FPASWarningProvider(baseURL: fpasBaseURL), zones: zones ?? .system())
     }
 
     /// The nowcast sources these settings allow: MET Norway only with a contact, One Call's `minutely` only with

@@ -45,6 +45,11 @@ package struct Configuration: Sendable, Equatable {
     package var warningsLanguage: String?
     /// MeteoAlarm's feeds (`--meteoalarm-base-url`, `METEOALARM_BASE_URL`).
     package var meteoAlarmBaseURL = "https://feeds.meteoalarm.org"
+    /// Bright Sky's API, the DWD's warnings for Germany by municipality (`--brightsky-base-url`,
+    /// `BRIGHTSKY_BASE_URL`).
+    package var brightSkyBaseURL = "https://api.brightsky.dev"
+    /// KDE's FOSS Public Alert Server, or a self-hosted instance (`--fpas-base-url`, `FPAS_BASE_URL`).
+    package var fpasBaseURL = "https://alerts.kde.org"
     /// Open-Meteo's air-quality API (`--open-meteo-air-quality-base-url`, `OPEN_METEO_AIR_QUALITY_BASE_URL`).
     package var openMeteoAirQualityBaseURL = "https://air-quality-api.open-meteo.com"
     /// Time between checks of the official warnings (and air quality) of the places with alerts on
@@ -59,6 +64,10 @@ package struct Configuration: Sendable, Equatable {
     package var refreshInterval: Duration? = .seconds(4 * 3600)
     /// Decimals kept of the client's coordinates in the log (`--location-precision`; 2 is about 1 km).
     package var locationPrecision = 2
+    /// Whether a request with no place and no location set finds the machine's location (`--auto-location
+    /// on|off`): GeoClue on the system bus, else the time zone's city. nil: each face's default, on for the
+    /// commands and bars, off for JSON-RPC and MCP clients (which ask with `autoLocation`).
+    package var autoLocation: Bool?
     /// Events between periodic snapshots (`--snapshot-every`); 0 writes one only at clean shutdown.
     package var snapshotEvery = 10_000
     /// The size at which the active log file rolls over into a sealed segment (`--segment-bytes`).

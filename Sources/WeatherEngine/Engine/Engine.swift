@@ -29,6 +29,8 @@ package final class Engine: Sendable {
     let dataDirectory: DataDirectory
     /// The one clock: every time stamped and every wait.
     package let clock: any RuntimeClock
+    /// The clock, the event loop and the blocking pool.
+    package let runtime: Runtime
     let info: ServiceInfo
     package let logger: Logger
     /// Work started by a request but not awaited by it (a refresh after a move), drained at shutdown.
@@ -53,15 +55,25 @@ package final class Engine: Sendable {
     private let stopReason = Mutex<String?>(nil)
     /// The counters `/metrics` shows, folded from every committed batch.
     let metricsRecorder: MetricsRecorder
+    /// How the machine's location is found when the client set none (`--auto-location`).
+    let autoLocator: AutoLocator
+    /// The search for it in flight, and when the last began.
+    let autoLocating = AutoLocating()
+    /// Whether a request that does not say looks for the machine's location (`--auto-location`; off unless
+    /// given: a JSON-RPC client asks with `autoLocation`, as the commands do).
+    let autoLocationDefault: Bool
     /// Facts the front adds to `service/status` (the socket, the connections).
     private let frontFacts = Mutex<(@Sendable () -> FrontStatus)?>(nil)
 
     /// Builds the engine over an opened data dir.
     package init(
-        _ opened: OpenedDataDir, configuration: Configuration, clock: any RuntimeClock, logger: Logger,
-        provider: any WeatherProvider, transport: HTTPTransport
+        _ opened: OpenedDataDir, configuration: Configuration, runtime: Runtime, logger: Logger,
+        provider: any WeatherProvider, transport: HTTPTransport, autoLocator: AutoLocator = .unavailable
     ) {
+        let clock = runtime.clock
         self.opened = opened
+        self.autoLocator = autoLocator
+        autoLocationDefault = configuration.autoLocation ?? false
         self.configuration = configuration
         let state = opened.replay.state
         let bus = EventBus(lastSeq: opened.position.nextSeq - 1)
@@ -74,7 +86,7 @@ package final class Engine: Sendable {
             fsync: configuration.fsync, logger: logger)
         let writer = LogWriter(
             file: opened.file, position: opened.position, index: opened.replay.index, mode: configuration.fsync,
-            segmentBytes: configuration.segmentBytes, now: { clock.timestamp() }
+            segmentBytes: configuration.segmentBytes, runtime: runtime, now: { clock.timestamp() }
         ) { batch in
             registry.record(batch)
             metricsRecorder.record(batch)
@@ -104,6 +116,7 @@ package final class Engine: Sendable {
         self.snapshotter = snapshotter
         dataDirectory = opened.directory
         self.clock = clock
+        self.runtime = runtime
         self.logger = logger
         locationPrecision = configuration.locationPrecision
         maxFavorites = configuration.maxFavorites
@@ -113,7 +126,7 @@ package final class Engine: Sendable {
             startup: opened.replay.startup)
         alertActor = AlertActor(
             cache: cache, favorites: favorites, location: location, alerts: alerts, follower: follower, clock: clock,
-            logger: logger)
+            pool: runtime.pool, logger: logger)
         let from = opened.replay.startup.snapshotSeq.map { "the snapshot of seq \($0) and " } ?? ""
         logger.info(
             "serving \(opened.directory.path): started from \(from)\(opened.replay.startup.replayedEvents) events "
@@ -133,7 +146,7 @@ package final class Engine: Sendable {
                 directory: dataDirectory.path, retainPayloads: configuration.retainPayloads,
                 retainAudit: configuration.retainAudit, writer: writer,
                 snapshots: SnapshotStore(directory: opened.directory),
-                lastTruncation: opened.replay.state.lastTruncation, clock: clock,
+                lastTruncation: opened.replay.state.lastTruncation, clock: clock, pool: runtime.pool,
                 delay: .seconds(60), interval: .seconds(6 * 3600), logger: logger),
         ]
         if let interval = configuration.warningsInterval {

@@ -20,6 +20,9 @@ package enum LogMaintenance {
             type: "warnings.fetched", version: 1, payloadMembers: WarningsFetched.payloadMembers,
             entryMembers: WarningsFetched.entryMembers),
         PayloadRule(
+            type: "warnings.fetched", version: 2, payloadMembers: WarningsFetched.payloadMembers,
+            entryMembers: WarningsFetched.entryMembers),
+        PayloadRule(
             type: "air_quality.fetched", version: 1, payloadMembers: AirQualityFetched.payloadMembers,
             entryMembers: AirQualityFetched.entryMembers),
         PayloadRule(
@@ -115,7 +118,7 @@ package enum LogMaintenance {
 /// Keeps the log's sealed segments in bounds in the background: a first run `delay` after start (so start-up
 /// is not slowed), then every `interval`. Each run first drops the segments audit retention no longer keeps
 /// (recording `log.truncated` through the writer before any file is touched), then rewrites the segments that
-/// have payloads to strip, one at a time. The file work runs on a thread of its own, off the log writer's
+/// have payloads to strip, one at a time. The file work runs in the blocking pool, off the log writer's
 /// path; a run stops between segments at shutdown.
 struct CompactionService: Service {
     let directory: String
@@ -126,11 +129,17 @@ struct CompactionService: Service {
     /// The last `log.truncated` start-up replayed.
     let lastTruncation: LogTruncated?
     let clock: any RuntimeClock
+    /// Where the blocking reads and writes run.
+    let pool: BlockingPool
     let delay: Duration
     let interval: Duration
     let logger: Logger
 
     func run() async throws {
+        try await cancelOnGracefulShutdown { try await runRounds() }
+    }
+
+    private func runRounds() async throws {
         var wait = delay
         var lastTruncation = lastTruncation
         while true {
@@ -149,7 +158,7 @@ struct CompactionService: Service {
     /// - Returns: the last `log.truncated` recorded after the run.
     func truncateOnce(retainAudit: Duration, after pending: LogTruncated?) async -> LogTruncated? {
         let (directory, snapshots, now, logger) = (directory, snapshots, clock.timestamp(), logger)
-        let planned = await onOwnThread(named: "weatherd-compactor") {
+        let planned = await pool.run {
             () -> Result<LogMaintenance.PlannedTruncation?, any Error> in
             Result {
                 if let pending {
@@ -179,7 +188,7 @@ struct CompactionService: Service {
             return pending
         }
         let (base, bytes) = (truncation.baseBytes, plan.segments.reduce(0) { $0 + $1.bytes })
-        let dropped = await onOwnThread(named: "weatherd-compactor") { () -> Result<Void, any Error> in
+        let dropped = await pool.run { () -> Result<Void, any Error> in
             Result {
                 try LogTruncation.drop(
                     directory: directory, throughSeq: plan.throughSeq, lastChain: plan.lastChain, base: base, now: now)
@@ -198,7 +207,7 @@ struct CompactionService: Service {
 
     private func compactOnce() async {
         let (directory, retain, now, logger) = (directory, retainPayloads, clock.timestamp(), logger)
-        let outcome = await onOwnThread(named: "weatherd-compactor") {
+        let outcome = await pool.run {
             () -> Result<SegmentCompactor.Report, any Error> in
             Result { try LogMaintenance.compact(directory: directory, retainPayloads: retain, now: now) }
         }

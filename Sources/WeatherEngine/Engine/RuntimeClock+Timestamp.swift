@@ -2,11 +2,6 @@ import WeatherDomain
 import WeatherRuntime
 
 extension RuntimeClock {
-    /// What time it is, to the millisecond, as events record it.
-    package func timestamp() -> Timestamp { Timestamp(milliseconds: now.millisecondsSinceEpoch) }
-}
-
-extension Timestamp {
-    /// The same moment on the runtime's clock.
-    package var instant: WallInstant { WallInstant(millisecondsSinceEpoch: milliseconds) }
+    /// What time it is on the wall clock, to the millisecond, as events and answers record it.
+    package func timestamp() -> Timestamp { Timestamp(milliseconds: wallNow.millisecondsSinceEpoch) }
 }

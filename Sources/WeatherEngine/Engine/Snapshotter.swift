@@ -52,7 +52,7 @@ package final class Snapshotter: Sendable {
     private let logger: Logger
     private let queue = Mutex(Queue())
     private let initial: Folded
-    private let wake = DispatchSemaphore(value: 0)
+    private let wake = ThreadSemaphore()
     /// How many events wait in the queue before the thread is woken to fold them: folding in chunks
     /// keeps a thread wake-up off every durable change.
     private let chunk: Int

@@ -9,8 +9,8 @@ package struct UpstreamSettings: Sendable, Equatable {
     /// OpenWeatherMap's weather API (`2.5` or `onecall3`); nil with Open-Meteo.
     package var owmAPI: String?
     /// The base URL of each upstream by its role: `weather`, `geocoding`, `airQuality`, `nws`, `meteoAlarm`,
-    /// `archive` (the past), `historicalForecast` (the recent past), `metNorway` (its nowcast) and `ensemble` (how
-    /// sure the forecast is).
+    /// `brightSky`, `fpas`, `archive` (the past), `historicalForecast` (the recent past), `metNorway` (its
+    /// nowcast) and `ensemble` (how sure the forecast is).
     package var baseURLs: [String: String]
     /// `--upstream-timeout`.
     package var upstreamTimeoutSeconds: Int64
@@ -48,6 +48,7 @@ package struct UpstreamSettings: Sendable, Equatable {
                 "geocoding": owm ? configuration.owmBaseURL : configuration.openMeteoGeocodingBaseURL,
                 "airQuality": owm ? configuration.owmBaseURL : configuration.openMeteoAirQualityBaseURL,
                 "nws": configuration.nwsBaseURL, "meteoAlarm": configuration.meteoAlarmBaseURL,
+                "brightSky": configuration.brightSkyBaseURL, "fpas": configuration.fpasBaseURL,
                 "archive": configuration.openMeteoArchiveBaseURL,
                 "historicalForecast": configuration.openMeteoHistoricalForecastBaseURL,
                 "metNorway": configuration.metNorwayBaseURL,

@@ -83,7 +83,7 @@ extension FetchActor {
     /// Takes a token of the rate limit, waiting on the clock for one when the bucket is empty.
     ///
     /// - Returns: nil with a token taken; the failure when none comes before `deadline`, or the wait is cancelled.
-    private func waitForToken(before deadline: WallInstant) async -> FetchFailure? {
+    private func waitForToken(before deadline: RuntimeInstant) async -> FetchFailure? {
         while true {
             let wait = bucket.take(now: clock.timestamp())
             guard wait > 0 else { return nil }

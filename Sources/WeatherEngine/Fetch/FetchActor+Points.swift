@@ -8,6 +8,15 @@ extension FetchActor {
     /// Whether the weather provider can name the place at a point (OpenWeatherMap can, Open-Meteo cannot).
     package nonisolated var canReverseGeocode: Bool { provider.reverseGeocodeRequest(lat: 0, lon: 0) != nil }
 
+    /// The language a warning given in several is kept in (nil: English where given, else the first).
+    package nonisolated var warningsLanguage: String? { sources.language }
+
+    /// The countries the time zone table lists for the zone nearest `(lat, lon)`: those a point without a
+    /// country is likely in (candidates for routing its warnings, never an answer on their own).
+    package nonisolated func zoneCountries(lat: Double, lon: Double) -> [String] {
+        sources.zones.countries(lat: lat, lon: lon)
+    }
+
     /// Whether NWS covers the point of `place`, from its `/points` answer: cached 30 days, one call however
     /// many ask at once, audited as `point.fetched` (`weather.fetch_failed` with `kind` `nws_point` when it
     /// fails). The point is the place's cache key, so no more exact coordinates reach NWS or the log.
@@ -66,7 +75,7 @@ extension FetchActor {
     }
 
     /// The coordinates of the place's cache key (2 decimals).
-    private static func keyPoint(_ place: Place) -> (Double, Double) {
+    static func keyPoint(_ place: Place) -> (Double, Double) {
         (
             Rounding.round(place.lat, decimals: Place.keyDecimals),
             Rounding.round(place.lon, decimals: Place.keyDecimals)

@@ -171,6 +171,9 @@ package actor FetchActor {
         case weather(WeatherFetched.Report)
         case places([Place])
         case warnings([OfficialWarning])
+        /// A source asked for a point that may answer it is not its own (Bright Sky), with its warnings.
+        case coveredWarnings(covered: Bool, [OfficialWarning])
+        case listing(WarningsListed.Listing)
         case airQuality(AirQualityReport)
         case point(PointFetched.Facts)
         case nowcast(Nowcast)

@@ -1,10 +1,17 @@
 import Providers
 
 /// The keyless sources beside the weather provider, which the `FetchActor` calls as it calls the provider:
-/// official warnings (NWS for the US, MeteoAlarm for Europe) and air quality.
+/// official warnings (NWS for the US, Bright Sky for Germany, MeteoAlarm for Europe, the FOSS Public Alert
+/// Server for the rest) and air quality.
 package struct OfficialSources: Sendable {
     package var nws: NWSWarningProvider
     package var meteoAlarm: MeteoAlarmWarningProvider
+    /// The DWD's warnings by municipality, through Bright Sky.
+    package var brightSky: BrightSkyWarningProvider
+    /// KDE's FOSS Public Alert Server: CAP feeds worldwide.
+    package var fpas: FPASWarningProvider
+    /// The time zone table, whose country codes name the countries a point without one is likely in.
+    package var zones: ZoneTable
     package var airQuality: any AirQualityProvider
     /// The nowcast sources, best first.
     package var nowcast: NowcastSources
@@ -18,8 +25,14 @@ package struct OfficialSources: Sendable {
     package init(
         nws: NWSWarningProvider, meteoAlarm: MeteoAlarmWarningProvider, airQuality: any AirQualityProvider,
         nowcast: NowcastSources, archive: OpenMeteoArchive = OpenMeteoArchive(),
-        historicalForecast: OpenMeteoArchive = .historicalForecast(), language: String? = nil
+        historicalForecast: OpenMeteoArchive = .historicalForecast(), language: String? = nil,
+        brightSky: BrightSkyWarningProvider = BrightSkyWarningProvider(),
+        fpas: FPASWarningProvider = FPASWarningProvider(),
+        zones: ZoneTable = ZoneTable(entries: [])
     ) {
+        self.brightSky = brightSky
+        self.fpas = fpas
+        self.zones = zones
         self.archive = archive
         self.historicalForecast = historicalForecast
         self.nowcast = nowcast

@@ -20,7 +20,7 @@ struct EngineLogService: Service {
                         pid: Int64(ProcessInfo.processInfo.processIdentifier))))
             await append(startup, cause: "startup", what: "the start-up events")
             engine.ready.open()
-            await untilCancelled()
+            await gracefulShutdown()
             let reason = engine.stoppedReason
             let uptime = engine.clock.timestamp().milliseconds - engine.info.startedAt.milliseconds
             await append(
@@ -48,7 +48,11 @@ struct AlertService: Service {
     let actor: AlertActor
     let summaryCheckInterval: Duration?
 
-    func run() async { await actor.run(summaryCheckInterval: summaryCheckInterval) }
+    func run() async throws {
+        try await cancelOnGracefulShutdown { [actor, summaryCheckInterval] in
+            await actor.run(summaryCheckInterval: summaryCheckInterval)
+        }
+    }
 }
 
 /// Refreshes the watched places' nowcasts at their sources' cadence.
@@ -56,12 +60,14 @@ struct NowcastWatchService: Service {
     let engine: Engine
     let interval: Duration
 
-    func run() async { await engine.runNowcastWatch(every: interval) }
+    func run() async throws {
+        try await cancelOnGracefulShutdown { [engine, interval] in await engine.runNowcastWatch(every: interval) }
+    }
 }
 
 /// Refreshes the favorites on a schedule.
 struct RefreshService: Service {
     let scheduler: RefreshScheduler
 
-    func run() async throws { try await scheduler.run() }
+    func run() async throws { try await cancelOnGracefulShutdown { [scheduler] in try await scheduler.run() } }
 }

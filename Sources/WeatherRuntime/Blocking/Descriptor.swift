@@ -4,83 +4,102 @@
     import Darwin
 #endif
 
-/// The one loop weatherd reads and writes file descriptors with: an interrupted call (`EINTR`) is retried, a
-/// short write continues where it stopped, and a descriptor that would block (`EAGAIN`, a non-blocking pipe
-/// inherited from a parent) is waited on with `poll` rather than spun on.
+/// The one place weatherd reads and writes file descriptors: an interrupted call (`EINTR`) is retried, a short
+/// write continues where it stopped. `readNow` and `writeNow` never wait (the event loop waits for them);
+/// `writeAll` and `read` are for descriptors that never make anyone wait long (regular files, and the offline
+/// tools' and tests' blocking sockets).
 package enum Descriptor {
-    /// How bytes go out: `write(2)`, or `send(2)` with flags (`MSG_NOSIGNAL`, so a gone peer is an error, not
-    /// a signal).
-    package enum Output: Sendable {
-        case write
-        case send(flags: Int32)
-    }
-
-    /// Writes every byte of `bytes` to `fd`; the `errno` of the failure (`EPIPE`, `ENOSPC`, …) when it stops
-    /// short, nil when all are written.
+    /// Writes every byte of `bytes` to `fd`, waiting (with `poll`) while a non-blocking descriptor is full; the
+    /// `errno` of the failure (`EPIPE`, `ENOSPC`, …) when it stops short, nil when all are written.
     @discardableResult
-    package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, using output: Output = .write) -> Int32?
-    {
+    package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, socket: Bool = false) -> Int32? {
         var offset = 0
         while offset < bytes.count {
-            let start = bytes.baseAddress! + offset
-            let written =
-                switch output {
-                case .write: systemWrite(fd, start, bytes.count - offset)
-                case .send(let flags): systemSend(fd, start, bytes.count - offset, flags)
-                }
-            if written > 0 {
-                offset += written
-                continue
+            let written = writeNow(fd, UnsafeRawBufferPointer(rebasing: bytes[offset...]), socket: socket)
+            if written < 0 { return errno }
+            if written == 0 {
+                var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                while poll(&ready, 1, -1) < 0, errno == EINTR {}
             }
-            if written == 0 { return EIO }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: wait(fd, for: Int16(POLLOUT))
-            case let code: return code
-            }
+            offset += written
         }
         return nil
     }
 
     /// `writeAll` of an array.
     @discardableResult
-    package static func writeAll(_ fd: Int32, _ bytes: [UInt8], using output: Output = .write) -> Int32? {
-        bytes.withUnsafeBytes { writeAll(fd, $0, using: output) }
+    package static func writeAll(_ fd: Int32, _ bytes: [UInt8], socket: Bool = false) -> Int32? {
+        bytes.withUnsafeBytes { writeAll(fd, $0, socket: socket) }
     }
 
-    /// Reads what `fd` has, at most `buffer.count` bytes, waiting for some: the count (0 at the end of the
-    /// input), or -1 with `errno` set. An interrupted read is retried; an empty non-blocking one waits.
-    package static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        while true {
-            let count = systemRead(fd, buffer.baseAddress!, buffer.count)
-            if count >= 0 { return count }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: wait(fd, for: Int16(POLLIN))
-            default: return count
+    /// Writes what `fd` takes now: the count (0 when it takes nothing without waiting), or -1 with `errno` set.
+    /// A socket is written with `send` (`MSG_DONTWAIT`, and `MSG_NOSIGNAL` so a gone peer is `EPIPE`, never a
+    /// signal); another descriptor must be non-blocking for this not to wait.
+    package static func writeNow(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, socket: Bool) -> Int {
+        var offset = 0
+        while offset < bytes.count {
+            let start = bytes.baseAddress! + offset
+            let count =
+                socket
+                ? send(fd, start, bytes.count - offset, Int32(MSG_DONTWAIT) | sendFlags)
+                : systemWrite(fd, start, bytes.count - offset)
+            if count > 0 {
+                offset += count
+                continue
             }
+            if count < 0, errno == EINTR { continue }
+            if count < 0, errno == EAGAIN || errno == EWOULDBLOCK { return offset }
+            if count == 0 { errno = EIO }
+            return -1
+        }
+        return offset
+    }
+
+    /// Reads what `fd` has now, at most `buffer.count` bytes: the count (0 at the end of the input), or -1 with
+    /// `errno` set (`EAGAIN`: nothing yet).
+    package static func readNow(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, socket: Bool) -> Int {
+        while true {
+            let count =
+                socket
+                ? recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
+                : systemRead(fd, buffer.baseAddress!, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            return count
         }
     }
 
-    /// Waits until `fd` is ready for `events` (or has hung up).
-    private static func wait(_ fd: Int32, for events: Int16) {
-        var ready = pollfd(fd: fd, events: events, revents: 0)
-        while poll(&ready, 1, -1) < 0, errno == EINTR {}
+    /// Reads what blocking `fd` has, at most `buffer.count` bytes, waiting for some: the count (0 at the end of
+    /// the input), or -1 with `errno` set.
+    package static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        while true {
+            let count = systemRead(fd, buffer.baseAddress!, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            return count
+        }
     }
+
+    /// Closes `fd` (an error, such as `EINTR` on Linux, leaves nothing to retry).
+    package static func close(_ fd: Int32) {
+        #if canImport(Glibc)
+            _ = Glibc.close(fd)
+        #else
+            _ = Darwin.close(fd)
+        #endif
+    }
+
+    #if canImport(Glibc)
+        /// Flags for `send`: a closed peer is an error (EPIPE), never a SIGPIPE.
+        package static let sendFlags = Int32(MSG_NOSIGNAL)
+    #else
+        /// On Darwin, `SO_NOSIGPIPE` set on the socket does what `MSG_NOSIGNAL` does on Linux.
+        package static let sendFlags: Int32 = 0
+    #endif
 
     private static func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
         #if canImport(Glibc)
             Glibc.write(fd, bytes, count)
         #else
             Darwin.write(fd, bytes, count)
-        #endif
-    }
-
-    private static func systemSend(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int, _ flags: Int32) -> Int {
-        #if canImport(Glibc)
-            Glibc.send(fd, bytes, count, flags)
-        #else
-            Darwin.send(fd, bytes, count, flags)
         #endif
     }
 

@@ -5,7 +5,7 @@
 /// in a group for whichever comes first, its value or the deadline. A late operation is cancelled and
 /// left to finish on its own. Cancelling the caller ends the wait at once, as a timeout.
 package func withDeadline<T: Sendable>(
-    _ deadline: WallInstant, clock: any RuntimeClock, operation: @escaping @Sendable () async -> T,
+    _ deadline: RuntimeInstant, clock: any RuntimeClock, operation: @escaping @Sendable () async -> T,
     onTimeout: @escaping @Sendable () -> T
 ) async -> T {
     let answer = Promise<T>()

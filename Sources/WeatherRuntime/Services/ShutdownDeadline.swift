@@ -8,7 +8,7 @@ import Synchronization
 package final class ShutdownDeadline: Sendable {
     private let clock: any RuntimeClock
     private let grace: Duration
-    private let moment = Mutex<WallInstant?>(nil)
+    private let moment = Mutex<RuntimeInstant?>(nil)
     private let begun = Latch()
 
     package init(clock: any RuntimeClock, grace: Duration) {
@@ -33,7 +33,7 @@ package final class ShutdownDeadline: Sendable {
     package var hasBegun: Bool { begun.isOpen }
 
     /// The deadline, once the shutdown has begun.
-    package var deadline: WallInstant? { moment.withLock { $0 } }
+    package var deadline: RuntimeInstant? { moment.withLock { $0 } }
 
     /// Returns once the shutdown has begun and its deadline has passed, or at once when the waiting task
     /// is cancelled.

@@ -28,36 +28,40 @@ package struct ClientConnection: Sendable {
     /// - Throws: `RPCError` `daemon_unavailable` when no daemon could be reached or started.
     package static func daemon(
         configuration: Configuration, arguments: [String], environment: [String: String], executable: String,
-        onNotification: @escaping @Sendable (String, JSONValue) -> Void = { _, _ in }
+        runtime: Runtime, onNotification: @escaping @Sendable (String, JSONValue) -> Void = { _, _ in }
     ) async throws -> ClientConnection {
         let socket: Int32
         do {
             socket = try await RelayClient.connect(
-                configuration: configuration, arguments: arguments, environment: environment, executable: executable)
+                configuration: configuration, arguments: arguments, environment: environment, executable: executable,
+                runtime: runtime)
         } catch {
             throw RelayClient.unavailable(error)
         }
-        return ClientConnection(client: LineClient(fd: socket, onNotification: onNotification), served: nil)
+        return ClientConnection(
+            client: try LineClient(fd: socket, loop: runtime.loop, onNotification: onNotification), served: nil)
     }
 
     /// Opens the data dir in this process and serves one connection to it.
     ///
     /// - Throws: the data dir's error (locked by another weatherd, damaged log…), or `SocketError`.
     package static func standalone(
-        configuration: Configuration, clock: any RuntimeClock, logger: Logger, provider: any WeatherProvider,
-        transport: HTTPTransport, onNotification: @escaping @Sendable (String, JSONValue) -> Void = { _, _ in }
+        configuration: Configuration, runtime: Runtime, logger: Logger, provider: any WeatherProvider,
+        transport: HTTPTransport, autoLocator: AutoLocator,
+        onNotification: @escaping @Sendable (String, JSONValue) -> Void = { _, _ in }
     ) throws -> ClientConnection {
-        let opened = try OpenedDataDir.open(configuration: configuration, clock: clock, logger: logger)
+        let opened = try OpenedDataDir.open(configuration: configuration, clock: runtime.clock, logger: logger)
         let (serverEnd, clientEnd) = try UnixSocket.pair()
         let served = Task {
             await Standalone.serve(
-                opened, configuration: configuration, clock: clock, logger: logger, provider: provider,
-                transport: transport, input: serverEnd, output: serverEnd)
-            // Shut down before closing: a close alone would neither wake the reading thread nor tell the client.
+                opened, configuration: configuration, runtime: runtime, logger: logger, provider: provider,
+                transport: transport, autoLocator: autoLocator, input: serverEnd, output: serverEnd)
+            // Shut down before closing: a close alone would not tell the client.
             shutdownSocket(serverEnd, .both)
             UnixSocket.closeDescriptor(serverEnd)
         }
-        return ClientConnection(client: LineClient(fd: clientEnd, onNotification: onNotification), served: served)
+        return ClientConnection(
+            client: try LineClient(fd: clientEnd, loop: runtime.loop, onNotification: onNotification), served: served)
     }
 
     /// Ends the connection: the server answers what it was sent, then (in this process) the engine shuts down.

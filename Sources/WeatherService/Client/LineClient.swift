@@ -13,9 +13,9 @@ import WeatherRuntime
 /// A JSON-RPC client over one connected stream socket: the shared daemon's, or one end of a socket pair served
 /// in this process (`ClientConnection`). What the command-line tools use.
 ///
-/// `call` sends one request and waits for its answer; a dedicated thread reads the answers, matches them to
-/// their calls by id, and hands every notification (an `events/event` push, an alert) to `onNotification`,
-/// in the order they arrive. When the connection ends, or the server answers with an error that has no id
+/// `call` sends one request and waits for its answer; the event loop reads the answers, matches them to their
+/// calls by id, and hands every notification (an `events/event` push, an alert) to `onNotification`, in the
+/// order they arrive. When the connection ends, or the server answers with an error that has no id
 /// (`too_many_connections`, `daemon_gone`), every call waiting and every later one fails with that error.
 package final class LineClient: Sendable {
     private struct State {
@@ -25,26 +25,26 @@ package final class LineClient: Sendable {
         var ended: RPCError?
     }
 
-    private let fd: Int32
+    private let channel: Channel
     private let state = Mutex(State())
-    /// Held while a line is sent, so lines sent from two tasks never interleave.
-    private let sending = Mutex(())
+    private let splitter: Mutex<LineSplitter>
     private let onNotification: @Sendable (_ method: String, _ params: JSONValue) -> Void
-    /// Opens once the reading thread has stopped.
+    /// Opens once the server has closed the connection (or it failed).
     private let readerDone = Latch()
 
-    /// Takes over `fd` (closed by `close`) and starts reading it.
+    /// Takes over `fd` (closed by `close`) and starts reading it on `loop`.
     package init(
-        fd: Int32, maxLineBytes: Int = 16 << 20,
+        fd: Int32, loop: EventLoop, maxLineBytes: Int = 16 << 20,
         onNotification: @escaping @Sendable (_ method: String, _ params: JSONValue) -> Void = { _, _ in }
-    ) {
-        self.fd = fd
-        self.onNotification = onNotification
+    ) throws(SystemError) {
         UnixSocket.preventSIGPIPE(fd)
-        startThread(named: "weatherd-client") { [self] in
-            read(maxLineBytes: maxLineBytes)
-            readerDone.open()
+        channel = try Channel(loop: loop, fd: fd, owned: true)
+        self.onNotification = onNotification
+        splitter = Mutex(LineSplitter(maxLineBytes: maxLineBytes))
+        channel.onOutput { [weak self] event in
+            if case .failed = event { self?.end(Self.closed) }
         }
+        channel.startReading { [weak self] input in self?.read(input) }
     }
 
     /// The error a call gets once the connection has ended without a word from the server.
@@ -89,40 +89,47 @@ package final class LineClient: Sendable {
         send(["jsonrpc": "2.0", "method": "$/cancelRequest", "params": ["id": .int(id)]])
     }
 
-    /// Sends one message as a line; a failed send ends the connection.
+    /// Sends one message as a line (queued whole: lines never interleave); a failed send ends the connection.
     private func send(_ message: JSONValue) {
-        let line = Array(message.jsonString.utf8) + [UInt8(ascii: "\n")]
-        let sent = sending.withLock { _ in line.withUnsafeBytes { UnixSocket.sendAll(fd, $0) } }
-        if !sent { end(Self.closed) }
+        if !channel.write(Array(message.jsonString.utf8) + [UInt8(ascii: "\n")]) { end(Self.closed) }
     }
 
     /// Ends what this client sends (a half-close): the server answers what it has and closes.
-    package func finishSending() { _ = shutdown(fd, Int32(SHUT_WR)) }
+    package func finishSending() { channel.shutdownOutputWhenFlushed() }
 
-    /// Closes the connection and waits for the reading thread.
+    /// Closes the connection.
     package func close() async {
-        _ = shutdown(fd, Int32(SHUT_RDWR))
-        await readerDone.wait()
-        UnixSocket.closeDescriptor(fd)
+        channel.shutdownBoth()
+        channel.close()
+        end(Self.closed)
+        readerDone.open()
     }
 
     /// Waits until the server has closed the connection.
     package func waitForEnd() async { await readerDone.wait() }
 
-    private func read(maxLineBytes: Int) {
-        var splitter = LineSplitter(maxLineBytes: maxLineBytes)
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        let handle: (LineSplitter.Item) -> Void = { [self] item in
+    /// What the loop read (on its thread).
+    private func read(_ input: Channel.Input) {
+        var messages: [JSONValue] = []
+        let handle: (LineSplitter.Item) -> Void = { item in
             guard case .line(let bytes) = item, let message = try? JSONValue.parse(bytes) else { return }
-            receive(message)
+            messages.append(message)
         }
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Descriptor.read(fd, into: $0) }
-            if count <= 0 { break }
-            buffer.withUnsafeBytes { splitter.feed(UnsafeRawBufferPointer(rebasing: $0[..<count]), handle) }
+        let ended = splitter.withLock { splitter -> Bool in
+            switch input {
+            case .bytes(let bytes):
+                splitter.feed(bytes, handle)
+                return false
+            case .end:
+                splitter.finish(handle)
+                return true
+            }
         }
-        splitter.finish(handle)
-        end(Self.closed)
+        for message in messages { receive(message) }
+        if ended {
+            end(Self.closed)
+            readerDone.open()
+        }
     }
 
     private func receive(_ message: JSONValue) {

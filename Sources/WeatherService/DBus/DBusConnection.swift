@@ -34,19 +34,17 @@ package enum DBusSocket: Sendable, Equatable {
     case abstract(String)
 }
 
-/// One connection to a message bus over its Unix socket: the handshake, `Hello`, then method calls one at a
-/// time, each waiting for its reply (signals the bus sends meanwhile are skipped). The blocking reads and
-/// writes run on a thread of their own; a reply that does not come within `replyTimeoutSeconds` (the
-/// D-Bus default, 25 s) breaks the connection.
+/// One connection to a message bus over its Unix socket, served by the event loop: the handshake, `Hello`, then
+/// method calls, any number at once, each matched to its reply by serial; signals are handed to whoever listens
+/// (`onSignal`). A reply that does not come within `replyTimeout` on the runtime's clock (the D-Bus default, 25 s)
+/// fails that call with a clear error, whatever the bus sends meanwhile (nothing, or only signals).
 package final class DBusConnection: Sendable {
     /// The unique name the bus gave this connection (`:1.42`).
     package let uniqueName: String
-    private let fd: Int32
-    private let serial = Mutex<UInt32>(1)
-    /// One call at a time; the framer keeps what was read past a reply (a signal's first bytes) for the next.
-    private let calls: Mutex<DBusFramer>
+    let link: Link
 
-    package static let replyTimeoutSeconds = 25
+    /// How long a call waits for its reply.
+    package static let replyTimeout: Duration = .seconds(25)
 
     /// The socket of a bus address: the first `unix:path=…` or `unix:abstract=…` of `address` (several are
     /// separated by `;`).
@@ -62,62 +60,63 @@ package final class DBusConnection: Sendable {
         )
     }
 
-    /// Connects to the bus at `address` as user `uid`, authenticates and says `Hello`.
-    package static func connect(address: String, uid: UInt32) async throws(DBusError) -> DBusConnection {
-        let socket = try socket(of: address)
-        let result = await onOwnThread(named: "dbus-connect") { () -> Result<(Int32, String, DBusFramer), DBusError> in
-            let fd: Int32
-            do throws(DBusError) {
-                fd = try open(socket)
-            } catch {
-                return .failure(error)
-            }
-            var timeout = timeval(tv_sec: replyTimeoutSeconds, tv_usec: 0)
-            _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            var framer = DBusFramer()
-            do throws(DBusError) {
-                let name = try handshake(fd, uid: uid, &framer)
-                return .success((fd, name, framer))
-            } catch {
-                close(fd)
-                return .failure(error)
-            }
+    /// Connects to the bus at `address` as user `uid`, authenticates and says `Hello`, each step within
+    /// `replyTimeout` on `runtime`'s clock.
+    package static func connect(
+        address: String, uid: UInt32, runtime: Runtime, replyTimeout: Duration = replyTimeout
+    ) async throws(DBusError) -> DBusConnection {
+        let fd = try open(try socket(of: address))
+        let link: Link
+        do {
+            link = try Link(fd: fd, runtime: runtime, replyTimeout: replyTimeout)
+        } catch {
+            Descriptor.close(fd)
+            throw .noBus("\(error)")
         }
-        let (fd, name, framer) = try result.get()
-        return DBusConnection(fd: fd, uniqueName: name, framer: framer)
+        do throws(DBusError) {
+            link.write(DBusAuth.start(uid: uid))
+            let line = try await link.nextLine()
+            guard DBusAuth.accepted(line) != nil else { throw .refused(line) }
+            link.write(DBusAuth.begin)
+            let reply = try await link.call(
+                .call(
+                    serial: 1, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                    interface: "org.freedesktop.DBus", member: "Hello"))
+            guard let name = reply.body.first?.text else { throw .broken("Hello gave no name") }
+            return DBusConnection(link: link, uniqueName: name)
+        } catch {
+            link.close()
+            throw error
+        }
     }
 
-    private init(fd: Int32, uniqueName: String, framer: DBusFramer) {
-        self.fd = fd
+    private init(link: Link, uniqueName: String) {
+        self.link = link
         self.uniqueName = uniqueName
-        calls = Mutex(framer)
-        serial.withLock { $0 = 2 }
     }
 
-    deinit { close(fd) }
+    deinit { link.close() }
 
     /// Calls `member` and returns the reply's body.
+    ///
+    /// - Throws: `.remote` for the peer's error, `.broken` when the connection broke or no reply came within
+    ///   `replyTimeout`.
     package func call(
         destination: String, path: String, interface: String, member: String, _ body: [DBusValue]
     ) async throws(DBusError) -> [DBusValue] {
-        let number = serial.withLock { serial in
-            defer { serial &+= 1 }
-            return serial
-        }
-        let message = DBusMessage.call(
-            serial: number, destination: destination, path: path, interface: interface, member: member, body: body)
-        let result = await onOwnThread(named: "dbus-call") { [self] () -> Result<[DBusValue], DBusError> in
-            calls.withLock { framer in
-                do throws(DBusError) {
-                    try Self.send(fd, message.bytes)
-                    return .success(try Self.receiveReply(fd, to: number, &framer).body)
-                } catch {
-                    return .failure(error)
-                }
-            }
-        }
-        return try result.get()
+        try await link.call(
+            .call(
+                serial: link.nextSerial(), destination: destination, path: path, interface: interface,
+                member: member, body: body)
+        ).body
     }
+
+    /// Hands every signal the bus sends on this connection to `handler` (on the loop's thread); signals only come
+    /// once a match rule asks for them (`AddMatch`).
+    package func onSignal(_ handler: @escaping @Sendable (DBusMessage) -> Void) { link.onSignal(handler) }
+
+    /// Ends the connection: calls waiting fail.
+    package func close() { link.close() }
 
     /// A connected socket to the bus (the test support's notification server connects through it too).
     package static func open(_ socket: DBusSocket) throws(DBusError) -> Int32 {
@@ -150,7 +149,7 @@ package final class DBusConnection: Sendable {
                 }
                 guard result == 0 else {
                     let code = errno
-                    close(fd)
+                    Descriptor.close(fd)
                     throw .noBus("cannot connect to the abstract socket \(name): \(String(cString: strerror(code)))")
                 }
                 return fd
@@ -178,7 +177,7 @@ package final class DBusConnection: Sendable {
 
     /// Writes all of `bytes` to the bus.
     package static func send(_ fd: Int32, _ bytes: [UInt8]) throws(DBusError) {
-        if let code = Descriptor.writeAll(fd, bytes, using: .send(flags: UnixSocket.sendFlags)) {
+        if let code = Descriptor.writeAll(fd, bytes, socket: true) {
             throw .broken(String(cString: strerror(code)))
         }
     }
@@ -244,5 +243,231 @@ package final class DBusConnection: Sendable {
             }
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+extension DBusConnection {
+    /// The socket and its reading: handshake lines, then messages routed to the calls waiting for them.
+    final class Link: Sendable {
+        private struct State {
+            var framer = DBusFramer()
+            var handshaking = true
+            var serial: UInt32 = 2
+            var lines: [String] = []
+            var lineWaiter: CheckedContinuation<String, any Error>?
+            var replies: [UInt32: CheckedContinuation<DBusMessage, any Error>] = [:]
+            var signalHandlers: [@Sendable (DBusMessage) -> Void] = []
+            /// Waits for the next signal one of them accepts (`nextSignal`), by number.
+            var signalWaiters: [UInt64: (matches: @Sendable (DBusMessage) -> Bool, CheckedContinuation<DBusMessage, any Error>)] =
+                [:]
+            var nextWaiter: UInt64 = 0
+            /// Signals nobody waited for yet, oldest first (at most `keptSignals`): one that came between a call's
+            /// reply and the wait that follows it is not lost.
+            var unclaimed: [DBusMessage] = []
+            var ended: DBusError?
+        }
+
+        private let channel: Channel
+        private let clock: any RuntimeClock
+        private let replyTimeout: Duration
+        private let state = Mutex(State())
+        /// The most signals kept for a wait to come.
+        private static let keptSignals = 64
+
+        init(fd: Int32, runtime: Runtime, replyTimeout: Duration) throws(SystemError) {
+            UnixSocket.setNonBlocking(fd, true)
+            channel = try Channel(loop: runtime.loop, fd: fd, owned: true)
+            clock = runtime.clock
+            self.replyTimeout = replyTimeout
+            channel.onOutput { [weak self] event in
+                if case .failed(let code) = event { self?.end(.broken(String(cString: strerror(code)))) }
+            }
+            channel.startReading { [weak self] input in self?.read(input) }
+        }
+
+        func nextSerial() -> UInt32 {
+            state.withLock { state in
+                defer { state.serial &+= 1 }
+                return state.serial
+            }
+        }
+
+        func write(_ bytes: [UInt8]) { channel.write(bytes) }
+
+        func onSignal(_ handler: @escaping @Sendable (DBusMessage) -> Void) {
+            state.withLock { $0.signalHandlers.append(handler) }
+        }
+
+        /// The next signal `matches` accepts; signals that came before are not kept.
+        func nextSignal(where matches: @escaping @Sendable (DBusMessage) -> Bool) async throws(DBusError)
+            -> DBusMessage
+        {
+            let id = state.withLock { state in
+                defer { state.nextWaiter += 1 }
+                return state.nextWaiter
+            }
+            do {
+                return try await withTaskCancellationHandler {
+                    try await withCheckedThrowingContinuation { continuation in
+                        let now = state.withLock { state -> Result<DBusMessage, any Error>? in
+                            if let kept = state.unclaimed.firstIndex(where: matches) {
+                                return .success(state.unclaimed.remove(at: kept))
+                            }
+                            if let ended = state.ended { return .failure(ended) }
+                            state.signalWaiters[id] = (matches, continuation)
+                            return nil
+                        }
+                        if let now { continuation.resume(with: now) }
+                    }
+                } onCancel: { [self] in
+                    state.withLock { $0.signalWaiters.removeValue(forKey: id) }?.1.resume(
+                        throwing: CancellationError())
+                }
+            } catch let error as DBusError {
+                throw error
+            } catch {
+                throw .broken("\(error)")
+            }
+        }
+
+        /// The handshake's next line, within the reply timeout.
+        func nextLine() async throws(DBusError) -> String {
+            try await bounded(during: "the handshake") { continuation in
+                state.withLock { state -> Result<String, any Error>? in
+                    if let ended = state.ended { return .failure(ended) }
+                    if !state.lines.isEmpty { return .success(state.lines.removeFirst()) }
+                    state.lineWaiter = continuation
+                    return nil
+                }
+            } cancel: { [self] in
+                state.withLock { state in
+                    defer { state.lineWaiter = nil }
+                    return state.lineWaiter
+                }
+            }
+        }
+
+        /// Sends `message` and waits for its reply, within the reply timeout.
+        func call(_ message: DBusMessage) async throws(DBusError) -> DBusMessage {
+            let serial = message.serial
+            let reply = try await bounded(during: message.member ?? "a call") { continuation in
+                state.withLock { state -> Result<DBusMessage, any Error>? in
+                    if let ended = state.ended { return .failure(ended) }
+                    state.replies[serial] = continuation
+                    return nil
+                }
+            } cancel: { [self] in
+                state.withLock { $0.replies.removeValue(forKey: serial) }
+            } sending: {
+                channel.write(message.bytes)
+            }
+            if reply.kind == .error {
+                throw .remote(name: reply.errorName ?? "error", message: reply.body.first?.text ?? "")
+            }
+            return reply
+        }
+
+        /// Waits for what `register` arranges to be resumed with, or fails after the reply timeout on the clock.
+        private func bounded<T: Sendable>(
+            during what: String, _ register: (CheckedContinuation<T, any Error>) -> Result<T, any Error>?,
+            cancel: @escaping @Sendable () -> CheckedContinuation<T, any Error>?, sending: () -> Void = {}
+        ) async throws(DBusError) -> T {
+            let timeout = replyTimeout
+            let timer = Mutex<LoopTimer?>(nil)
+            do {
+                return try await withTaskCancellationHandler {
+                    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+                        if let now = register(continuation) { return continuation.resume(with: now) }
+                        sending()
+                        timer.withLock {
+                            $0 = clock.schedule(at: clock.now.advanced(by: timeout), on: channel.loop) {
+                                cancel()?.resume(
+                                    throwing: DBusError.broken("no reply from the bus within \(timeout) (\(what))"))
+                            }
+                        }
+                    }
+                } onCancel: {
+                    cancel()?.resume(throwing: CancellationError())
+                }
+            } catch let error as DBusError {
+                timer.withLock { $0?.cancel() }
+                throw error
+            } catch {
+                timer.withLock { $0?.cancel() }
+                throw .broken("\(error)")
+            }
+        }
+
+        /// What the loop read (on its thread).
+        private func read(_ input: Channel.Input) {
+            guard case .bytes(let bytes) = input else { return end(.broken("the bus closed the connection")) }
+            var lines: [(CheckedContinuation<String, any Error>, String)] = []
+            var replies: [(CheckedContinuation<DBusMessage, any Error>, DBusMessage)] = []
+            var signals: [DBusMessage] = []
+            var failure: DBusError?
+            let handlers = state.withLock { state -> [@Sendable (DBusMessage) -> Void] in
+                state.framer.append(bytes)
+                do throws(DBusWireError) {
+                    while state.handshaking, let line = try state.framer.line() {
+                        // Once the server says OK the client sends BEGIN; messages follow.
+                        if line.hasPrefix("OK ") { state.handshaking = false }
+                        if let waiter = state.lineWaiter {
+                            state.lineWaiter = nil
+                            lines.append((waiter, line))
+                        } else {
+                            state.lines.append(line)
+                        }
+                    }
+                    while !state.handshaking, let message = try state.framer.message() {
+                        switch message.kind {
+                        case .methodReturn, .error:
+                            if let serial = message.replySerial, let waiter = state.replies.removeValue(forKey: serial) {
+                                replies.append((waiter, message))
+                            }
+                        case .signal: signals.append(message)
+                        case .methodCall: break
+                        }
+                    }
+                } catch {
+                    failure = .broken(error.message)
+                }
+                return state.signalHandlers
+            }
+            for (waiter, line) in lines { waiter.resume(returning: line) }
+            for (waiter, message) in replies { waiter.resume(returning: message) }
+            for message in signals {
+                for handler in handlers { handler(message) }
+                let waiting = state.withLock { state -> [CheckedContinuation<DBusMessage, any Error>] in
+                    let accepted = state.signalWaiters.filter { $0.value.matches(message) }
+                    for id in accepted.keys { state.signalWaiters[id] = nil }
+                    if accepted.isEmpty {
+                        state.unclaimed.append(message)
+                        if state.unclaimed.count > Self.keptSignals { state.unclaimed.removeFirst() }
+                    }
+                    return accepted.sorted { $0.key < $1.key }.map(\.value.1)
+                }
+                for waiter in waiting { waiter.resume(returning: message) }
+            }
+            if let failure { end(failure) }
+        }
+
+        /// Fails every call waiting and every later one with `error`, and closes the socket.
+        private func end(_ error: DBusError) {
+            let (line, replies, signals) = state.withLock { state in
+                if state.ended == nil { state.ended = error }
+                defer {
+                    state.lineWaiter = nil
+                    state.replies = [:]
+                    state.signalWaiters = [:]
+                }
+                return (state.lineWaiter, Array(state.replies.values), state.signalWaiters.values.map(\.1))
+            }
+            line?.resume(throwing: error)
+            for waiter in replies { waiter.resume(throwing: error) }
+            for waiter in signals { waiter.resume(throwing: error) }
+            channel.close()
+        }
+
+        func close() { end(.broken("the connection was closed")) }
     }
 }

@@ -52,6 +52,18 @@ package indirect enum DBusValue: Sendable, Equatable {
         if case .uint32(let value) = self { return value }
         return nil
     }
+
+    /// The number of a `d`; nil for another type.
+    package var doubleValue: Double? {
+        if case .double(let value) = self { return value }
+        return nil
+    }
+
+    /// The value inside a variant; any other value as it is.
+    package var unwrapped: DBusValue {
+        if case .variant(let inner) = self { return inner.unwrapped }
+        return self
+    }
 }
 
 /// Why bytes are not a D-Bus message weatherd can read.

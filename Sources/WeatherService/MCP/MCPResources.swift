@@ -62,7 +62,8 @@ extension MCPController {
             resource(
                 MCPResourceURI.warnings, name: "warnings", title: "Official weather warnings",
                 description: "The official warnings in force at the current location and every favorite with "
-                    + "alerts on, as last fetched (NWS, EUMETNET – MeteoAlarm).",
+                    + "alerts on, as last fetched (NWS, the DWD through Bright Sky, EUMETNET – MeteoAlarm, the "
+                    + "FOSS Public Alert Server).",
                 lastModified: nil, request.version),
         ]
         for (favorite, fetchedAt) in zip(items, fetched) {

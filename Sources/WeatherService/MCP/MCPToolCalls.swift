@@ -62,6 +62,7 @@ extension MCPController {
                         + "\(current.units.temperature.rawValue) is \(PastWire.anomalyText(normal.anomaly, current.units))"
                         + " for \(PastWire.dayName(month: normal.month, day: normal.day))"
                 }
+                summary += await Self.approximateNote(place.place, engine: engine, origin: origin)
                 return MCPAnswer(summary, detail.keep(value))
             }
         case "get_forecast":
@@ -73,9 +74,10 @@ extension MCPController {
             let answer = try engine.forecast(
                 place.place, units: place.units, maxAgeMs: place.maxAgeMs, days: days, detail: detail.forecast,
                 type: type, origin: origin)
-            return {
+            return { [engine] in
                 let value = try await answer().json
-                return MCPAnswer(MCPSummary.forecast(value, now: clock.timestamp()), detail.keep(value))
+                let note = await Self.approximateNote(place.place, engine: engine, origin: origin)
+                return MCPAnswer(MCPSummary.forecast(value, now: clock.timestamp()) + note, detail.keep(value))
             }
         case "search_cities":
             let limit = Int(try a.int("limit", in: 1...5) ?? 5)

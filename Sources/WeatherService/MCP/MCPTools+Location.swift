@@ -21,7 +21,7 @@ extension MCPTool {
                 "type": "object", "required": ["lat", "lon", "setAt", "refresh"],
                 "properties": [
                     "lat": ["type": "number"], "lon": ["type": "number"], "name": ["type": "string"],
-                    "setAt": ["type": "string"], "refresh": ["type": "boolean"],
+                    "setAt": ["type": "string"], "refresh": ["type": "boolean"], "approximate": ["type": "boolean"],
                 ],
             ], readOnly: false, openWorld: true)
     ]
@@ -33,8 +33,26 @@ extension MCPController {
         guard name == "set_location" else { return nil }
         let answer = try await engine.setLocation(try LocationController.newLocation(arguments), origin: origin)
         return {
-            let value = try await answer().json
+            let value = try await answer().answer
             return MCPAnswer(MCPSummary.location(value), value)
         }
+    }
+}
+
+extension MCPController {
+    /// What a weather tool's summary adds when it answered for the current location and weatherd found that
+    /// only from the time zone: `. The current location is approximate location: …; set_location sets an exact
+    /// one`; empty otherwise (a place named, a location set or found by GeoClue).
+    static func approximateNote(_ place: PlaceQuery, engine: Engine, origin: Origin) async -> String {
+        guard case .currentLocation = place else { return "" }
+        let here: Location
+        do {
+            here = try await engine.currentLocation(autoLocation: false, origin: origin)()
+        } catch {
+            // Cleared since the weather was answered: nothing to say about it.
+            return ""
+        }
+        guard here.isApproximate, let said = LocationWording.origin(here.answer) else { return "" }
+        return ". The current location is an \(said); set_location sets an exact one"
     }
 }

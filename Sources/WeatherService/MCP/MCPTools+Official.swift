@@ -7,15 +7,19 @@ extension MCPTool {
         MCPTool(
             name: "get_warnings", title: "Official weather warnings",
             description: "The official warnings in force at a place (city, or lat and lon, or favorite; none for "
-                + "the current location): from the US National Weather Service for US places and any point it "
-                + "covers, and from EUMETNET – MeteoAlarm for European ones (a bare lat and lon is matched by the "
-                + "country and region reverse geocoding names, where the provider has it), texts as the sender "
-                + "wrote them. A place neither covers gets an empty list and a coverage note.",
+                + "the current location), from the service of its jurisdiction: the US National Weather Service, "
+                + "the Deutscher Wetterdienst by municipality (through Bright Sky), EUMETNET – MeteoAlarm for "
+                + "Europe's other countries, and elsewhere the national services' CAP feeds relayed by KDE's FOSS "
+                + "Public Alert Server (in beta; each warning names its sender and how it matched the place, "
+                + "by polygon or circle). Texts, severity, urgency and certainty as the sender issued them. "
+                + "`covered` says whether a service is known to watch the place: an empty list with covered false "
+                + "is no all-clear, and the coverage note says why.",
             properties: officialPlaceProperties,
             output: [
-                "type": "object", "required": ["location", "warnings", "stale", "coverage"],
+                "type": "object", "required": ["location", "warnings", "stale", "coverage", "covered"],
                 "properties": [
                     "warnings": ["type": "array", "items": ["type": "object"]], "source": ["type": "string"],
+                    "covered": ["type": "boolean"], "problems": ["type": "array", "items": ["type": "string"]],
                     "attribution": ["type": "string"], "coverage": ["type": "string"], "stale": ["type": "boolean"],
                 ],
             ], readOnly: true, openWorld: true),

@@ -7,9 +7,14 @@ struct LocationController: Controller {
 
     var methods: [String: MethodHandler] {
         [
-            "location/get": MethodHandler { [location] _ in await location.getLocation().map { $0.json } },
+            "location/get": MethodHandler(params: ["autoLocation"]) { [location] call in
+                let auto = try call.params.optionalBool("autoLocation")
+                return await location.currentLocation(autoLocation: auto, origin: call.origin).map { $0.answer }
+            },
             "location/set": MethodHandler(changesState: true, params: ["lat", "lon", "address"]) { [location] call in
-                try await location.setLocation(try Self.newLocation(call.params), origin: call.origin).map { $0.json }
+                try await location.setLocation(try Self.newLocation(call.params), origin: call.origin).map {
+                    $0.answer
+                }
             },
             "location/clear": MethodHandler(changesState: true) { [location] call in
                 try await location.clearLocation(origin: call.origin).map { CommandResult.locationCleared($0) }

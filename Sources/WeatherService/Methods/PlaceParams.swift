@@ -2,10 +2,11 @@ import WeatherDomain
 import WeatherEngine
 
 /// The place arguments both faces take: exactly one of `city`, `lat`+`lon`, `favorite` (an id or a
-/// name; JSON-RPC also accepts `favoriteId`), or none for the current location.
+/// name; JSON-RPC also accepts `favoriteId`), or none for the current location, which JSON-RPC's
+/// `autoLocation` lets weatherd find when none is set (MCP's tools declare no such argument).
 struct PlaceParams: Sendable {
     /// The members that name a place.
-    static let names: Set<String> = ["city", "lat", "lon", "favorite", "favoriteId"]
+    static let names: Set<String> = ["city", "lat", "lon", "favorite", "favoriteId", "autoLocation"]
 
     var place: PlaceQuery
     var units: Units?
@@ -28,7 +29,7 @@ struct PlaceParams: Sendable {
         } else if let favorite {
             place = .favorite(favorite)
         } else {
-            place = .currentLocation
+            place = .currentLocation(autoLocation: try params.optionalBool("autoLocation"))
         }
         units = try params.choice("units", as: Units.self)
         maxAgeMs = try params.int("maxAgeSeconds", in: 0...(365 * 86_400)).map { $0 * 1000 }

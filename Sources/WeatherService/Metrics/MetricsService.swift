@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import WeatherEngine
 import WeatherRuntime
 
@@ -18,7 +19,8 @@ import WeatherRuntime
 /// - at most `maxConnections` at once; one more gets 503 and is closed at once.
 ///
 /// A scrape reads the engine's state only: it makes no upstream call and writes nothing to the log. At
-/// shutdown (cancellation) it stops accepting, ends the open connections and waits for them.
+/// shutdown (graceful, or cancellation) it stops accepting, cuts the open connections and waits for them.
+/// Connections are served on the event loop, each in a task of the service's own group.
 package struct MetricsService: Service {
     package struct Settings: Sendable {
         /// The most connections served at once.
@@ -45,25 +47,78 @@ package struct MetricsService: Service {
     package func run() async {
         await engine.ready.wait()
         engine.logger.info("metrics on http://\(listener.endpoint)/metrics")
-        listener.start { [self] fd in
-            connections.admit(fd) { await serve(fd) }
+        let (accepted, acceptor) = AsyncStream<Int32>.makeStream()
+        listener.start(on: engine.runtime) { fd in
+            if case .terminated = acceptor.yield(fd) { close(fd) }
         } onEnd: { [engine] error in
             if let error { engine.logger.error("the metrics endpoint stopped accepting: \(error)") }
+            acceptor.finish()
         }
-        await untilCancelled()
-        listener.close()
-        await connections.stopAndDrain()
+        await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                await withDiscardingTaskGroup { group in
+                    for await fd in accepted {
+                        guard connections.admit() else {
+                            Self.refuse(fd)
+                            continue
+                        }
+                        group.addTask {
+                            await serve(fd)
+                            connections.closed()
+                        }
+                    }
+                    // Accepting ended: the open connections are cut.
+                    group.cancelAll()
+                }
+            } onGracefulShutdown: { [listener] in
+                listener.close()
+            }
+        } onCancel: { [listener] in
+            listener.close()
+        }
     }
 
-    /// Serves the one request of a connection (`connections` closes it afterwards).
+    /// Answers 503 to a connection past the bound, and closes it.
+    private static func refuse(_ fd: Int32) {
+        // A new connection's send buffer is empty, so this short answer is taken whole.
+        let refusal = MetricsResponse(503, "Service Unavailable", body: "Too many metrics connections at once.\n")
+        refusal.bytes().withUnsafeBytes { raw in _ = Descriptor.writeNow(fd, raw, socket: true) }
+        shutdownSocket(fd, .both)
+        close(fd)
+    }
+
+    /// Serves the one request of a connection, and closes it.
     private func serve(_ fd: Int32) async {
-        let clock = engine.clock
-        let head = await Self.bounded(fd, until: clock.now.advanced(by: settings.timeout), clock: clock, cut: .read) {
-            Self.readHead(fd)
+        let channel: Channel
+        do {
+            channel = try Channel(loop: engine.runtime.loop, fd: fd, owned: true)
+        } catch {
+            close(fd)
+            return
         }
+        defer { channel.close() }
+        let clock = engine.clock
+        let head = Promise<HTTPRequestHead>()
+        let read = Mutex<[UInt8]>([])
+        channel.startReading { input in
+            switch input {
+            case .bytes(let bytes):
+                let sofar = read.withLock { read -> [UInt8] in
+                    read.append(contentsOf: bytes)
+                    return read
+                }
+                let parsed = HTTPRequestHead.read(sofar)
+                if parsed != .incomplete {
+                    channel.pauseReading()
+                    head.fulfill(parsed)
+                }
+            case .end: head.fulfill(.incomplete)
+            }
+        }
+        let received = await Self.first(head.waitUnlessCancelled, before: clock.now.advanced(by: settings.timeout), clock)
         let response: MetricsResponse
         var includingBody = true
-        switch head {
+        switch received {
         case nil: response = MetricsResponse(408, "Request Timeout", body: "The request took too long to arrive.\n")
         case let head?:
             if let refusal = MetricsResponse.refusal(head) {
@@ -73,62 +128,44 @@ package struct MetricsService: Service {
                 response = .metrics(MetricsText.render(await engine.metrics()))
             }
         }
-        let bytes = response.bytes(includingBody: includingBody)
-        _ = await Self.bounded(fd, until: clock.now.advanced(by: settings.timeout), clock: clock, cut: .both) {
-            Self.answer(fd, bytes)
+        guard !Task.isCancelled else { return }
+        channel.write(response.bytes(includingBody: includingBody))
+        channel.shutdownOutputWhenFlushed()
+        // A client that ended its input before its head was whole has nothing more to send.
+        guard received != .incomplete else { return await channel.flush() }
+        // Read what the client still sends until it closes (at most 64 KiB), so that closing with unread input
+        // does not reset the connection before the client has read the answer.
+        let closedByClient = Promise<Void>()
+        let drained = Mutex(0)
+        channel.startReading { input in
+            switch input {
+            case .bytes(let bytes):
+                let total = drained.withLock { total -> Int in
+                    total += bytes.count
+                    return total
+                }
+                if total >= 65_536 { closedByClient.fulfill(()) }
+            case .end: closedByClient.fulfill(())
+            }
         }
+        channel.resumeReading()
+        _ = await Self.first(
+            closedByClient.waitUnlessCancelled, before: clock.now.advanced(by: settings.timeout), clock)
     }
 
-    /// Runs `work` (blocking I/O on `fd`) on a thread of its own until it returns or `deadline` passes on
-    /// `clock`; at the deadline it shuts `fd` down (`cut`), which ends the work, and waits for the thread
-    /// before returning nil, so `fd` is never closed under it.
-    private static func bounded<T: Sendable>(
-        _ fd: Int32, until deadline: WallInstant, clock: any RuntimeClock, cut: SocketDirection,
-        _ work: @escaping @Sendable () -> T
+    /// What `wait` returns, unless `deadline` passes on `clock` first (nil), or the task is cancelled (nil).
+    private static func first<T: Sendable>(
+        _ wait: @escaping @Sendable () async -> T?, before deadline: RuntimeInstant, _ clock: any RuntimeClock
     ) async -> T? {
-        let done = Promise<T>()
-        startThread(named: "weatherd-metrics-io") { _ = done.fulfill(work()) }
-        let first: T? = await withTaskGroup(of: T?.self) { group in
-            group.addTask { await done.waitUnlessCancelled() }
+        await withTaskGroup(of: T?.self) { group in
+            group.addTask { await wait() }
             group.addTask {
-                do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return await done.wait() }
+                try? await clock.sleep(until: deadline, tolerance: nil)
                 return nil
             }
             let first = await group.next() ?? nil
             group.cancelAll()
             return first
-        }
-        if let first { return first }
-        shutdownSocket(fd, cut)
-        _ = await done.wait()
-        return nil
-    }
-
-    /// Reads until the head is complete, malformed or too large, or the input ends.
-    private static func readHead(_ fd: Int32) -> HTTPRequestHead {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 2048)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Descriptor.read(fd, into: $0) }
-            if count <= 0 { return .incomplete }
-            bytes += buffer[..<count]
-            let head = HTTPRequestHead.read(bytes)
-            if head != .incomplete { return head }
-        }
-    }
-
-    /// Writes the response, ends the sending side, and reads what the client still sends until it closes (at
-    /// most 64 KiB), so that closing with unread input does not reset the connection before the client has
-    /// read the answer.
-    private static func answer(_ fd: Int32, _ bytes: [UInt8]) {
-        guard Descriptor.writeAll(fd, bytes, using: .send(flags: UnixSocket.sendFlags)) == nil else { return }
-        _ = shutdown(fd, Int32(SHUT_WR))
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        var drained = 0
-        while drained < 65_536 {
-            let count = buffer.withUnsafeMutableBytes { Descriptor.read(fd, into: $0) }
-            if count <= 0 { return }
-            drained += count
         }
     }
 }

@@ -18,7 +18,7 @@ package enum MetricsText {
             help: "Official warnings in force at a place with alerts on, by severity, as last fetched.",
             reading.places.flatMap { place in
                 (place.warnings ?? [:]).sorted { $0.key < $1.key }.map {
-                    .init([("place", label(place.place)), ("severity", $0.key.rawValue)], Double($0.value))
+                    .init([("place", label(place.place)), ("severity", $0.key.cap)], Double($0.value))
                 }
             })
         let alerts = reading.counters.alerts.merging(AlertRule.allCases.map { ($0.rawValue, 0) }) { $0 + $1 }

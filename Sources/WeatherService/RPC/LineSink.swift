@@ -1,16 +1,8 @@
-import Dispatch
-import Foundation
 import Synchronization
 import WeatherEngine
 import WeatherRuntime
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-/// Where protocol lines go: standard output in the service, a collector in tests.
+/// Where protocol lines go: a connection's output in the service, a collector in tests.
 package protocol LineSink: Sendable {
     /// Queues one whole line (without its newline).
     func send(_ line: [UInt8])
@@ -23,194 +15,120 @@ extension LineSink {
     package func room() async {}
 }
 
-/// The one writer of standard output.
+/// A connection's output of protocol lines: standard output, or a socket.
 ///
-/// Lines are queued whole, each its own array (a backed-up queue never reallocates one large buffer), and
-/// written by a dedicated thread, which coalesces whatever is queued into writes of up to 256 KiB, so no line
-/// is ever interleaved with another. A closed pipe (EPIPE; SIGPIPE is
-/// ignored) means the client is gone: `onClosed` is called once and further lines are dropped.
+/// A line is written at once from the thread that sends it (the log writer's, after the sync that makes a change
+/// durable; a task's, for a read) whenever the descriptor takes it, so an answer costs no hand-off to another
+/// thread; what the descriptor does not take is queued on the channel and written by the event loop. Lines are
+/// never interleaved: each is one write of its bytes and newline, in the order sent. A closed peer (EPIPE;
+/// SIGPIPE is ignored) means the client is gone: `onClosed` is called once and further lines are dropped.
 ///
-/// The queue is bounded by `limit` bytes through its producers rather than by dropping answers: while
-/// more than `limit` bytes wait, the input thread stops reading (`waitForRoom`) and subscriptions stop
-/// pushing (`room`), so a client that stops reading holds weatherd's memory at about `limit` plus the
-/// answers of the requests already read.
-///
-/// With `overflow: .cut` (for one connection of many) a line that would take the queue past `limit` cuts
-/// the connection instead: the socket is shut down, queued and later lines are dropped and `onClosed` is
-/// called once, so a client that stops reading never holds up the others. On a socket, lines are written
-/// with `send` and `MSG_NOSIGNAL`, so a closed peer is an error, never a SIGPIPE.
-package final class StandardOutput: LineSink {
+/// The queue is bounded by `limit` bytes through its producers rather than by dropping answers: while more than
+/// `limit` bytes wait, the input stops being read (`hasRoom`) and subscriptions stop pushing (`room`), so a
+/// client that stops reading holds weatherd's memory at about `limit` plus the answers of the requests already
+/// read. With `overflow: .cut` (for one connection of many) a line that would take the queue past `limit` cuts
+/// the connection instead, so a client that stops reading never holds up the others.
+package final class LineOutput: LineSink {
     /// What a line that would take the queue past `limit` does.
     package enum Overflow: Sendable {
-        /// It is queued; producers wait (`waitForRoom`, `room`) until the queue drains below `limit`.
+        /// It is queued; producers wait (`hasRoom`, `room`) until the queue drains below `limit`.
         case wait
-        /// The connection is cut (`cut`); `room` and `waitForRoom` never wait. A single line larger than `limit`
-        /// still passes an empty queue.
+        /// The connection is cut (`cut`); `room` never waits. A single line larger than `limit` still passes an
+        /// empty queue.
         case cut
     }
 
-    private struct State {
-        var lines: [[UInt8]] = []
-        /// Bytes queued or being written.
-        var pending = 0
-        var writing = false
-        var closed = false
-        var stopping = false
-    }
-
-    private let fd: Int32
+    private let channel: Channel
     /// The queued bytes above which producers wait (or, with `.cut`, the connection is cut).
     package let limit: Int
     /// What happens past `limit`.
     package let overflow: Overflow
-    /// Whether `fd` is a socket, written with `send` so a closed peer raises no SIGPIPE.
-    private let isSocket: Bool
-    private let state = Mutex(State())
-    /// Tasks waiting for room (`room`) and for everything queued to be written (`flush`).
+    private let closed = Atomic<Bool>(false)
+    /// Tasks waiting for room.
     private let roomWaits = WaitQueue<Void>()
-    private let flushWaits = WaitQueue<Void>()
-    private let wake = DispatchSemaphore(value: 0)
-    /// Signalled whenever the queue falls below `limit` (or closes), for the input thread.
-    private let roomCondition = NSCondition()
     private let onClosed: @Sendable () -> Void
+    /// Told (on the loop's thread) when the queue drained below `limit` again: the input may be read again.
+    private let roomListeners = Mutex<[@Sendable () -> Void]>([])
 
-    /// Creates the writer for `fd` (1 by default); lines queue up until `run` starts writing them.
+    /// Writes lines to `channel`, queueing at most about `limit` bytes.
     package init(
-        fd: Int32 = 1, limit: Int = 16 << 20, overflow: Overflow = .wait, onClosed: @escaping @Sendable () -> Void
+        channel: Channel, limit: Int = 16 << 20, overflow: Overflow = .wait,
+        onClosed: @escaping @Sendable () -> Void
     ) {
-        self.fd = fd
+        self.channel = channel
         self.limit = limit
         self.overflow = overflow
         self.onClosed = onClosed
-        isSocket = UnixSocket.isSocket(fd)
-        if isSocket { UnixSocket.preventSIGPIPE(fd) }
+        channel.onOutput { [weak self] event in
+            switch event {
+            case .room: self?.announceRoom()
+            case .failed: self?.markClosed()
+            }
+        }
     }
 
     /// Whether more lines may be queued without passing the bound.
-    private func hasRoom(_ state: State) -> Bool { state.closed || overflow == .cut || state.pending < limit }
+    package var hasRoom: Bool { overflow == .cut || closed.load(ordering: .relaxed) || channel.unwrittenBytes < limit }
 
-    /// Blocks the calling thread (never an async task) while the queue is over its bound.
-    package func waitForRoom() {
-        roomCondition.lock()
-        defer { roomCondition.unlock() }
-        while !state.withLock({ hasRoom($0) }) { roomCondition.wait() }
+    package func room() async { _ = await roomWaits.wait { hasRoom ? () : nil } }
+
+    /// Calls `listener` (on the loop's thread) each time the queue drains below `limit`.
+    package func onRoom(_ listener: @escaping @Sendable () -> Void) {
+        roomListeners.withLock { $0.append(listener) }
     }
 
-    package func room() async { _ = await roomWaits.wait { state.withLock { hasRoom($0) } ? () : nil } }
-
-    /// Wakes everything waiting for room, once there is room.
     private func announceRoom() {
-        if state.withLock({ hasRoom($0) }) { roomWaits.resumeAll(()) }
-        roomCondition.lock()
-        roomCondition.broadcast()
-        roomCondition.unlock()
-    }
-
-    /// Writes lines on a dedicated thread until `finish`; everything queued before it is written.
-    package func run() async {
-        await onOwnThread(named: "weatherd-stdout") { [self] in loop() }
-    }
-
-    /// Ends `run` once everything queued is written.
-    package func finish() {
-        state.withLock { $0.stopping = true }
-        wake.signal()
+        roomWaits.resumeAll(())
+        for listener in roomListeners.withLock({ $0 }) { listener() }
     }
 
     package func send(_ line: [UInt8]) {
-        var overflowed = false
-        let signal = state.withLock { state -> Bool in
-            guard !state.closed else { return false }
-            if overflow == .cut, state.pending > 0, state.pending + line.count + 1 > limit {
-                overflowed = true
-                return false
-            }
-            state.lines.append(line)
-            state.pending += line.count + 1
-            return !state.writing
+        guard !closed.load(ordering: .relaxed) else { return }
+        var bytes = line
+        bytes.append(UInt8(ascii: "\n"))
+        if overflow == .cut {
+            let queued = channel.unwrittenBytes
+            if queued > 0, queued + bytes.count > limit { return cut() }
         }
-        if overflowed { cut() }
-        if signal { wake.signal() }
+        if !channel.write(bytes) { markClosed() }
     }
 
-    /// Cuts the connection: shuts the socket down (its reader sees end of input, the peer end of file),
-    /// drops what is queued and calls `onClosed` once. The descriptor stays open until its owner closes it
-    /// (after `run` returns).
+    /// Cuts the connection: shuts the socket down (its reader sees end of input, the peer end of file), drops
+    /// what is queued and calls `onClosed` once. The descriptor stays open until its owner closes the channel.
     package func cut() {
-        _ = shutdown(fd, Int32(SHUT_RDWR))
-        close()
+        channel.shutdownBoth()
+        markClosed()
     }
 
-    /// Waits until everything queued so far is written (or the pipe is closed).
-    package func flush() async {
-        let flushed = { self.state.withLock { $0.closed || ($0.lines.isEmpty && !$0.writing) } }
-        guard !flushed() else { return }
-        wake.signal()
-        _ = await flushWaits.wait(ignoringCancellation: true) { flushed() ? () : nil }
-    }
+    /// Waits until everything queued so far is written (or the output is closed, or the waiting task is
+    /// cancelled).
+    package func flush() async { await channel.flush() }
 
-    /// The most bytes coalesced into one write (a longer line is written alone).
-    private static let chunkBytes = 256 << 10
-
-    private func loop() {
-        var batch: [[UInt8]] = []
-        var chunk: [UInt8] = []
-        chunk.reserveCapacity(Self.chunkBytes)
-        while true {
-            wake.wait()
-            var stop = false
-            while true {
-                let idle = state.withLock { state -> Bool in
-                    if state.lines.isEmpty || state.closed {
-                        state.writing = false
-                        stop = state.stopping
-                        return true
-                    }
-                    swap(&batch, &state.lines)
-                    state.writing = true
+    /// Waits until everything queued so far is written, or until one of `deadlines` is reached, and then cuts
+    /// the connection (a peer that does not read holds no shutdown up).
+    package func flush(cutShortBy deadlines: [ShutdownDeadline]) async {
+        let flushed = await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await self.flush()
+                return true
+            }
+            for deadline in deadlines {
+                group.addTask {
+                    await deadline.reached()
                     return false
                 }
-                if idle {
-                    flushWaits.resumeAll(())
-                    break
-                }
-                writeLines(batch, through: &chunk)
-                batch.removeAll(keepingCapacity: true)
             }
-            if stop { return }
+            let first = await group.next() ?? true
+            group.cancelAll()
+            return first
         }
+        if !flushed { cut() }
     }
 
-    /// Writes `lines` in chunks of up to `chunkBytes`, giving each chunk's room back as it is written; closes
-    /// the queue once a write fails.
-    private func writeLines(_ lines: [[UInt8]], through chunk: inout [UInt8]) {
-        func writeChunk() -> Bool {
-            let written = writeAll(chunk)
-            if written { state.withLock { if !$0.closed { $0.pending -= chunk.count } } }
-            chunk.removeAll(keepingCapacity: chunk.capacity <= 2 * Self.chunkBytes)
-            announceRoom()
-            return written
-        }
-        for line in lines {
-            if !chunk.isEmpty, chunk.count + line.count + 1 > Self.chunkBytes, !writeChunk() { return close() }
-            chunk.append(contentsOf: line)
-            chunk.append(UInt8(ascii: "\n"))
-        }
-        if !chunk.isEmpty, !writeChunk() { close() }
-    }
-
-    private func writeAll(_ bytes: [UInt8]) -> Bool {
-        Descriptor.writeAll(fd, bytes, using: isSocket ? .send(flags: UnixSocket.sendFlags) : .write) == nil
-    }
-
-    private func close() {
-        let first = state.withLock { state -> Bool in
-            defer { state.closed = true }
-            state.lines.removeAll()
-            state.pending = 0
-            return !state.closed
-        }
+    private func markClosed() {
+        guard closed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        else { return }
         announceRoom()
-        if first { onClosed() }
+        onClosed()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import WeatherEngine
 import WeatherRuntime
 
@@ -55,7 +56,22 @@ package enum DaemonLauncher {
     }
 
     /// Connects to the daemon on `path`, calling `start` once when there is none, then retrying with short
-    /// sleeps (10 ms, growing to 100 ms) for as long as a daemon may still come up.
+    /// pauses on `clock` (10 ms, growing to 100 ms) for as long as a daemon may still come up (see `Launch`).
+    ///
+    /// - Throws: see `Launch.step`.
+    package static func connectOrStart(
+        path: String, lockPath: String? = nil, grace: Duration = .seconds(1), limit: Duration = .seconds(300),
+        clock: any RuntimeClock, loop: EventLoop, start: @escaping @Sendable () throws -> ChildProcess?
+    ) async throws(ConnectError) -> Int32 {
+        let outcome = Promise<Result<Int32, ConnectError>>()
+        let launch = Launch(
+            path: path, lockPath: lockPath, grace: grace, limit: limit, clock: clock, loop: loop, start: start)
+        launch.run { outcome.fulfill($0) }
+        return try await outcome.wait().get()
+    }
+
+    /// The search for a daemon, step by step on an event loop: connect; when nothing listens, start one and try
+    /// again after a pause, for as long as a daemon may still come up.
     ///
     /// Several clients may start a daemon at the same moment; only one takes the data dir's lock and the
     /// others exit, and every client connects to the winner. So the wait follows processes, not a stopwatch:
@@ -65,65 +81,115 @@ package enum DaemonLauncher {
     /// another socket or none, is reported at once. When the started daemon exited and so did the lock's holder
     /// (a daemon at its idle exit), `start` is called again, up to three starts in all.
     ///
-    /// - Parameters:
-    ///   - lockPath: the data dir's `LOCK`, whose holder is waited for once the started process has exited.
-    ///   - grace: how long to go on trying when no process is left to follow (or `start` returned none).
-    ///   - limit: a guard for a daemon that runs but never listens; not a verdict on a slow start.
-    /// - Throws: `.failed` for an error other than "no daemon", `.startFailed` when `start` throws or the
-    ///   started daemon exited with nobody listening, `.heldElsewhere` when a weatherd that will not listen on
-    ///   `path` holds the data dir, `.timedOut` when the guard or the grace ran out.
-    package static func connectOrStart(
-        path: String, lockPath: String? = nil, grace: Duration = .seconds(1), limit: Duration = .seconds(300),
-        start: @Sendable () throws -> Int32?
-    ) async throws(ConnectError) -> Int32 {
-        do throws(ConnectError) {
-            return try connect(path: path)
-        } catch {
-            guard case .noDaemon = error else { throw error }
+    /// - `lockPath`: the data dir's `LOCK`, whose holder is waited for once the started process has exited.
+    /// - `grace`: how long to go on trying when no process is left to follow (or `start` returned none).
+    /// - `limit`: a guard for a daemon that runs but never listens; not a verdict on a slow start.
+    ///
+    /// It fails with `.failed` for an error other than "no daemon", `.startFailed` when `start` throws or the
+    /// started daemon exited with nobody listening, `.heldElsewhere` when a weatherd that will not listen on
+    /// `path` holds the data dir, `.timedOut` when the guard or the grace ran out.
+    package final class Launch: Sendable {
+        private struct State {
+            var watched: DaemonWatch
+            var starts = 0
+            var began: RuntimeInstant?
+            var nobodyLeftSince: Duration?
+            var pause = Duration.milliseconds(10)
         }
-        var watched = DaemonWatch(lockPath: lockPath, socket: path)
-        var starts = 0
-        func startOne() throws(ConnectError) {
-            starts += 1
-            do {
-                watched.follow(try start())
-            } catch {
-                throw .startFailed("\(error)")
-            }
+
+        private let path: String
+        private let grace: Duration
+        private let limit: Duration
+        private let clock: any RuntimeClock
+        private let loop: EventLoop
+        private let start: @Sendable () throws -> ChildProcess?
+        private let state: Mutex<State>
+        /// A socket to try before `path` (the one the data dir's lock names), once.
+        private let tryingFirst: String?
+
+        /// - Parameter tryingFirst: a socket to connect to before `path`, where a daemon of the data dir may
+        ///   listen already; nobody answering there is no error.
+        package init(
+            path: String, lockPath: String?, grace: Duration, limit: Duration, clock: any RuntimeClock,
+            loop: EventLoop, tryingFirst: String? = nil, start: @escaping @Sendable () throws -> ChildProcess?
+        ) {
+            self.tryingFirst = tryingFirst
+            self.path = path
+            self.grace = grace
+            self.limit = limit
+            self.clock = clock
+            self.loop = loop
+            self.start = start
+            state = Mutex(State(watched: DaemonWatch(lockPath: lockPath, socket: path)))
         }
-        try startOne()
-        let clock = SystemClock()
-        let started = monotonicNanoseconds()
-        var nobodyLeftSince: Duration? = nil
-        var pause = Duration.milliseconds(10)
-        while true {
-            do throws(ConnectError) {
-                return try connect(path: path)
-            } catch {
-                guard case .noDaemon = error else { throw error }
-            }
-            let waited = Duration.nanoseconds(Int64(monotonicNanoseconds() - started))
-            guard waited < limit else { throw .timedOut(path: path, waited: limit) }
-            switch watched.outlook() {
-            case .starting: nobodyLeftSince = nil
-            case .heldElsewhere(let pid, let socket): throw .heldElsewhere(path: path, pid: pid, socket: socket)
-            case .gone where watched.childStatus != nil && starts < 3:
-                // The daemon it started lost the lock to one that has exited since (say, at its idle exit).
-                try startOne()
-            case .gone:
-                let since = nobodyLeftSince ?? waited
-                nobodyLeftSince = since
-                guard waited - since < grace else {
-                    if let status = watched.childStatus {
-                        throw .startFailed(
-                            "the daemon it started exited (\(status)) and none is listening on \(path); "
-                                + "its log (weatherd.log in the data dir) may say why")
-                    }
-                    throw .timedOut(path: path, waited: waited)
+
+        /// Runs the search on the loop; `done` gets the connected socket (close-on-exec, non-blocking) or the
+        /// failure, on the loop's thread.
+        package func run(_ done: @escaping @Sendable (Result<Int32, ConnectError>) -> Void) {
+            loop.execute { [self] in next(done) }
+        }
+
+        private func next(_ done: @escaping @Sendable (Result<Int32, ConnectError>) -> Void) {
+            switch step() {
+            case .success(let fd?): done(.success(fd))
+            case .failure(let error): done(.failure(error))
+            case .success(nil):
+                let pause = state.withLock { state -> Duration in
+                    defer { state.pause = min(state.pause * 2, .milliseconds(100)) }
+                    return state.pause
                 }
+                _ = clock.schedule(at: clock.now.advanced(by: pause), on: loop) { [self] in next(done) }
             }
-            try? await clock.sleep(for: pause)
-            pause = min(pause * 2, .milliseconds(100))
+        }
+
+        /// One attempt: the socket when a daemon listens, nil to try again after a pause, or why it cannot be.
+        private func step() -> Result<Int32?, ConnectError> {
+            if let tryingFirst, state.withLock({ $0.began == nil }), let fd = try? connect(path: tryingFirst) {
+                return .success(fd)
+            }
+            do throws(ConnectError) {
+                return .success(try connect(path: path))
+            } catch {
+                guard case .noDaemon = error else { return .failure(error) }
+            }
+            return state.withLock { state -> Result<Int32?, ConnectError> in
+                func startOne() -> ConnectError? {
+                    state.starts += 1
+                    do {
+                        state.watched.follow(try start())
+                        return nil
+                    } catch {
+                        return .startFailed("\(error)")
+                    }
+                }
+                guard let began = state.began else {
+                    state.began = clock.now
+                    return startOne().map { .failure($0) } ?? .success(nil)
+                }
+                let waited = began.duration(to: clock.now)
+                guard waited < limit else { return .failure(.timedOut(path: path, waited: limit)) }
+                switch state.watched.outlook() {
+                case .starting: state.nobodyLeftSince = nil
+                case .heldElsewhere(let pid, let socket):
+                    return .failure(.heldElsewhere(path: path, pid: pid, socket: socket))
+                case .gone where state.watched.childStatus != nil && state.starts < 3:
+                    // The daemon it started lost the lock to one that has exited since (say, at its idle exit).
+                    if let error = startOne() { return .failure(error) }
+                case .gone:
+                    let since = state.nobodyLeftSince ?? waited
+                    state.nobodyLeftSince = since
+                    guard waited - since < grace else {
+                        if let status = state.watched.childStatus {
+                            return .failure(
+                                .startFailed(
+                                    "the daemon it started exited (\(status)) and none is listening on \(path); "
+                                        + "its log (weatherd.log in the data dir) may say why"))
+                        }
+                        return .failure(.timedOut(path: path, waited: waited))
+                    }
+                }
+                return .success(nil)
+            }
         }
     }
 
@@ -135,68 +201,12 @@ package enum DaemonLauncher {
     /// (a daemon that lost the race for the data dir); once this process exits the child is reparented to
     /// init (or the nearest subreaper), which reaps it.
     ///
-    /// - Returns: the child's pid.
-    /// - Throws: `SocketError` when `posix_spawn` fails.
+    /// - Throws: `SystemError` when `posix_spawn` fails.
     package static func spawnDetached(
         executable: String, arguments: [String], environment: [String: String]
-    ) throws(SocketError) -> Int32 {
-        #if canImport(Glibc)
-            var attributes = posix_spawnattr_t()
-            var actions = posix_spawn_file_actions_t()
-            // POSIX_SPAWN_SETSID (glibc 2.26) is hidden behind _GNU_SOURCE; this is its value.
-            let setsid: Int32 = 0x80
-            let flags = setsid | Int32(POSIX_SPAWN_SETSIGDEF) | Int32(POSIX_SPAWN_SETSIGMASK)
-        #else
-            var attributes: posix_spawnattr_t?
-            var actions: posix_spawn_file_actions_t?
-            let flags =
-                Int32(POSIX_SPAWN_SETSID) | Int32(POSIX_SPAWN_SETSIGDEF) | Int32(POSIX_SPAWN_SETSIGMASK)
-                | Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
-        #endif
-        posix_spawnattr_init(&attributes)
-        posix_spawn_file_actions_init(&actions)
-        defer {
-            posix_spawnattr_destroy(&attributes)
-            posix_spawn_file_actions_destroy(&actions)
-        }
-        var code = posix_spawnattr_setflags(&attributes, Int16(truncatingIfNeeded: flags))
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        // SIGPIPE is ignored here, and ignored signals survive exec: give the child the defaults back.
-        for signal in [SIGPIPE, SIGTERM, SIGINT, SIGHUP] { sigaddset(&defaults, signal) }
-        if code == 0 { code = posix_spawnattr_setsigdefault(&attributes, &defaults) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        if code == 0 { code = posix_spawnattr_setsigmask(&attributes, &none) }
-        for (fd, mode) in [(Int32(0), O_RDONLY), (1, O_WRONLY), (2, O_WRONLY)] where code == 0 {
-            code = posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", mode, 0)
-        }
-        #if canImport(Glibc)
-            if code == 0, let closeFrom = addCloseFrom { code = closeFrom(&actions, 3) }
-        #endif
-        guard code == 0 else { throw .system("posix_spawn setup for", executable, errno: code) }
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for pointer in argv { free(pointer) }
-            for pointer in envp { free(pointer) }
-        }
-        var pid: pid_t = 0
-        code = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        guard code == 0 else { throw .system("posix_spawn", executable, errno: code) }
-        return pid
+    ) throws(SystemError) -> ChildProcess {
+        var options = ChildProcess.Options()
+        options.newSession = true
+        return try ChildProcess.spawn(executable, arguments: arguments, environment: environment, options: options)
     }
-
-    #if canImport(Glibc)
-        /// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34), looked up at run time because it is hidden
-        /// behind _GNU_SOURCE; without it, the child inherits only descriptors that lack close-on-exec, and
-        /// weatherd opens every descriptor close-on-exec.
-        private static let addCloseFrom: AddCloseFrom? = {
-            guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
-            return unsafeBitCast(symbol, to: AddCloseFrom.self)
-        }()
-
-        private typealias AddCloseFrom =
-            @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-    #endif
 }

@@ -1,4 +1,5 @@
 import EventLog
+import WeatherRuntime
 
 #if canImport(Glibc)
     import Glibc
@@ -25,7 +26,7 @@ struct DaemonWatch {
     /// The socket the client waits on.
     let socket: String
     /// The process the client started; nil once it has exited (and been reaped) or when none was.
-    private var child: Int32?
+    private var child: ChildProcess?
     /// How the started process ended, once it has.
     private(set) var childStatus: String?
 
@@ -34,29 +35,21 @@ struct DaemonWatch {
         self.socket = socket
     }
 
-    /// Follows `pid`, a process just started (nil: none to follow).
-    mutating func follow(_ pid: Int32?) {
-        child = pid
+    /// Follows `process`, just started (nil: none to follow).
+    mutating func follow(_ process: ChildProcess?) {
+        child = process
         childStatus = nil
     }
 
     /// Whether a process that could still come to listen runs: the started one, else the lock's holder.
     mutating func outlook() -> Outlook {
-        if let pid = child {
-            var status: Int32 = 0
-            let reaped = waitpid(pid, &status, WNOHANG)
-            if reaped == 0 { return .starting }
+        if let process = child {
+            guard let status = process.reapIfExited() else { return .starting }
             child = nil
-            childStatus = reaped == pid ? Self.describe(status) : "not waitable"
+            childStatus = status.description
         }
         guard let holder = lockPath.flatMap(LockHolder.read(lockPath:)), kill(holder.pid, 0) == 0 || errno == EPERM
         else { return .gone }
         return holder.socket == socket ? .starting : .heldElsewhere(pid: holder.pid, socket: holder.socket)
-    }
-
-    /// "exit status N" or "signal N", from a `waitpid` status.
-    private static func describe(_ status: Int32) -> String {
-        let signal = status & 0x7f
-        return signal == 0 ? "exit status \((status >> 8) & 0xff)" : "signal \(signal)"
     }
 }

@@ -11,14 +11,14 @@ import WeatherRuntime
 #endif
 
 /// The client side of the shared daemon: carries one client's JSON-RPC lines between its standard input and
-/// output and a connection to the daemon.
+/// output and a connection to the daemon, on an event loop (a relay's only thread is the one that runs it).
 ///
-/// Two dedicated threads do the blocking I/O, each with blocking writes so backpressure passes through: one
-/// reads input lines and sends them to the daemon, one reads daemon lines and writes them to the output. The
-/// relay keeps the ids of the requests it forwarded (see `RelayLines`) until their answers pass, so that:
+/// Backpressure passes through: while the daemon does not take what the client sent, the input is not read;
+/// while the client does not read its output, the daemon's lines are not read. The relay keeps the ids of the
+/// requests it forwarded (see `RelayLines`) until their answers pass, so that:
 ///
 /// - at end of input it half-closes the socket and keeps relaying until the daemon, having answered
-///   everything, closes the connection, or until `deadline` has passed since the input ended;
+///   everything, closes the connection, or until `deadline` has passed on the clock since the input ended;
 /// - when the daemon closes (or dies, or `deadline` passes) with requests unanswered, the client gets one
 ///   `daemon_gone` error per request instead of silence.
 ///
@@ -26,29 +26,35 @@ import WeatherRuntime
 package final class Relay: Sendable {
     /// How long to wait for the daemon after the input ends: 30 s of upstream deadline and a margin.
     package static let defaultDeadline: Duration = .seconds(35)
+    /// Bytes queued for one side above which the other side is not read.
+    private static let highWater = 1 << 20
 
-    private let socket: Int32
-    private let input: Int32
-    private let output: LockedWriter
+    private let socket: Channel
+    private let input: Channel
+    private let output: Channel
     private let maxLineBytes: Int
     private let deadline: Duration
     private let logger: Logger
-    /// A socket pair that wakes the daemon-side thread's `poll` (end of input, `stop`).
-    private let wake: (signal: Int32, wait: Int32)
-    private let state = Mutex(State())
+    private let clock: any RuntimeClock
+    private let state: Mutex<State>
+    private let done = Promise<Int32>()
 
     private struct State {
         var pending = PendingAnswers()
-        /// When the input ended, on the runtime's monotonic clock (nanoseconds); nil while it lasts.
-        var inputEnded: UInt64?
-        /// Set once the relay has decided its outcome: nothing more is sent to the daemon.
+        var splitter: LineSplitter
+        var lines: RelayInput
+        /// The start of a daemon line whose end has not come yet.
+        var carry: [UInt8] = []
+        var inputEnded = false
+        var timer: LoopTimer?
+        /// Set once the relay has decided its outcome: nothing more is relayed.
         var finished = false
-        var stopped = false
-        /// Threads still using `socket` and `wake`; the last one closes them.
-        var users = 2
+        var onDone: (@Sendable (Int32) -> Void)?
+        /// Told the daemon's `service/status`, asked before anything of the client's; nil once told.
+        var statusCheck: (@Sendable (JSONValue?) -> Void)?
     }
 
-    /// Why the daemon-side thread stopped relaying.
+    /// Why the relay ended.
     private enum Ending {
         case daemonClosed, deadlinePassed, stopped, outputClosed
     }
@@ -57,208 +63,174 @@ package final class Relay: Sendable {
     ///
     /// - Parameters:
     ///   - maxLineBytes: the longest input line sent on; the daemon's `--max-line-bytes`.
-    ///   - deadline: how long to keep waiting for answers once the input has ended.
+    ///   - deadline: how long to keep waiting for answers once the input has ended, on `runtime`'s clock.
     ///   - logger: where the relay explains an unusual ending.
-    /// - Throws: `SocketError` when its wake-up socket pair cannot be made.
+    /// - Throws: `SystemError` when a descriptor cannot be served by the loop.
     package init(
         socket: Int32, input: Int32 = 0, output: Int32 = 1, maxLineBytes: Int,
-        deadline: Duration = Relay.defaultDeadline, logger: Logger
-    ) throws(SocketError) {
-        self.socket = socket
-        self.input = input
-        self.output = LockedWriter(fd: output)
+        deadline: Duration = Relay.defaultDeadline, logger: Logger, clock: any RuntimeClock, loop: EventLoop
+    ) throws(SystemError) {
+        UnixSocket.preventSIGPIPE(socket)
+        self.socket = try Channel(loop: loop, fd: socket, owned: true, lowWater: Self.highWater / 2)
+        self.input = try Channel(loop: loop, fd: input, owned: false, direction: .read)
+        self.output = try Channel(loop: loop, fd: output, owned: false, direction: .write, lowWater: Self.highWater / 2)
         self.maxLineBytes = maxLineBytes
         self.deadline = deadline
         self.logger = logger
-        wake = try UnixSocket.pair()
-        UnixSocket.setNonBlocking(wake.wait, true)
-        UnixSocket.preventSIGPIPE(socket)
+        self.clock = clock
+        state = Mutex(
+            State(splitter: LineSplitter(maxLineBytes: maxLineBytes), lines: RelayInput(maxLineBytes: maxLineBytes)))
+    }
+
+    /// Starts relaying on the loop; `onDone` gets the exit code once the relay has ended and its last lines are
+    /// written: 0 when every forwarded request was answered (and the daemon did not close before the input
+    /// ended), 1 otherwise.
+    ///
+    /// With `statusCheck`, the relay first asks the daemon for its `service/status` (whose answer it keeps
+    /// from the client) and tells `statusCheck` the result (nil when the daemon said nothing of it).
+    package func start(
+        statusCheck: (@Sendable (JSONValue?) -> Void)? = nil, onDone: @escaping @Sendable (Int32) -> Void
+    ) {
+        if let statusCheck {
+            state.withLock { $0.statusCheck = statusCheck }
+            socket.write(
+                Array(#"{"jsonrpc":"2.0","id":"\#(DaemonSettings.checkID)","method":"service/status"}"#.utf8) + [0x0A])
+        }
+        socket.onOutput { [self] event in
+            switch event {
+            case .room: input.resumeReading()
+            case .failed: finish(.daemonClosed)
+            }
+        }
+        output.onOutput { [self] event in
+            switch event {
+            case .room: socket.resumeReading()
+            case .failed: finish(.outputClosed)
+            }
+        }
+        output.onHangup { [self] in finish(.outputClosed) }
+        socket.startReading { [self] event in fromDaemon(event) }
+        input.startReading { [self] event in fromClient(event) }
+        state.withLock { $0.onDone = onDone }
     }
 
     /// Relays until the daemon closes the connection, the deadline passes after the end of input, the output
-    /// closes or `stop` is called.
-    ///
-    /// - Returns: the exit code: 0 when every forwarded request was answered (and the daemon did not close
-    ///   before the input ended), 1 otherwise.
+    /// closes or `stop` is called; returns the exit code (see `start`).
     package func run() async -> Int32 {
-        // The input side blocks on standard input, which nothing can interrupt: it is not waited for.
-        startThread(named: "weatherd-relay-in") { [self] in
-            forwardInput()
-            release()
-        }
-        return await onOwnThread(named: "weatherd-relay-out") { [self] in
-            let code = finish(forwardDaemonLines())
-            release()
-            return code
-        }
+        start { _ in }
+        return await done.wait()
     }
 
     /// Ends the relay at once (on SIGTERM): shuts the socket down, so the daemon cancels this connection's
-    /// requests, and makes `run` return. Unanswered requests get no answer.
+    /// requests. Unanswered requests get no answer.
     package func stop() {
-        state.withLock { state in
-            guard !state.stopped else { return }
-            state.stopped = true
-            guard state.users > 0 else { return }
-            _ = shutdown(socket, Int32(SHUT_RDWR))
-            signalWake()
-        }
+        socket.loop.executeSoon { [self] in finish(.stopped) }
     }
 
-    /// Wakes the daemon-side thread; call it holding the lock while `users > 0`.
-    private func signalWake() {
-        var byte: UInt8 = 1
-        _ = UnixSocket.send(wake.signal, &byte, 1)
-    }
+    // MARK: Client to daemon
 
-    /// Drops one user of the descriptors, closing them after the last.
-    private func release() {
-        state.withLock { state in
-            state.users -= 1
-            guard state.users == 0 else { return }
-            for fd in [socket, wake.signal, wake.wait] { UnixSocket.closeDescriptor(fd) }
-        }
-    }
-
-    // MARK: Input to daemon
-
-    /// Reads input lines and sends them to the daemon, each read's lines in one `send`; half-closes the
-    /// socket at end of input.
-    private func forwardInput() {
-        var splitter = LineSplitter(maxLineBytes: maxLineBytes)
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        var lines = RelayInput(maxLineBytes: maxLineBytes)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Descriptor.read(input, into: $0) }
-            if count <= 0 { break }
-            buffer.withUnsafeBytes { raw in
-                splitter.feed(UnsafeRawBufferPointer(rebasing: raw[..<count])) { lines.take($0) }
+    /// Input from the client (on the loop's thread): local answers to the output, whole lines to the daemon.
+    private func fromClient(_ event: Channel.Input) {
+        let (local, outgoing, ended) = state.withLock { state -> ([UInt8], [UInt8], Bool) in
+            guard !state.finished else { return ([], [], false) }
+            switch event {
+            case .bytes(let bytes): state.splitter.feed(bytes) { state.lines.take($0) }
+            case .end:
+                state.splitter.finish { state.lines.take($0) }
+                state.inputEnded = true
             }
-            guard flush(&lines) else { return }
+            for answer in state.lines.expected { state.pending.add(answer) }
+            for id in state.lines.silenced { state.pending.remove(id) }
+            defer {
+                state.lines.local.removeAll(keepingCapacity: true)
+                state.lines.outgoing.removeAll(keepingCapacity: state.lines.outgoing.count <= 1 << 20)
+                state.lines.expected.removeAll(keepingCapacity: true)
+                state.lines.silenced.removeAll()
+            }
+            return (state.lines.local, state.lines.outgoing, state.inputEnded)
         }
-        splitter.finish { lines.take($0) }
-        guard flush(&lines) else { return }
-        state.withLock { state in
-            guard !state.finished, !state.stopped else { return }
-            state.inputEnded = monotonicNanoseconds()
-            _ = shutdown(socket, Int32(SHUT_WR))
-            signalWake()
+        if !local.isEmpty { output.write(local) }
+        if !outgoing.isEmpty {
+            // A failed send means the daemon is gone: the socket's own report ends the relay.
+            socket.write(outgoing)
+            if socket.unwrittenBytes > Self.highWater { input.pauseReading() }
         }
+        guard ended else { return }
+        socket.shutdownOutputWhenFlushed()
+        let timer = clock.schedule(at: clock.now.advanced(by: deadline), on: socket.loop) { [self] in
+            finish(.deadlinePassed)
+        }
+        state.withLock { $0.timer = timer }
     }
 
-    /// Sends what the last read completed: writes the local answers to the output, then records the answers
-    /// the lines will get and sends the lines to the daemon in one `send`; empties `lines`. False once the
-    /// relay is over.
-    private func flush(_ lines: inout RelayInput) -> Bool {
-        if !lines.local.isEmpty {
-            _ = lines.local.withUnsafeBytes { output.writeAll($0) }
-            lines.local.removeAll(keepingCapacity: true)
+    // MARK: Daemon to client
+
+    /// Lines from the daemon (on the loop's thread): whole lines to the output, settling the answers among them.
+    private func fromDaemon(_ event: Channel.Input) {
+        guard case .bytes(let chunk) = event else {
+            if !state.withLock({ $0.carry.isEmpty }) { logger.warning("the daemon's last line was cut off; it was dropped") }
+            return finish(.daemonClosed)
         }
-        guard !lines.outgoing.isEmpty else { return !state.withLock { $0.finished || $0.stopped } }
-        let open = state.withLock { state -> Bool in
-            guard !state.finished, !state.stopped else { return false }
-            for answer in lines.expected { state.pending.add(answer) }
-            for id in lines.silenced { state.pending.remove(id) }
-            return true
+        let (whole, status) = state.withLock { state -> ([UInt8], (@Sendable (JSONValue?) -> Void, JSONValue?)?) in
+            guard !state.finished else { return ([], nil) }
+            guard let last = chunk.lastIndex(of: UInt8(ascii: "\n")) else {
+                state.carry.append(contentsOf: chunk)
+                return ([], nil)
+            }
+            var lines = state.carry
+            lines.append(contentsOf: chunk[...last])
+            state.carry = Array(chunk[(last + 1)...])
+            let checking = state.statusCheck != nil
+            var status: (@Sendable (JSONValue?) -> Void, JSONValue?)?
+            var kept: [UInt8] = []
+            lines.withUnsafeBytes { raw in
+                var start = 0
+                while let newline = raw[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = UnsafeRawBufferPointer(rebasing: raw[start..<newline])
+                    var isStatus = false
+                    for id in RelayLines.answeredIDs(line) {
+                        if id == .string(DaemonSettings.checkID), let check = state.statusCheck {
+                            // The status answer is the relay's own: the client does not get it.
+                            state.statusCheck = nil
+                            status = (check, Self.result(of: line))
+                            isStatus = true
+                        } else {
+                            state.pending.remove(id)
+                        }
+                    }
+                    if checking, !isStatus { kept.append(contentsOf: raw[start...newline]) }
+                    start = newline + 1
+                }
+            }
+            return (checking ? kept : lines, status)
         }
-        lines.expected.removeAll(keepingCapacity: true)
-        lines.silenced.removeAll()
-        // A failed send means the daemon is gone; the other thread sees it too and answers what is pending.
-        let sent = open && lines.outgoing.withUnsafeBytes { UnixSocket.sendAll(socket, $0) }
-        lines.outgoing.removeAll(keepingCapacity: lines.outgoing.count <= 1 << 20)
-        return sent
+        if let (check, result) = status { check(result) }
+        guard !whole.isEmpty else { return }
+        output.write(whole)
+        if output.unwrittenBytes > Self.highWater { socket.pauseReading() }
     }
 
-    // MARK: Daemon to output
-
-    /// Writes daemon lines to the output, whole lines at a time, until the relay ends; says why it ended.
-    private func forwardDaemonLines() -> Ending {
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        var carry: [UInt8] = []
-        var fds = [
-            pollfd(fd: socket, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: wake.wait, events: Int16(POLLIN), revents: 0),
-        ]
-        while true {
-            let (stopped, ended) = state.withLock { ($0.stopped, $0.inputEnded) }
-            if stopped { return .stopped }
-            var timeout: Int32 = -1
-            if let ended {
-                let (seconds, attoseconds) = deadline.components
-                let end = ended &+ UInt64(clamping: seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-                let now = monotonicNanoseconds()
-                if now >= end { return .deadlinePassed }
-                timeout = Int32(clamping: (end - now) / 1_000_000 + 1)
-            }
-            fds[0].revents = 0
-            fds[1].revents = 0
-            if poll(&fds, 2, timeout) < 0, errno != EINTR { return .daemonClosed }
-            if fds[1].revents != 0 {
-                // Drained to empty: the wake pipe is non-blocking, so this read never waits.
-                while buffer.withUnsafeMutableBytes({ read(wake.wait, $0.baseAddress!, $0.count) }) > 0 {}
-            }
-            guard fds[0].revents != 0 else { continue }
-            if state.withLock({ $0.stopped }) { return .stopped }
-            let count = buffer.withUnsafeMutableBytes { Descriptor.read(socket, into: $0) }
-            if count <= 0 {
-                if !carry.isEmpty { logger.warning("the daemon's last line was cut off; it was dropped") }
-                return .daemonClosed
-            }
-            let written = buffer.withUnsafeBytes { raw in
-                relay(UnsafeRawBufferPointer(rebasing: raw[..<count]), carry: &carry)
-            }
-            if !written { return .outputClosed }
-        }
-    }
-
-    /// Writes the whole lines of `chunk` (after the start of a line in `carry`) and settles the answers among
-    /// them; keeps the rest in `carry`. False once the output is closed.
-    private func relay(_ chunk: UnsafeRawBufferPointer, carry: inout [UInt8]) -> Bool {
-        guard let last = chunk.lastIndex(of: UInt8(ascii: "\n")) else {
-            carry.append(contentsOf: chunk)
-            return true
-        }
-        let whole = UnsafeRawBufferPointer(rebasing: chunk[...last])
-        let rest = UnsafeRawBufferPointer(rebasing: chunk[(last + 1)...])
-        let written: Bool
-        var answered: [JSONValue] = []
-        if carry.isEmpty {
-            answered = Self.answers(in: whole)
-            written = output.writeAll(whole)
-        } else {
-            carry.append(contentsOf: whole)
-            written = carry.withUnsafeBytes { lines in
-                answered = Self.answers(in: lines)
-                return output.writeAll(lines)
-            }
-            carry.removeAll(keepingCapacity: carry.count <= 1 << 20)
-        }
-        carry.append(contentsOf: rest)
-        guard written else { return false }
-        if !answered.isEmpty { state.withLock { state in for id in answered { state.pending.remove(id) } } }
-        return true
-    }
-
-    /// The ids answered by the newline-terminated lines of `lines`.
-    private static func answers(in lines: UnsafeRawBufferPointer) -> [JSONValue] {
-        var ids: [JSONValue] = []
-        var start = 0
-        while let newline = lines[start...].firstIndex(of: UInt8(ascii: "\n")) {
-            ids.append(contentsOf: RelayLines.answeredIDs(UnsafeRawBufferPointer(rebasing: lines[start..<newline])))
-            start = newline + 1
-        }
-        return ids
+    /// The `result` of an answer line.
+    private static func result(of line: UnsafeRawBufferPointer) -> JSONValue? {
+        (try? JSONValue.parseMembers(line, keeping: ["result"], maxDepth: 1024))?["result"]
     }
 
     // MARK: Ending
 
-    /// Settles the outcome: answers what the daemon left unanswered and picks the exit code.
-    private func finish(_ ending: Ending) -> Int32 {
-        let (pending, inputEnded) = state.withLock { state in
+    /// Settles the outcome once (on the loop's thread): answers what the daemon left unanswered, picks the exit
+    /// code, and reports it once the output is written.
+    private func finish(_ ending: Ending) {
+        let settled = state.withLock { state -> (pending: [RelayLines.Expected], inputEnded: Bool)? in
+            guard !state.finished else { return nil }
             state.finished = true
-            return (state.pending.takeAll(), state.inputEnded != nil)
+            state.timer?.cancel()
+            return (state.pending.takeAll(), state.inputEnded)
         }
-        if ending != .stopped { _ = shutdown(socket, Int32(SHUT_RDWR)) }
+        guard let (pending, inputEnded) = settled else { return }
+        socket.shutdownBoth()
+        socket.close()
+        input.close()
+        var code: Int32 = pending.isEmpty ? 0 : 1
         switch ending {
         case .daemonClosed where !pending.isEmpty, .deadlinePassed where !pending.isEmpty:
             let error = ending == .daemonClosed ? RPCError.daemonGone : RPCError.daemonSilent(after: deadline)
@@ -267,20 +239,24 @@ package final class Relay: Sendable {
                 RPCLine.error(id: answer.id, idText: answer.idText, error, into: &lines)
                 lines.append(UInt8(ascii: "\n"))
             }
-            _ = lines.withUnsafeBytes { output.writeAll($0) }
+            output.write(lines)
             logger.error(
                 ending == .daemonClosed
                     ? "the daemon closed the connection with \(pending.count) request(s) unanswered"
                     : "the daemon left \(pending.count) request(s) unanswered \(deadline) after the input ended")
-            return 1
         case .daemonClosed where !inputEnded:
             logger.error("the daemon closed the connection before the input ended; run the command again")
-            return 1
+            code = 1
         case .outputClosed:
             logger.debug("standard output is closed; the relay stops")
-            return pending.isEmpty ? 0 : 1
         default:
-            return pending.isEmpty ? 0 : 1
+            break
+        }
+        let onDone = state.withLock { $0.onDone }
+        output.whenFlushed { [output, done, code] in
+            output.close()
+            done.fulfill(code)
+            onDone?(code)
         }
     }
 }
@@ -331,27 +307,5 @@ struct PendingAnswers {
         byID = [:]
         count = 0
         return all.sorted { $0.sequence < $1.sequence }.map { RelayLines.Expected(id: $0.id, idText: $0.idText) }
-    }
-}
-
-/// Writes runs of whole lines to one descriptor from several threads, one run at a time, with blocking writes.
-final class LockedWriter: Sendable {
-    private let fd: Int32
-    /// Set once a write has failed: the reader is gone and later writes are skipped.
-    private let broken = Mutex(false)
-
-    init(fd: Int32) { self.fd = fd }
-
-    /// Writes all of `bytes`; false when the descriptor is closed at the other end.
-    func writeAll(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        broken.withLock { broken in
-            guard !broken else { return false }
-            // A non-blocking descriptor inherited from the client is waited on until it drains.
-            guard Descriptor.writeAll(fd, bytes) == nil else {
-                broken = true
-                return false
-            }
-            return true
-        }
     }
 }

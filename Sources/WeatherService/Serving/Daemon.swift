@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import Synchronization
 import Providers
 import WeatherDomain
 import WeatherEngine
@@ -19,9 +20,10 @@ package enum Daemon {
     ///
     /// - Returns: the process exit code (1 when the data dir or the socket could not be opened).
     package static func run(
-        configuration: Configuration, environment: [String: String], clock: any RuntimeClock, logger: Logger,
+        configuration: Configuration, environment: [String: String], runtime: Runtime, logger: Logger,
         provider: any WeatherProvider, transport: HTTPTransport
     ) async -> Int32 {
+        let clock = runtime.clock
         let opened: OpenedDataDir
         do {
             // Named in LOCK, so a client whose daemon lost the race knows this one will listen there.
@@ -53,8 +55,8 @@ package enum Daemon {
         }
         logger.info("listening on \(listener.path ?? "the socket systemd passed")")
         let engine = Engine(
-            opened, configuration: configuration, clock: clock, logger: logger, provider: provider,
-            transport: transport)
+            opened, configuration: configuration, runtime: runtime, logger: logger, provider: provider,
+            transport: transport, autoLocator: GeoClue.locator(environment: environment, runtime: runtime))
         var settings = DaemonService.Settings(
             maxLineBytes: configuration.maxLineBytes, endOfInputGrace: configuration.endOfInputGrace)
         settings.maxConnections = configuration.maxConnections
@@ -94,37 +96,48 @@ package enum Daemon {
 /// `weatherd` with no subcommand: a relay between stdin/stdout and the data dir's daemon, which it
 /// starts (detached, in its own session, with `--idle-exit 300`) when none is running.
 package enum RelayClient {
-    /// Connects to the data dir's daemon, starting one (detached, `--idle-exit 300`, logging to
+    /// The search for the data dir's daemon, which starts one (detached, `--idle-exit 300`, logging to
     /// `DIR/weatherd.log`) when none is running.
     ///
     /// - Parameters:
     ///   - arguments: the client's own options, passed on to a daemon it starts.
     ///   - executable: this program, started as `executable serve …`.
-    /// - Returns: the connected socket.
-    package static func connect(
-        configuration: Configuration, arguments: [String], environment: [String: String], executable: String
-    ) async throws -> Int32 {
+    package static func launch(
+        configuration: Configuration, arguments: [String], environment: [String: String], executable: String,
+        clock: any RuntimeClock, loop: EventLoop
+    ) throws -> DaemonLauncher.Launch {
         let path = try Daemon.socketPath(configuration, environment: environment)
         let dataDirectory = SocketPath.standardize(
             configuration.dataDirectory, currentDirectory: FileManager.default.currentDirectoryPath)
-        if let running = runningSocket(configuration, dataDirectory: dataDirectory, otherThan: path) {
-            do {
-                return try DaemonLauncher.connect(path: running)
-            } catch {
-                // Nobody answers there after all: the client's own socket, as ever.
-            }
-        }
         // The client's options come last, so its own --idle-exit or --log-file win.
         let daemonArguments =
             [
                 "serve", "--idle-exit", "300", "--log-file", dataDirectory + "/weatherd.log",
             ] + arguments + ["--data-dir", dataDirectory, "--socket", path]
-        return try await DaemonLauncher.connectOrStart(path: path, lockPath: dataDirectory + "/LOCK") {
+        return DaemonLauncher.Launch(
+            path: path, lockPath: dataDirectory + "/LOCK", grace: .seconds(1), limit: .seconds(300), clock: clock,
+            loop: loop, tryingFirst: runningSocket(configuration, dataDirectory: dataDirectory, otherThan: path)
+        ) {
             try FileManager.default.createDirectory(
                 atPath: dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             return try DaemonLauncher.spawnDetached(
                 executable: executable, arguments: daemonArguments, environment: environment)
         }
+    }
+
+    /// Connects to the data dir's daemon, starting one when none is running.
+    ///
+    /// - Returns: the connected socket.
+    package static func connect(
+        configuration: Configuration, arguments: [String], environment: [String: String], executable: String,
+        runtime: Runtime
+    ) async throws -> Int32 {
+        let launch = try launch(
+            configuration: configuration, arguments: arguments, environment: environment, executable: executable,
+            clock: runtime.clock, loop: runtime.loop)
+        let outcome = Promise<Result<Int32, DaemonLauncher.ConnectError>>()
+        launch.run { outcome.fulfill($0) }
+        return try await outcome.wait().get()
     }
 
     /// The socket the data dir's running daemon listens on, as its `LOCK` names it, when it is not `path`
@@ -146,46 +159,73 @@ package enum RelayClient {
             "daemon_unavailable", "weatherd could not reach its daemon: \(error); --standalone runs without one")
     }
 
-    /// Connects (starting the daemon when needed) and relays until end of input and every answer, a
-    /// signal, or the daemon's end.
+    /// Connects (starting the daemon when needed) and relays until end of input and every answer, a signal, or
+    /// the daemon's end; all of it on an event loop run by the calling thread, the relay process's only one.
     ///
     /// - Parameters:
     ///   - arguments: the client's own options, passed on to a daemon it starts.
     ///   - executable: this program, started as `executable serve …`.
     /// - Returns: the exit code: 0 when every request was answered, 1 otherwise.
-    package static func run(
+    package static func runOnThisThread(
         configuration: Configuration, arguments: [String], environment: [String: String], executable: String,
         logger: Logger
-    ) async -> Int32 {
-        let socket: Int32
+    ) -> Int32 {
+        let loop: EventLoop
+        let signals: SignalWatch
+        let code = Mutex<Int32>(1)
+        let relay = Mutex<Relay?>(nil)
         do {
-            socket = try await connect(
-                configuration: configuration, arguments: arguments, environment: environment, executable: executable)
+            loop = try EventLoop(name: "weatherd-relay")
+            signals = try SignalWatch(on: loop) { _ in
+                let running = relay.withLock { $0 }
+                if let running { running.stop() } else { loop.stop() }
+            }
         } catch {
+            logger.error("\(error)")
+            return 1
+        }
+        let clock = SystemClock()
+        let failed: @Sendable (any Error) -> Void = { error in
             logger.error("\(error)")
             var line: [UInt8] = []
             RPCLine.error(id: .null, unavailable(error), into: &line)
-            FileHandle.standardOutput.write(Data(line + [UInt8(ascii: "\n")]))
-            return 1
+            line.append(UInt8(ascii: "\n"))
+            Descriptor.writeAll(1, line)
+            loop.stop()
         }
-        let (status, otherLine) = await onOwnThread(named: "weatherd-settings") { DaemonSettings.ask(socket: socket) }
-        if let status, let line = DaemonSettings.mismatch(status: status, configuration: configuration) {
-            Logger.standardError(line)
-        }
-        // A line meant for the client (the daemon refusing the connection) is the client's.
-        if let otherLine { FileHandle.standardOutput.write(Data(otherLine + [UInt8(ascii: "\n")])) }
-        let relay: Relay
         do {
-            relay = try Relay(
-                socket: socket, maxLineBytes: configuration.maxLineBytes,
-                deadline: configuration.endOfInputGrace, logger: logger)
+            let launch = try launch(
+                configuration: configuration, arguments: arguments, environment: environment, executable: executable,
+                clock: clock, loop: loop)
+            launch.run { outcome in
+                switch outcome {
+                case .failure(let error): failed(error)
+                case .success(let socket):
+                    do {
+                        let started = try Relay(
+                            socket: socket, maxLineBytes: configuration.maxLineBytes,
+                            deadline: configuration.endOfInputGrace, logger: logger, clock: clock, loop: loop)
+                        relay.withLock { $0 = started }
+                        started.start { status in
+                            if let status, let line = DaemonSettings.mismatch(status: status, configuration: configuration)
+                            {
+                                Logger.standardError(line)
+                            }
+                        } onDone: { status in
+                            code.withLock { $0 = status }
+                            loop.stop()
+                        }
+                    } catch {
+                        logger.error("\(error)")
+                        loop.stop()
+                    }
+                }
+            }
         } catch {
-            logger.error("\(error)")
-            return 1
+            failed(error)
         }
-        let signals = TerminationSignals { relay.stop() }
-        let code = await relay.run()
+        loop.run()
         signals.cancel()
-        return code
+        return code.withLock { $0 }
     }
 }

@@ -53,42 +53,46 @@ package struct DaemonService: Service {
 
     package func run() async {
         let shutdown = ShutdownDeadline(clock: clock, grace: settings.shutdownGrace)
-        await withTaskCancellationHandler {
-            await shieldedFromCancellation { await serve(until: shutdown) }
-        } onCancel: {
-            shutdown.begin()
-        }
-    }
-
-    /// Accepts and serves connections until the shutdown begins or the daemon is idle, then stops
-    /// accepting and lets its connections and the engine's background work finish by the deadline.
-    private func serve(until shutdown: ShutdownDeadline) async {
         await engine.ready.wait()
         let peers = Peers(settings: settings, clock: clock)
         engine.setFrontStatus { [listener, settings] in
             FrontStatus(socket: listener.path, connections: peers.count, maxConnections: settings.maxConnections)
         }
-        listener.start { fd in
-            peers.admit(fd) { number in
-                await serve(fd: fd, number: number, shutdown: shutdown)
-            }
-        } onEnd: { error in
+        let (accepted, acceptor) = AsyncStream<Int32>.makeStream()
+        listener.start(on: engine.runtime) { fd in
+            if case .terminated = acceptor.yield(fd) { Self.refuse(fd, Peers.stopping) }
+        } onEnd: { [engine] error in
             if let error { engine.logger.error("the socket stopped accepting: \(error)") }
+            acceptor.finish()
         }
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await shutdown.begun() }
-            group.addTask { await peers.idleExit() }
-            await group.next()
-            group.cancelAll()
+        await withGracefulShutdownHandler {
+            await withDiscardingTaskGroup { group in
+                group.addTask { [settings, engine, listener] in
+                    guard await peers.idleExit(unless: shutdown) else { return }
+                    engine.setStopReason("idle")
+                    engine.logger.info("no connection for \(settings.idleExit.map { "\($0)" } ?? "?"); stopping")
+                    listener.close()
+                }
+                for await fd in accepted {
+                    switch peers.admit() {
+                    case .refused(let error): Self.refuse(fd, error)
+                    case .admitted(let number):
+                        group.addTask {
+                            await serve(fd: fd, number: number, shutdown: shutdown)
+                            peers.closed()
+                        }
+                    }
+                }
+                // Accepting ended (a shutdown, or the daemon was idle): the connections stop reading and are
+                // answered by the deadline.
+                shutdown.begin()
+                peers.stopAll()
+            }
+        } onGracefulShutdown: { [listener] in
+            shutdown.begin()
+            listener.close()
         }
-        if !shutdown.hasBegun {
-            engine.setStopReason("idle")
-            engine.logger.info("no connection for \(settings.idleExit.map { "\($0)" } ?? "?"); stopping")
-        }
-        shutdown.begin()
         listener.close()
-        peers.stopAll()
-        await peers.drain()
         await engine.finishBackground(by: shutdown)
     }
 
@@ -106,39 +110,40 @@ package struct DaemonService: Service {
             Self.refuse(fd, .application("peer_refused", refusal))
             return
         }
+        let channel: Channel
+        do {
+            channel = try Channel(loop: engine.runtime.loop, fd: fd, owned: true)
+        } catch {
+            engine.logger.error("could not serve a connection: \(error)")
+            close(fd)
+            return
+        }
         let label = "conn:\(number)"
         engine.logger.info("\(label) opened by pid \(peer.pid.map(String.init) ?? "?") (uid \(peer.uid))")
-        let input = AsyncStream<LineSplitter.Item>.makeStream()
         let gone = ShutdownDeadline(clock: clock, grace: .zero)
-        let output = StandardOutput(fd: fd, limit: settings.outputLimit, overflow: .cut) { [engine] in
+        let budget = InputBudget()
+        let input = LineInput(channel: channel, maxLineBytes: settings.maxLineBytes, budget: budget, output: nil)
+        let output = LineOutput(channel: channel, limit: settings.outputLimit, overflow: .cut) { [engine] in
             engine.logger.warning("\(label) cut: its peer stopped reading or hung up")
             gone.begin()
-            input.continuation.finish()
+            input.stop()
         }
-        let budget = InputBudget()
-        StandardInput(fd: fd, maxLineBytes: settings.maxLineBytes).start(
-            budget: budget, waitForRoom: { output.waitForRoom() }, into: input.continuation)
+        // A peer that hangs up while its answers are pending has them cancelled at once.
+        input.start { gone.begin() }
         let connection = Connection(engine: engine, label: label, sink: output, maxLineBytes: settings.maxLineBytes)
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await output.run() }
-            // A shutdown stops the reading: the reader sees end of input, and the answers still come.
+        await withDiscardingTaskGroup { group in
+            // A shutdown stops the reading: the input ends, and the answers still come.
             group.addTask {
                 await shutdown.begun()
-                if !Task.isCancelled { shutdownSocket(fd, .read) }
+                input.stop()
             }
-            await connection.serve(input.stream, budget: budget)
-            // A peer that hangs up while its answers are pending has them cancelled at once.
-            group.addTask {
-                await waitForHangup(of: fd, named: "weatherd-hangup")
-                gone.begin()
-            }
+            await connection.serve(input.lines, budget: budget)
             await connection.finish(grace: settings.endOfInputGrace, cutShort: [gone, shutdown])
-            await output.flush()
-            output.finish()
-            shutdownSocket(fd, .both)
+            await output.flush(cutShortBy: [gone, shutdown])
+            channel.shutdownBoth()
             group.cancelAll()
         }
-        close(fd)
+        channel.close()
         engine.logger.info("\(label) closed")
     }
 
@@ -147,17 +152,23 @@ package struct DaemonService: Service {
         var line: [UInt8] = []
         RPCLine.error(id: .null, error, into: &line)
         line.append(UInt8(ascii: "\n"))
-        line.withUnsafeBytes { raw in _ = send(fd, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL)) }
+        line.withUnsafeBytes { raw in _ = send(fd, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
         shutdownSocket(fd, .both)
         close(fd)
     }
 }
 
-/// The daemon's connections: numbering, the `--max-connections` bound, the idle timer, and shutdown.
+/// The daemon's connections: numbering, the `--max-connections` bound, the idle timer, and the end of admission.
+/// The connections' tasks live in the service's task group; this only counts them.
 private final class Peers: Sendable {
+    enum Admission {
+        case admitted(Int)
+        case refused(RPCError)
+    }
+
     private struct State {
         var next = 1
-        var open: [Int: Task<Void, Never>] = [:]
+        var open = 0
         /// Counts admissions, so an idle countdown knows whether a connection came and went meanwhile.
         var admissions: UInt64 = 0
         var stopped = false
@@ -166,7 +177,6 @@ private final class Peers: Sendable {
     private let settings: DaemonService.Settings
     private let clock: any RuntimeClock
     private let state = Mutex(State())
-    private let empty = Latch()
     /// Told whenever the last open connection closes.
     private let quiet = WaitQueue<UInt64>()
 
@@ -175,81 +185,77 @@ private final class Peers: Sendable {
         self.clock = clock
     }
 
-    var count: Int { state.withLock { $0.open.count } }
+    var count: Int { state.withLock { $0.open } }
 
-    /// Serves `fd` as connection n in a task of its own, or refuses it when the daemon is full or stopping.
-    func admit(_ fd: Int32, _ serve: @escaping @Sendable (Int) async -> Void) {
-        let (admitted, stopping) = state.withLock { state -> (Int?, Bool) in
-            guard !state.stopped else { return (nil, true) }
-            guard state.open.count < settings.maxConnections else { return (nil, false) }
-            defer { state.next += 1 }
-            let number = state.next
-            state.admissions += 1
-            state.open[number] = Task {
-                await serve(number)
-                self.closed(number)
+    static let stopping = RPCError.application(
+        "daemon_gone", "weatherd's daemon is stopping; run the command again (a new daemon starts on its own)")
+
+    /// Admits one more connection (its number), or says why not: the daemon is full or stopping.
+    func admit() -> Admission {
+        state.withLock { state -> Admission in
+            guard !state.stopped else { return .refused(Self.stopping) }
+            guard state.open < settings.maxConnections else {
+                return .refused(
+                    .application(
+                        "too_many_connections",
+                        "weatherd serves at most \(settings.maxConnections) connections at once (--max-connections); "
+                            + "try again when one has closed"))
             }
-            return (number, false)
-        }
-        guard admitted == nil else { return }
-        if stopping {
-            DaemonService.refuse(
-                fd,
-                .application(
-                    "daemon_gone",
-                    "weatherd's daemon is stopping; run the command again (a new daemon starts on its own)"))
-            return
-        }
-        DaemonService.refuse(
-            fd,
-            .application(
-                "too_many_connections",
-                "weatherd serves at most \(settings.maxConnections) connections at once (--max-connections); "
-                    + "try again when one has closed"))
-    }
-
-    private func closed(_ number: Int) {
-        let nowEmpty = state.withLock { state -> Bool in
-            state.open[number] = nil
-            return state.open.isEmpty
-        }
-        if nowEmpty {
-            quiet.resumeAll(state.withLock { $0.admissions })
-            if state.withLock({ $0.stopped }) { empty.open() }
+            defer { state.next += 1 }
+            state.open += 1
+            state.admissions += 1
+            return .admitted(state.next)
         }
     }
 
-    /// Returns once no connection has been open for `--idle-exit`, having stopped admitting any; without the
-    /// flag, or when cancelled, it only returns when cancelled.
-    func idleExit() async {
-        guard let limit = settings.idleExit else { return await untilCancelled() }
+    /// One connection has closed.
+    func closed() {
+        let (nowEmpty, admissions) = state.withLock { state -> (Bool, UInt64) in
+            state.open -= 1
+            return (state.open == 0, state.admissions)
+        }
+        if nowEmpty { quiet.resumeAll(admissions) }
+    }
+
+    /// Returns true once no connection has been open for `--idle-exit`, having stopped admitting any; false when
+    /// `shutdown` begins first (and at once without the flag, once it does).
+    func idleExit(unless shutdown: ShutdownDeadline) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await shutdown.begun()
+                return false
+            }
+            group.addTask { await self.countDown() }
+            let idle = await group.next() ?? false
+            group.cancelAll()
+            return idle
+        }
+    }
+
+    private func countDown() async -> Bool {
+        guard let limit = settings.idleExit else {
+            await untilCancelled()
+            return false
+        }
         while !Task.isCancelled {
-            let spell: UInt64? = await quiet.wait { state.withLock { $0.open.isEmpty ? $0.admissions : nil } }
-            guard let spell else { return }
-            do { try await clock.sleep(for: limit) } catch { return }
-            if stopIfIdle(since: spell) { return }
+            let spell: UInt64? = await quiet.wait { state.withLock { $0.open == 0 ? $0.admissions : nil } }
+            guard let spell else { return false }
+            do { try await clock.sleep(for: limit) } catch { return false }
+            if stopIfIdle(since: spell) { return true }
         }
+        return false
     }
 
     /// At the end of an idle countdown: admits no more connections, unless one arrived since the countdown
     /// began (checked under the same lock as `admit`, so none slips in between).
     private func stopIfIdle(since spell: UInt64) -> Bool {
         state.withLock { state -> Bool in
-            guard state.open.isEmpty, state.admissions == spell, !state.stopped else { return false }
+            guard state.open == 0, state.admissions == spell, !state.stopped else { return false }
             state.stopped = true
             return true
         }
     }
 
     /// Admits no more connections.
-    func stopAll() {
-        let isEmpty = state.withLock { state in
-            state.stopped = true
-            return state.open.isEmpty
-        }
-        if isEmpty { empty.open() }
-    }
-
-    /// Returns once every connection has finished (after `stopAll`).
-    func drain() async { await empty.wait() }
+    func stopAll() { state.withLock { $0.stopped = true } }
 }

@@ -1,45 +1,27 @@
-import Dispatch
-import Foundation
 import WeatherEngine
 import WeatherRuntime
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-/// SIGTERM and SIGINT, turned into a call (on a dispatch queue, never in a signal handler).
-package final class TerminationSignals {
-    private let sources: [any DispatchSourceSignal]
-
-    /// Ignores SIGTERM and SIGINT's default action and calls `handler` for each one received.
-    package init(_ handler: @escaping @Sendable () -> Void) {
-        sources = [SIGTERM, SIGINT].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler(handler: handler)
-            source.resume()
-            return source
-        }
-    }
-
-    /// Stops listening.
-    package func cancel() { sources.forEach { $0.cancel() } }
-}
-
 extension ServiceGroup {
     /// Runs the engine's log, `front`, `others` (the metrics endpoint) and the engine's workers as one group
-    /// until it shuts down: when the front returns, or at SIGTERM/SIGINT (recorded as `signal`).
+    /// until it shuts down: when the front returns, or at SIGTERM/SIGINT (recorded as `signal`), read on the
+    /// engine's event loop. A second signal escalates the graceful shutdown to cancellation.
     static func serve(_ engine: Engine, front: any Service, also others: [any Service] = []) async {
-        let group = ServiceGroup(services: [engine.logService, front] + others + engine.workerServices()) { error in
+        let group = ServiceGroup(
+            services: [engine.logService, front] + others + engine.workerServices(), clock: engine.clock
+        ) { error in
             engine.logger.error("a service stopped: \(error)")
         }
-        let signals = TerminationSignals {
-            engine.setStopReason("signal")
-            group.triggerGracefulShutdown()
+        let signals: SignalWatch?
+        do {
+            signals = try SignalWatch(on: engine.runtime.loop) { _ in
+                engine.setStopReason("signal")
+                group.triggerGracefulShutdown()
+            }
+        } catch {
+            engine.logger.error("signals cannot be watched (\(error)); stop weatherd by ending its input")
+            signals = nil
         }
         await group.run()
-        signals.cancel()
+        signals?.cancel()
     }
 }

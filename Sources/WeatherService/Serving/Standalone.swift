@@ -12,12 +12,12 @@ package enum Standalone {
     ///
     /// - Returns: the process exit code (1 when the data dir could not be opened).
     package static func run(
-        configuration: Configuration, clock: any RuntimeClock, logger: Logger, provider: any WeatherProvider,
-        transport: HTTPTransport
+        configuration: Configuration, runtime: Runtime, logger: Logger, provider: any WeatherProvider,
+        transport: HTTPTransport, autoLocator: AutoLocator
     ) async -> Int32 {
         let opened: OpenedDataDir
         do {
-            opened = try OpenedDataDir.open(configuration: configuration, clock: clock, logger: logger)
+            opened = try OpenedDataDir.open(configuration: configuration, clock: runtime.clock, logger: logger)
         } catch {
             logger.error("\(error)")
             // Before the service exists stdout has no other writer; a client waiting for JSON gets one error line.
@@ -25,20 +25,21 @@ package enum Standalone {
             return 1
         }
         await serve(
-            opened, configuration: configuration, clock: clock, logger: logger, provider: provider,
-            transport: transport)
+            opened, configuration: configuration, runtime: runtime, logger: logger, provider: provider,
+            transport: transport, autoLocator: autoLocator)
         return 0
     }
 
     /// Serves an opened data dir's engine to one connection on `input` and `output` (standard input and
     /// output by default) until it ends, a signal or a closed output, and shuts down.
     static func serve(
-        _ opened: OpenedDataDir, configuration: Configuration, clock: any RuntimeClock, logger: Logger,
-        provider: any WeatherProvider, transport: HTTPTransport, input: Int32 = 0, output: Int32 = 1
+        _ opened: OpenedDataDir, configuration: Configuration, runtime: Runtime, logger: Logger,
+        provider: any WeatherProvider, transport: HTTPTransport, autoLocator: AutoLocator, input: Int32 = 0,
+        output: Int32 = 1
     ) async {
         let engine = Engine(
-            opened, configuration: configuration, clock: clock, logger: logger, provider: provider,
-            transport: transport)
+            opened, configuration: configuration, runtime: runtime, logger: logger, provider: provider,
+            transport: transport, autoLocator: autoLocator)
         let front = StdioService(
             engine: engine, maxLineBytes: configuration.maxLineBytes, endOfInputGrace: configuration.endOfInputGrace,
             input: input, output: output)

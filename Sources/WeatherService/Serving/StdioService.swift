@@ -4,13 +4,13 @@ import WeatherEngine
 import WeatherRuntime
 
 /// The standalone front: one connection on standard input and output (or on another descriptor, as for a
-/// command-line tool's in-process connection).
+/// command-line tool's in-process connection), served by the engine's event loop.
 ///
-/// It ends at end of input, when stdout closes, or when its task is cancelled (a signal). At end of input
-/// the requests already read get up to `endOfInputGrace` (the upstream deadline plus a margin) to be
-/// answered: a script that closes stdin after its request wants the answer. A shutdown, before or during
-/// that wait, gives what is in flight (requests, then the engine's background work) `shutdownGrace` in all,
-/// so the process exits within a second of a signal.
+/// It ends at end of input, when stdout closes, or at shutdown (a signal). At end of input the requests already
+/// read get up to `endOfInputGrace` (the upstream deadline plus a margin) to be answered: a script that closes
+/// stdin after its request wants the answer. A shutdown, before or during that wait, gives what is in flight
+/// (requests, then the engine's background work) `shutdownGrace` in all, so the process exits within a second
+/// of a signal.
 package struct StdioService: Service {
     let engine: Engine
     let maxLineBytes: Int
@@ -31,35 +31,49 @@ package struct StdioService: Service {
         outputFD = output
     }
 
-    package func run() async {
-        let input = AsyncStream<LineSplitter.Item>.makeStream()
-        let stopping = ShutdownDeadline(clock: engine.clock, grace: shutdownGrace)
-        let output = StandardOutput(fd: outputFD) { [engine] in
-            engine.setStopReason("stdout_closed")
-            stopping.begin()
-            input.continuation.finish()
+    package func run() async throws {
+        let loop = engine.runtime.loop
+        let inputChannel = try Channel(loop: loop, fd: inputFD, owned: false, direction: .read)
+        let outputChannel =
+            outputFD == inputFD ? inputChannel : try Channel(loop: loop, fd: outputFD, owned: false, direction: .write)
+        defer {
+            inputChannel.close()
+            outputChannel.close()
         }
+        // `stopping` bounds what is in flight once the input has ended or a shutdown began; `signalled` also
+        // bounds the last flush, which at a mere end of input waits for a client that reads slowly.
+        let stopping = ShutdownDeadline(clock: engine.clock, grace: shutdownGrace)
+        let signalled = ShutdownDeadline(clock: engine.clock, grace: shutdownGrace)
         let budget = InputBudget()
-        StandardInput(fd: inputFD, maxLineBytes: maxLineBytes).start(
-            budget: budget, waitForRoom: { output.waitForRoom() }, into: input.continuation)
+        let closedOutput = Latch()
+        let output = LineOutput(channel: outputChannel) { closedOutput.open() }
+        let input = LineInput(channel: inputChannel, maxLineBytes: maxLineBytes, budget: budget, output: output)
+        input.start()
         let connection = Connection(engine: engine, label: "stdio", sink: output, maxLineBytes: maxLineBytes)
-        await withTaskCancellationHandler {
-            await shieldedFromCancellation { [engine, endOfInputGrace] in
-                await withTaskGroup(of: Void.self) { group in
-                    group.addTask { await output.run() }
-                    await engine.ready.wait()
-                    await connection.serve(input.stream, budget: budget)
-                    engine.setStopReason("eof")
-                    await connection.finish(grace: endOfInputGrace, cutShort: [stopping])
+        await withGracefulShutdownHandler {
+            await withDiscardingTaskGroup { group in
+                group.addTask {
+                    // A closed stdout means the client is gone: stop as at a signal.
+                    await closedOutput.wait()
+                    guard closedOutput.isOpen else { return }
+                    engine.setStopReason("stdout_closed")
                     stopping.begin()
-                    await engine.finishBackground(by: stopping)
-                    await output.flush()
-                    output.finish()
+                    signalled.begin()
+                    input.stop()
                 }
+                await engine.ready.wait()
+                await connection.serve(input.lines, budget: budget)
+                engine.setStopReason("eof")
+                await connection.finish(grace: endOfInputGrace, cutShort: [stopping])
+                stopping.begin()
+                await engine.finishBackground(by: stopping)
+                await output.flush(cutShortBy: [signalled])
+                group.cancelAll()
             }
-        } onCancel: {
+        } onGracefulShutdown: {
             stopping.begin()
-            input.continuation.finish()
+            signalled.begin()
+            input.stop()
         }
     }
 }

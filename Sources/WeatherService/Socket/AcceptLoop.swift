@@ -7,106 +7,117 @@ import WeatherRuntime
     import Darwin
 #endif
 
-/// The thread that accepts a listening socket's connections, shared by `UnixListener` and `TCPListener`.
+/// A listening socket served by the event loop, shared by `UnixListener` and `TCPListener`: its readiness
+/// accepts every waiting connection. Accepted descriptors are non-blocking, close-on-exec and never raise
+/// SIGPIPE; each goes to the owner's handler, which owns (and closes) it.
 ///
-/// It polls the socket and a wake-up socket, so `close` ends it at once. Accepted descriptors are blocking,
-/// close-on-exec and never raise SIGPIPE. The listening descriptor is closed with the wake-up pair: by the
-/// accept thread when it runs, else by `close`.
+/// Out of descriptors or memory (`EMFILE`, `ENOBUFS`…), it stops watching for 100 ms of the runtime's clock
+/// instead of spinning on a socket that stays readable; the pending connection waits in the backlog.
 final class AcceptLoop: Sendable {
+    private struct State {
+        var registration: Registration?
+        var runtime: Runtime?
+        var onConnection: (@Sendable (Int32) -> Void)?
+        var onEnd: (@Sendable (SocketError?) -> Void)?
+        var closed = false
+        var onClose: (@Sendable () -> Void)?
+    }
+
     /// The listening descriptor (non-blocking).
     let fd: Int32
     /// What errors name: the socket's path or address.
     private let label: String?
-    private let threadName: String
-    /// A socket pair whose first end `close` writes to, waking the accept thread's `poll`.
-    private let wake: (signal: Int32, wait: Int32)
-    private let state = Mutex((started: false, running: false, closed: false))
+    private let state = Mutex(State())
 
     /// Takes `fd`, a listening socket, over: made non-blocking, closed with the loop.
-    ///
-    /// - Throws: `SocketError` when the wake-up pair cannot be made; `fd` is then left to the caller.
-    init(fd: Int32, label: String?, threadName: String) throws(SocketError) {
-        wake = try UnixSocket.pair()
+    init(fd: Int32, label: String?) {
         UnixSocket.setNonBlocking(fd, true)
         self.fd = fd
         self.label = label
-        self.threadName = threadName
     }
 
-    /// Starts the accept thread: each accepted connection goes to `onConnection`, which owns (and closes) it.
-    /// `onEnd` is told once when the thread ends: nil after `close`, else the error that stopped accepting.
+    /// Starts accepting on `runtime`'s loop: each accepted connection goes to `onConnection` (on the loop's
+    /// thread). `onEnd` is told once when accepting stops: nil after `close`, else the error that stopped it.
     /// Calls after the first, or after `close`, do nothing.
-    func start(onConnection: @escaping @Sendable (Int32) -> Void, onEnd: @escaping @Sendable (SocketError?) -> Void) {
-        let begin = state.withLock { state -> Bool in
-            guard !state.started, !state.closed else { return false }
-            state.started = true
-            state.running = true
+    func start(
+        on runtime: Runtime, onConnection: @escaping @Sendable (Int32) -> Void,
+        onEnd: @escaping @Sendable (SocketError?) -> Void
+    ) {
+        let go = state.withLock { state -> Bool in
+            guard state.runtime == nil, !state.closed else { return false }
+            state.runtime = runtime
+            state.onConnection = onConnection
+            state.onEnd = onEnd
             return true
         }
-        guard begin else { return }
-        startThread(named: threadName) { [self] in
-            let error = acceptLoop(onConnection)
-            let closeNow = state.withLock { state -> Bool in
-                state.running = false
-                return state.closed
-            }
-            if closeNow { closeDescriptors() }
-            onEnd(error)
+        guard go else { return }
+        do {
+            let registration = try runtime.loop.register(fd, interest: .read) { [self] _ in acceptAll() }
+            state.withLock { $0.registration = registration }
+        } catch {
+            stop(with: .system("epoll_ctl", label, errno: error.errno))
         }
     }
 
-    /// Stops accepting: the accept thread ends promptly; `first` runs on the first call only, before the
-    /// descriptors are closed (by the accept thread when it runs). Later calls do nothing.
-    func close(_ first: () -> Void = {}) {
-        let (isFirst, running) = state.withLock { state -> (Bool, Bool) in
-            guard !state.closed else { return (false, false) }
+    /// Stops accepting and closes the socket (on the loop's thread); `first` runs on the first call only, before
+    /// the descriptor is closed. Later calls do nothing.
+    func close(_ first: @escaping @Sendable () -> Void = {}) {
+        let (isFirst, registration, onEnd) = state.withLock {
+            state -> (Bool, Registration?, (@Sendable (SocketError?) -> Void)?) in
+            guard !state.closed else { return (false, nil, nil) }
             state.closed = true
-            if state.running {
-                // Under the lock: the accept thread closes `wake` only after it has taken the lock itself.
-                var byte: UInt8 = 1
-                _ = send(wake.signal, &byte, 1, UnixSocket.sendFlags)
-            }
-            return (true, state.running)
+            defer { state.onEnd = nil }
+            return (true, state.registration, state.onEnd)
         }
         guard isFirst else { return }
         first()
-        if !running { closeDescriptors() }
+        if let registration {
+            registration.closeDescriptor { onEnd?(nil) }
+        } else {
+            UnixSocket.closeDescriptor(fd)
+            onEnd?(nil)
+        }
     }
 
-    private func closeDescriptors() {
-        for descriptor in [fd, wake.signal, wake.wait] { UnixSocket.closeDescriptor(descriptor) }
+    private func stop(with error: SocketError) {
+        let onEnd = state.withLock { state -> (@Sendable (SocketError?) -> Void)? in
+            state.registration?.cancel()
+            defer { state.onEnd = nil }
+            return state.onEnd
+        }
+        onEnd?(error)
     }
 
-    /// Accepts until woken by `close`; returns the error that stopped it otherwise.
-    private func acceptLoop(_ onConnection: @Sendable (Int32) -> Void) -> SocketError? {
-        var fds = [
-            pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.wait, events: Int16(POLLIN), revents: 0),
-        ]
+    /// Accepts every connection waiting (on the loop's thread).
+    private func acceptAll() {
+        guard let (onConnection, runtime) = state.withLock({ state in
+            state.closed ? nil : state.onConnection.flatMap { handler in state.runtime.map { (handler, $0) } }
+        }) else { return }
         while true {
-            fds[0].revents = 0
-            fds[1].revents = 0
-            if poll(&fds, 2, -1) < 0 {
-                if errno == EINTR { continue }
-                return .system("poll", label, errno: errno)
-            }
-            if fds[1].revents != 0 || state.withLock({ $0.closed }) { return nil }
-            guard fds[0].revents != 0 else { continue }
             let client = accept(fd, nil, nil)
             guard client >= 0 else {
                 switch errno {
-                case EAGAIN, EWOULDBLOCK, EINTR, ECONNABORTED, EPROTO: continue
+                case EAGAIN, EWOULDBLOCK: return
+                case EINTR, ECONNABORTED, EPROTO: continue
                 case EMFILE, ENFILE, ENOBUFS, ENOMEM:
-                    // Out of descriptors or memory: the pending connection waits in the backlog; try again soon
-                    // instead of spinning on a socket that stays readable.
-                    usleep(100_000)
-                    continue
-                default: return .system("accept", label, errno: errno)
+                    backOff(runtime)
+                    return
+                default: return stop(with: .system("accept", label, errno: errno))
                 }
             }
             UnixSocket.setCloseOnExec(client)
-            UnixSocket.setNonBlocking(client, false)
+            UnixSocket.setNonBlocking(client, true)
             UnixSocket.preventSIGPIPE(client)
             onConnection(client)
+        }
+    }
+
+    /// Stops watching for 100 ms, then watches again.
+    private func backOff(_ runtime: Runtime) {
+        let registration = state.withLock { $0.registration }
+        registration?.setInterest([])
+        _ = runtime.clock.schedule(at: runtime.clock.now.advanced(by: .milliseconds(100)), on: runtime.loop) {
+            registration?.setInterest(.read)
         }
     }
 }

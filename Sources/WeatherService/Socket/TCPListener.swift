@@ -8,10 +8,9 @@ import WeatherRuntime
     import Darwin
 #endif
 
-/// A listening TCP socket (the metrics endpoint) and the thread that accepts its connections.
+/// A listening TCP socket (the metrics endpoint), accepted on the event loop.
 ///
-/// Like `UnixListener`: accepting runs on a thread of its own (`AcceptLoop`), so `close` ends it at once;
-/// accepted descriptors are blocking and close-on-exec.
+/// Like `UnixListener` (`AcceptLoop`): accepted descriptors are non-blocking and close-on-exec.
 package final class TCPListener: Sendable {
     /// The address and the port actually bound (the one the system chose for port 0).
     package let endpoint: MetricsEndpoint
@@ -35,7 +34,7 @@ package final class TCPListener: Sendable {
         do throws(SocketError) {
             bound.port = try Self.bindAddress(fd, endpoint)
             guard listen(fd, backlog) == 0 else { throw .system("listen", "\(endpoint)", errno: errno) }
-            accepting = try AcceptLoop(fd: fd, label: "\(bound)", threadName: "weatherd-metrics-accept")
+            accepting = AcceptLoop(fd: fd, label: "\(bound)")
         } catch {
             UnixSocket.closeDescriptor(fd)
             throw error
@@ -79,14 +78,16 @@ package final class TCPListener: Sendable {
         return Int(UInt16(bigEndian: port))
     }
 
-    /// Starts the accept thread: each accepted connection goes to `onConnection`, which owns (and closes) it.
-    /// `onEnd` is told once when the thread ends: nil after `close`, else the error that stopped accepting.
+    /// Starts accepting on `runtime`'s loop: each accepted connection goes to `onConnection` (on the loop's
+    /// thread), which owns (and closes) it. `onEnd` is told once when accepting stops: nil after `close`, else
+    /// the error that stopped it.
     package func start(
-        onConnection: @escaping @Sendable (Int32) -> Void, onEnd: @escaping @Sendable (SocketError?) -> Void
+        on runtime: Runtime, onConnection: @escaping @Sendable (Int32) -> Void,
+        onEnd: @escaping @Sendable (SocketError?) -> Void
     ) {
-        accepting.start(onConnection: onConnection, onEnd: onEnd)
+        accepting.start(on: runtime, onConnection: onConnection, onEnd: onEnd)
     }
 
-    /// Stops accepting and closes the socket (the accept thread closes it when it runs). Later calls do nothing.
+    /// Stops accepting and closes the socket. Later calls do nothing.
     package func close() { accepting.close() }
 }

@@ -9,14 +9,14 @@ import WeatherRuntime
     import Darwin
 #endif
 
-/// A listening Unix stream socket and the thread that accepts its connections.
+/// A listening Unix stream socket, accepted on the event loop.
 ///
 /// A listener made from a path binds it inside its folder (which `SocketPath.prepareFolder` keeps 0700), sets
 /// the socket file to 0600 before `listen`, so it is never connectable with a looser mode, and unlinks the
 /// file at `close` if it is still the one it created. An adopted listener (systemd's) leaves the file alone.
 ///
-/// Accepting runs on a dedicated thread (`AcceptLoop`), so `close` ends it at once. Descriptors are
-/// close-on-exec; accepted ones are blocking.
+/// Accepting runs on the event loop (`AcceptLoop`). Descriptors are close-on-exec; accepted ones are
+/// non-blocking.
 package final class UnixListener: Sendable {
     /// The listening descriptor.
     package var fd: Int32 { accepting.fd }
@@ -64,13 +64,7 @@ package final class UnixListener: Sendable {
             unlink(path)
             throw error
         }
-        do throws(SocketError) {
-            accepting = try AcceptLoop(fd: fd, label: path, threadName: "weatherd-accept")
-        } catch {
-            UnixSocket.closeDescriptor(fd)
-            unlink(path)
-            throw error
-        }
+        accepting = AcceptLoop(fd: fd, label: path)
         self.path = path
         self.created = identity
     }
@@ -81,26 +75,26 @@ package final class UnixListener: Sendable {
     package init(adopting fd: Int32) throws(SocketError) {
         try Self.checkListening(fd)
         let path = Self.boundPath(fd)
-        accepting = try AcceptLoop(fd: fd, label: path, threadName: "weatherd-accept")
+        accepting = AcceptLoop(fd: fd, label: path)
         UnixSocket.setCloseOnExec(fd)
         self.path = path
         self.created = nil
     }
 
-    /// Starts the accept thread: each accepted connection goes to `onConnection`, which owns (and closes) it.
+    /// Starts accepting on `runtime`'s loop: each accepted connection goes to `onConnection` (on the loop's
+    /// thread), which owns (and closes) it.
     ///
-    /// `onEnd` is called once when the thread ends: with nil after `close`, or with the error that stopped
-    /// accepting. Calls after the first, or after `close`, do nothing.
+    /// `onEnd` is called once when accepting stops: with nil after `close`, or with the error that stopped
+    /// it. Calls after the first, or after `close`, do nothing.
     package func start(
-        onConnection: @escaping @Sendable (Int32) -> Void,
+        on runtime: Runtime, onConnection: @escaping @Sendable (Int32) -> Void,
         onEnd: @escaping @Sendable (SocketError?) -> Void = { _ in }
     ) {
-        accepting.start(onConnection: onConnection, onEnd: onEnd)
+        accepting.start(on: runtime, onConnection: onConnection, onEnd: onEnd)
     }
 
-    /// Stops accepting: the accept thread ends promptly, the socket file this listener created is unlinked
-    /// and the descriptors are closed (by the accept thread when it runs). Connections already accepted are
-    /// not touched. Later calls do nothing.
+    /// Stops accepting: the socket file this listener created is unlinked and the descriptor closed (on the
+    /// loop's thread). Connections already accepted are not touched. Later calls do nothing.
     package func close() {
         accepting.close { [path, created] in
             if let path, let created, FileIdentity(path: path) == created { unlink(path) }

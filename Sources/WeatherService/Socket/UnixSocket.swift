@@ -133,7 +133,7 @@ enum UnixSocket {
 
     /// Writes all of `bytes` with blocking `send`s; false once the peer is gone or the socket is shut down.
     static func sendAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        Descriptor.writeAll(fd, bytes, using: .send(flags: sendFlags)) == nil
+        Descriptor.writeAll(fd, bytes, socket: true) == nil
     }
 
     /// Closes `fd`, for types that have a `close` method of their own.

@@ -3,29 +3,42 @@ import WeatherDomain
 import WeatherEngine
 
 extension WarningsAnswer {
-    /// `{location, warnings, source, attribution, stale, fetchedAt, coverage}`; outside coverage only
-    /// `location`, the empty `warnings`, `stale: false` and the `coverage` note.
+    /// `{location, warnings, covered, source, attribution, stale, fetchedAt, coverage, problems?}`, each warning
+    /// with `matchedBy` (how it concerns the place); outside coverage only `location`, the empty `warnings`,
+    /// `covered: false`, `stale: false` and the `coverage` note.
     var json: JSONValue {
+        let listed: [JSONValue] = warnings.map { warning in
+            guard case .object(var object) = warning.json else { return warning.json }
+            if let match = matches[warning.id], !match.isEmpty { object["matchedBy"] = .string(match) }
+            return .object(object)
+        }
         var object: [String: JSONValue] = [
-            "location": place.json, "warnings": .array(warnings.map(\.json)), "stale": .bool(stale),
-            "coverage": .string(coverage.note),
+            "location": place.json, "warnings": .array(listed), "stale": .bool(stale),
+            "coverage": .string(coverage.note), "covered": .bool(coverage.covered),
         ]
         if let source = coverage.source {
             object["source"] = .string(source.rawValue)
             object["attribution"] = .string(Self.attribution(source))
         }
         if let fetchedAt { object["fetchedAt"] = .string(fetchedAt.description) }
+        if !problems.isEmpty { object["problems"] = .array(problems.map(JSONValue.string)) }
         return .object(object)
     }
 
-    /// One line for people: how many warnings, the most severe, and from whom.
+    /// One line for people: how many warnings, the most severe, and from whom; never "none in force" where no
+    /// source is known to watch the place.
     var summary: String {
         let name = place.name ?? place.key
         guard let source = coverage.source else { return "\(name): \(coverage.note)" }
         let staleness = stale ? " (stale: the source could not be reached; as of \(fetchedAt?.description ?? "?"))" : ""
         let credit = Self.attribution(source)
-        guard !warnings.isEmpty else { return "\(name): no official warnings in force (\(credit))\(staleness)." }
-        let events = warnings.sorted { $0.severity > $1.severity }.map { "\($0.event) (\($0.severity.rawValue))" }
+        guard !warnings.isEmpty else {
+            guard coverage.covered else { return "\(name): no official warnings known (\(credit)): \(coverage.note)" }
+            return "\(name): no official warnings in force (\(credit))\(staleness)."
+        }
+        let events = warnings.sorted { $0.severity > $1.severity }.map {
+            source == .fpas ? "\($0.event) (\($0.severity.cap), from \($0.sender))" : "\($0.event) (\($0.severity.cap))"
+        }
         let count = warnings.count == 1 ? "1 official warning" : "\(warnings.count) official warnings"
         return "\(name): \(count) in force (\(credit)): \(events.joined(separator: "; "))\(staleness)."
     }
@@ -117,11 +130,11 @@ extension WarningsInForce {
     var summary: String {
         let warnings = all.sorted { $0.warning.severity > $1.warning.severity }
         guard !warnings.isEmpty else {
-            let covered = places.filter { $0.answer.coverage.source != nil }.count
+            let covered = places.filter { $0.answer.coverage.covered }.count
             return "No official warnings in force at the \(places.count) place(s) with alerts on "
-                + "(\(covered) covered by NWS or MeteoAlarm)."
+                + "(\(covered) known to be covered by a warning service)."
         }
-        let listed = warnings.prefix(5).map { "\($0.place): \($0.warning.event) (\($0.warning.severity.rawValue))" }
+        let listed = warnings.prefix(5).map { "\($0.place): \($0.warning.event) (\($0.warning.severity.cap))" }
         let more = warnings.count > 5 ? "; and \(warnings.count - 5) more" : ""
         return "Official warnings in force: \(listed.joined(separator: "; "))\(more)."
     }
