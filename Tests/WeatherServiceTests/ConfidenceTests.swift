@@ -106,6 +106,29 @@ struct ConfidenceTests {
         }
     }
 
+    @Test("the ensemble's base URL and model: flags, else the environment, else the defaults; a bad model refused")
+    func options() throws {
+        let defaults = try Configuration.parse([], environment: [:])
+        #expect(defaults.openMeteoEnsembleBaseURL == "https://ensemble-api.open-meteo.com")
+        #expect(defaults.ensembleModel == "ecmwf_ifs025")
+        let environment = ["OPEN_METEO_ENSEMBLE_BASE_URL": "http://ensemble.env/"]
+        let fromEnvironment = try Configuration.parse([], environment: environment)
+        let sources = fromEnvironment.makeConfidenceSources(provider: OpenMeteoProvider())
+        #expect(sources.ensemble.baseURL == "http://ensemble.env", "a trailing slash dropped")
+        #expect(sources.model == "ecmwf_ifs025" && sources.metNorway == nil)
+        let flags = try Configuration.parse(
+            ["--open-meteo-ensemble-base-url", "http://ensemble.flag", "--ensemble-model=gfs025"],
+            environment: environment)
+        #expect(flags.openMeteoEnsembleBaseURL == "http://ensemble.flag" && flags.ensembleModel == "gfs025")
+        #expect(UpstreamSettings(flags).baseURLs["ensemble"] == "http://ensemble.flag")
+        #expect(flags.heldOptions["--ensemble-model"] == "gfs025", "the daemon holds it")
+        for bad in [
+            ["--ensemble-model", "ECMWF IFS"], ["--ensemble-model=x"], ["--open-meteo-ensemble-base-url", "nope"],
+        ] {
+            #expect(throws: ConfigurationError.self, "\(bad)") { try Configuration.parse(bad, environment: [:]) }
+        }
+    }
+
     @Test("in the reader's units; days outside 1…16 are refused before any call")
     func unitsAndRefusals() async throws {
         let network = ConfidenceFixture.network()
