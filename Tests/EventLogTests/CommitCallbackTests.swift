@@ -66,7 +66,8 @@ struct CommitCallbackTests {
         _ file: FaultInjectingFile, mode: FsyncMode = .always, published: Published, spinLimit: Duration = .zero
     ) -> LogWriter {
         LogWriter(
-            file: file, position: .empty, mode: mode, spinLimit: spinLimit, runtime: .testing(), now: { Timestamp(milliseconds: 0) }
+            file: file, position: .empty, mode: mode, spinLimit: spinLimit, runtime: .testing(),
+            now: { Timestamp(milliseconds: 0) }
         ) { batch in
             published.record(batch)
         }
@@ -323,7 +324,8 @@ struct CommitCallbackTests {
             let file = FaultInjectingFile()
             let order = Locked<[String]>([])
             let writer = LogWriter(
-                file: file, position: .empty, mode: .always, spinLimit: .zero, runtime: .testing(), now: { Timestamp(milliseconds: 0) },
+                file: file, position: .empty, mode: .always, spinLimit: .zero, runtime: .testing(),
+                now: { Timestamp(milliseconds: 0) },
                 afterCallbacks: { order.update { $0.append("after") } }
             ) { _ in
                 order.update { $0.append("commit") }

@@ -59,7 +59,9 @@ struct FaultSweepTests {
         let directory = TemporaryDataDirectory()
         for partial in 0...sample.count {
             let file = FaultInjectingFile()
-            let writer = LogWriter(file: file, position: .empty, mode: .always, runtime: .testing(), now: { Timestamp(milliseconds: 0) }) {
+            let writer = LogWriter(
+                file: file, position: .empty, mode: .always, runtime: .testing(), now: { Timestamp(milliseconds: 0) }
+            ) {
                 _ in
             }
             let running = Task { await writer.run() }

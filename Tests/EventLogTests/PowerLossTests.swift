@@ -10,7 +10,9 @@ struct PowerLossTests {
     func crashPoints() async throws {
         // A real log written by the writer in batches of 1–8 events, all fsynced (acknowledged).
         let source = FaultInjectingFile()
-        let writer = LogWriter(file: source, position: .empty, mode: .always, runtime: .testing(), now: { Timestamp(milliseconds: 0) }) {
+        let writer = LogWriter(
+            file: source, position: .empty, mode: .always, runtime: .testing(), now: { Timestamp(milliseconds: 0) }
+        ) {
             _ in
         }
         let running = Task { await writer.run() }

@@ -25,7 +25,8 @@ struct WriterTests {
 
     static func writer(_ file: FaultInjectingFile, mode: FsyncMode = .always, published: Published? = nil) -> LogWriter
     {
-        LogWriter(file: file, position: .empty, mode: mode, runtime: .testing(), now: { Timestamp(milliseconds: 0) }) { batch in
+        LogWriter(file: file, position: .empty, mode: mode, runtime: .testing(), now: { Timestamp(milliseconds: 0) }) {
+            batch in
             published?.seqs.withLock { $0.append(contentsOf: batch.map(\.seq)) }
         }
     }
@@ -152,7 +153,8 @@ struct WriterTests {
         let published = Published()
         let writer = LogWriter(
             file: file, position: .empty, mode: .always, batchLimit: 1000,
-            runtime: .testing(), now: {
+            runtime: .testing(),
+            now: {
                 Timestamp(milliseconds: 0)
             }
         ) { batch in

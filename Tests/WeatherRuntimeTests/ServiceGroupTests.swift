@@ -86,7 +86,8 @@ struct ServiceGroupTests {
         }
         let release = Latch()
         release.open()
-        let group = ServiceGroup(services: [Recorder(name: "s", log: log, release: release), Short()], clock: ManualClock())
+        let group = ServiceGroup(
+            services: [Recorder(name: "s", log: log, release: release), Short()], clock: ManualClock())
         await group.run()
         #expect(log.all == ["s told", "s asked", "s done"])
     }

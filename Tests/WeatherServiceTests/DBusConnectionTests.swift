@@ -66,7 +66,8 @@ struct DBusConnectionTests {
             _ = try await DBusConnection.connect(address: refusing.address, uid: getuid(), runtime: .testing())
         }
         do {
-            _ = try await DBusConnection.connect(address: "unix:path=/nonexistent/weatherd-bus", uid: getuid(), runtime: .testing())
+            _ = try await DBusConnection.connect(
+                address: "unix:path=/nonexistent/weatherd-bus", uid: getuid(), runtime: .testing())
             Issue.record("connected to nothing")
         } catch {
             guard case .noBus = error else {

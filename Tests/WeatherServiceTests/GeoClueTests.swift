@@ -142,7 +142,8 @@ struct GeoClueTests {
     func noBus() async throws {
         let address = "unix:path=/nonexistent/weatherd-system-bus"
         do throws(GeoClueError) {
-            _ = try await GeoClue(address: address, uid: getuid(), runtime: .testing()).locate(clock: ManualClock(), timeout: .seconds(10))
+            _ = try await GeoClue(address: address, uid: getuid(), runtime: .testing()).locate(
+                clock: ManualClock(), timeout: .seconds(10))
             Issue.record("located through no bus")
         } catch {
             #expect(error.kind == "no_bus")

@@ -531,7 +531,9 @@ struct GoldenLogTests {
         for (event, cause, corr) in events {
             let ts = Timestamp(milliseconds: 1_795_348_800_000 + minute * 60_000)
             minute += 1
-            let writer = LogWriter(file: file, position: try position(of: file.contents), mode: .always, runtime: .testing(), now: { ts }) {
+            let writer = LogWriter(
+                file: file, position: try position(of: file.contents), mode: .always, runtime: .testing(), now: { ts }
+            ) {
                 _ in
             }
             let running = Task { await writer.run() }

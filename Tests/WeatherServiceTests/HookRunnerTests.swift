@@ -23,7 +23,9 @@ struct HookRunnerTests {
     /// A runner on `clock` whose log lines the test reads, running until the test ends.
     static func runner(_ command: String, clock: ManualClock) -> (HookRunner, Logged, Task<Void, Never>) {
         let lines = Logged()
-        let runner = HookRunner(command: command, runtime: .testing(clock: clock)) { line in lines.lines.withLock { $0.append(line) } }
+        let runner = HookRunner(command: command, runtime: .testing(clock: clock)) { line in
+            lines.lines.withLock { $0.append(line) }
+        }
         let task = Task { await runner.run() }
         return (runner, lines, task)
     }

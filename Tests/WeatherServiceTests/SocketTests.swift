@@ -243,7 +243,8 @@ struct UnixListenerTests {
         let path = folder.path + "/d.sock"
         let listener = try UnixListener(path: path)
         let ended = Mutex<[SocketError?]>([])
-        listener.start(on: .testing(), onConnection: { close($0) }, onEnd: { error in ended.withLock { $0.append(error) } })
+        listener.start(
+            on: .testing(), onConnection: { close($0) }, onEnd: { error in ended.withLock { $0.append(error) } })
         #expect(ended.withLock { $0.isEmpty })
         // No client ever connects: a blocked accept would never return, so ending at all is the proof.
         listener.close()

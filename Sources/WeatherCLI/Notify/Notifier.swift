@@ -28,7 +28,8 @@ struct Notifier {
         if !noDesktop {
             do throws(DBusError) {
                 desktop = try await Desktop.connect(
-                    address: context.variables["DBUS_SESSION_BUS_ADDRESS"] ?? "", uid: getuid(), runtime: context.runtime)
+                    address: context.variables["DBUS_SESSION_BUS_ADDRESS"] ?? "", uid: getuid(),
+                    runtime: context.runtime)
             } catch {
                 output.error("weatherd notify: \(Self.unavailable(error))")
                 return CLI.Exit.unavailable

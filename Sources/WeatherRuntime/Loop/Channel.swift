@@ -114,15 +114,13 @@ package final class Channel: Sendable {
                 self?.ready(readiness)
             }
             state.withLock { $0.registration = registration }
-        } catch where error.errno == EPERM {
+        } catch  where error.errno == EPERM {
             state.withLock { $0.mode = .alwaysReady }
         } catch {
             if owns { Descriptor.close(descriptor) }
             throw error
         }
     }
-
-
 
     /// A non-blocking copy of an inherited pipe or terminal, opened anew so its flags are the channel's alone.
     private static func reopen(_ fd: Int32, direction: Interest) -> Int32? {

@@ -258,8 +258,9 @@ extension DBusConnection {
             var replies: [UInt32: CheckedContinuation<DBusMessage, any Error>] = [:]
             var signalHandlers: [@Sendable (DBusMessage) -> Void] = []
             /// Waits for the next signal one of them accepts (`nextSignal`), by number.
-            var signalWaiters: [UInt64: (matches: @Sendable (DBusMessage) -> Bool, CheckedContinuation<DBusMessage, any Error>)] =
-                [:]
+            var signalWaiters:
+                [UInt64: (matches: @Sendable (DBusMessage) -> Bool, CheckedContinuation<DBusMessage, any Error>)] =
+                    [:]
             var nextWaiter: UInt64 = 0
             /// Signals nobody waited for yet, oldest first (at most `keptSignals`): one that came between a call's
             /// reply and the wait that follows it is not lost.
@@ -421,7 +422,8 @@ extension DBusConnection {
                     while !state.handshaking, let message = try state.framer.message() {
                         switch message.kind {
                         case .methodReturn, .error:
-                            if let serial = message.replySerial, let waiter = state.replies.removeValue(forKey: serial) {
+                            if let serial = message.replySerial, let waiter = state.replies.removeValue(forKey: serial)
+                            {
                                 replies.append((waiter, message))
                             }
                         case .signal: signals.append(message)

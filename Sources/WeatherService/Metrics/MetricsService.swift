@@ -115,7 +115,8 @@ package struct MetricsService: Service {
             case .end: head.fulfill(.incomplete)
             }
         }
-        let received = await Self.first(head.waitUnlessCancelled, before: clock.now.advanced(by: settings.timeout), clock)
+        let received = await Self.first(
+            head.waitUnlessCancelled, before: clock.now.advanced(by: settings.timeout), clock)
         let response: MetricsResponse
         var includingBody = true
         switch received {

@@ -168,7 +168,9 @@ package final class Relay: Sendable {
     /// Lines from the daemon (on the loop's thread): whole lines to the output, settling the answers among them.
     private func fromDaemon(_ event: Channel.Input) {
         guard case .bytes(let chunk) = event else {
-            if !state.withLock({ $0.carry.isEmpty }) { logger.warning("the daemon's last line was cut off; it was dropped") }
+            if !state.withLock({ $0.carry.isEmpty }) {
+                logger.warning("the daemon's last line was cut off; it was dropped")
+            }
             return finish(.daemonClosed)
         }
         let (whole, status) = state.withLock { state -> ([UInt8], (@Sendable (JSONValue?) -> Void, JSONValue?)?) in

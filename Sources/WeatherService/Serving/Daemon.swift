@@ -1,7 +1,7 @@
 import EventLog
 import Foundation
-import Synchronization
 import Providers
+import Synchronization
 import WeatherDomain
 import WeatherEngine
 import WeatherRuntime
@@ -207,7 +207,8 @@ package enum RelayClient {
                             deadline: configuration.endOfInputGrace, logger: logger, clock: clock, loop: loop)
                         relay.withLock { $0 = started }
                         started.start { status in
-                            if let status, let line = DaemonSettings.mismatch(status: status, configuration: configuration)
+                            if let status,
+                                let line = DaemonSettings.mismatch(status: status, configuration: configuration)
                             {
                                 Logger.standardError(line)
                             }

@@ -90,9 +90,11 @@ final class AcceptLoop: Sendable {
 
     /// Accepts every connection waiting (on the loop's thread).
     private func acceptAll() {
-        guard let (onConnection, runtime) = state.withLock({ state in
-            state.closed ? nil : state.onConnection.flatMap { handler in state.runtime.map { (handler, $0) } }
-        }) else { return }
+        guard
+            let (onConnection, runtime) = state.withLock({ state in
+                state.closed ? nil : state.onConnection.flatMap { handler in state.runtime.map { (handler, $0) } }
+            })
+        else { return }
         while true {
             let client = accept(fd, nil, nil)
             guard client >= 0 else {
