@@ -11,7 +11,7 @@ import WeatherRuntime
 extension CLI {
     /// Runs a command so that SIGTERM or SIGINT end it cleanly: the command's task is cancelled (a bar, a
     /// notifier or a nowcast watch stop; hooks get SIGTERM, then SIGKILL after their grace), and the exit status
-    /// is 0 for SIGTERM and 130 for SIGINT, as a shell's own commands report an interrupt.
+    /// is 0: being told to stop is how a bar, a notifier or a watch is meant to end.
     static func interruptible(on runtime: Runtime, _ body: @escaping @Sendable () async -> Int32) async -> Int32 {
         let signalled = Promise<Int32>()
         let watch: SignalWatch?
@@ -34,7 +34,6 @@ extension CLI {
             let rest = await group.next() ?? nil
             return first ?? rest ?? Exit.failed
         }
-        guard let number = signalled.current else { return status }
-        return number == SIGINT ? 130 : Exit.ok
+        return signalled.current == nil ? status : Exit.ok
     }
 }

@@ -121,6 +121,9 @@ package enum CLI {
                     invocation: invocation, client: connection.client, notifications: notifications.stream,
                     runtime: environment.runtime, variables: environment.variables,
                     autoLocation: configuration.autoLocation ?? true))
+        } catch  where Task.isCancelled {
+            // Stopped by SIGTERM or SIGINT (`interruptible`): a clean end, nothing to report.
+            status = Exit.ok
         } catch {
             output.error("weatherd \(command.name): \(Self.message(error))")
             // A PLACE that is two numbers off the globe is found wrong only once the command runs.

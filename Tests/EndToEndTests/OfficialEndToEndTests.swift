@@ -28,9 +28,14 @@ struct OfficialEndToEndTests {
     )
     func session() async throws {
         let server = try LocalHTTPServer()
-        server.route("/alerts/active", .init(body: try Self.inForce("nws-alerts-point-phoenix-az.json")))
+        // The answers say how long they hold (as NWS's do), so the refresh below is served from the cache however
+        // long a loaded machine takes to get there.
+        let anHour = ["Cache-Control": "max-age=3600"]
         server.route(
-            "/api/v1/warnings/feeds-bosnia-herzegovina", .init(body: try Self.inForce("meteoalarm-feed-updates.json")))
+            "/alerts/active", .init(headers: anHour, body: try Self.inForce("nws-alerts-point-phoenix-az.json")))
+        server.route(
+            "/api/v1/warnings/feeds-bosnia-herzegovina",
+            .init(headers: anHour, body: try Self.inForce("meteoalarm-feed-updates.json")))
         server.route(
             "/v1/air-quality", .init(body: try ProviderEndToEndTests.fixture("openmeteo-airquality-vienna-pollen.json"))
         )

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 import Testing
 import WeatherService
@@ -15,6 +16,20 @@ struct InputBudgetTests {
         #expect(budget.allows(bytes: 0), "a line over the limit holds no bytes, but still counts")
         budget.give(bytes: 1 << 20)
         #expect(budget.allows(bytes: 1 << 20))
+    }
+
+    @Test("the listener is called at the same stack depth the thousandth time as the first (it is not re-wrapped)")
+    func listenerDoesNotGrow() {
+        let budget = InputBudget(maxLines: 8, maxBytes: 1 << 20)
+        let depths = Mutex<[Int]>([])
+        budget.onGiveBack { depths.withLock { $0.append(Thread.callStackReturnAddresses.count) } }
+        for _ in 0..<1000 {
+            budget.take(bytes: 10)
+            budget.give(bytes: 10)
+        }
+        let seen = depths.withLock { $0 }
+        #expect(seen.count == 1000)
+        #expect(seen.first == seen.last, "depth \(seen.first ?? 0) at the first call, \(seen.last ?? 0) at the last")
     }
 
     @Test("small lines are held by count")

@@ -98,6 +98,9 @@ struct Notifier {
                     }
                     do throws(DBusError) {
                         try await perform(actions, on: desktopShown, hook: hook, machine: &machine)
+                    } catch  where Task.isCancelled {
+                        // Stopped while the desktop was being told: it has the alert, and the cursor says so.
+                        return CLI.Exit.ok
                     } catch {
                         // The desktop refused or went away: what it was to show is shown when notify runs again.
                         if saved != before { try store.save(before) }

@@ -63,7 +63,10 @@ package final class Engine: Sendable {
     /// given: a JSON-RPC client asks with `autoLocation`, as the commands do).
     let autoLocationDefault: Bool
     /// Facts the front adds to `service/status` (the socket, the connections).
-    private let frontFacts = Mutex<(@Sendable () -> FrontStatus)?>(nil)
+    /// In a struct: a `Mutex` whose value is a closure itself re-wraps it in a thunk each time it is read through
+    /// `withLock`'s `inout`, so a closure read often would grow without end.
+    private struct FrontFacts { var read: (@Sendable () -> FrontStatus)? }
+    private let frontFacts = Mutex(FrontFacts())
 
     /// Builds the engine over an opened data dir.
     package init(
@@ -202,10 +205,10 @@ package final class Engine: Sendable {
 
     /// Adds the front's facts to `service/status`, read when it is asked.
     package func setFrontStatus(_ facts: @escaping @Sendable () -> FrontStatus) {
-        frontFacts.withLock { $0 = facts }
+        frontFacts.withLock { $0.read = facts }
     }
 
-    var frontStatus: FrontStatus? { frontFacts.withLock { $0 }?() }
+    var frontStatus: FrontStatus? { frontFacts.withLock { $0.read }?() }
 
     /// The opened data dir (its lock is released when the log service stops).
     var openedDataDir: OpenedDataDir { opened }

@@ -13,7 +13,10 @@ package final class InputBudget: Sendable {
     /// The most bytes held at once.
     package let maxBytes: Int
     private let held = Mutex((lines: 0, bytes: 0))
-    private let listener = Mutex<(@Sendable () -> Void)?>(nil)
+    /// In a struct: a `Mutex` whose value is a closure itself re-wraps it in a thunk each time it is read through
+    /// `withLock`'s `inout`, so a listener called for every line would grow without end.
+    private struct Listener { var call: (@Sendable () -> Void)? }
+    private let listener = Mutex(Listener())
 
     package init(maxLines: Int = 1024, maxBytes: Int = 16 << 20) {
         self.maxLines = maxLines
@@ -39,9 +42,11 @@ package final class InputBudget: Sendable {
             $0.lines -= 1
             $0.bytes -= size
         }
-        listener.withLock { $0 }?()
+        listener.withLock { $0.call }?()
     }
 
     /// Calls `listener` whenever a share is given back.
-    package func onGiveBack(_ listener: @escaping @Sendable () -> Void) { self.listener.withLock { $0 = listener } }
+    package func onGiveBack(_ listener: @escaping @Sendable () -> Void) {
+        self.listener.withLock { $0.call = listener }
+    }
 }
