@@ -47,14 +47,8 @@ package struct OpenMeteoEnsemble: Sendable {
     /// - Throws: `ProviderError` for a body that is not JSON, Open-Meteo's `{"error":true}`, a unit other than
     ///   °C and mm, a column of another length than `time`, or no temperature of any member.
     package func decode(_ body: [UInt8], model: String, now: Timestamp) throws(ProviderError) -> EnsembleSummary {
-        let root = try ResponseBody.parse(body, provider: name)
-        if root["error"]?.boolValue == true {
-            throw .badBody(name, "error: \(root["reason"]?.stringValue ?? "no reason given")")
-        }
-        do throws(FieldError) {
-            return try Self.summary(root, model: model, now: now)
-        } catch {
-            throw .badBody(name, error.description)
+        try ResponseBody.decodeOpenMeteo(body, provider: name) { root throws(FieldError) in
+            try Self.summary(root, model: model, now: now)
         }
     }
 

@@ -41,14 +41,8 @@ package struct OpenMeteoModels: Sendable {
     /// - Throws: `ProviderError` for a body that is not JSON, Open-Meteo's `{"error":true}`, a unit other than
     ///   °C and mm, or a column of another length than `time`.
     package func decode(_ body: [UInt8], models: [String]) throws(ProviderError) -> ModelsPage {
-        let root = try ResponseBody.parse(body, provider: name)
-        if root["error"]?.boolValue == true {
-            throw .badBody(name, "error: \(root["reason"]?.stringValue ?? "no reason given")")
-        }
-        do throws(FieldError) {
-            return try Self.page(root, models: models)
-        } catch {
-            throw .badBody(name, error.description)
+        try ResponseBody.decodeOpenMeteo(body, provider: name) { root throws(FieldError) in
+            try Self.page(root, models: models)
         }
     }
 
