@@ -5,7 +5,8 @@ extension BarView {
     static let tooltipSteps = 6
 
     /// waybar's tooltip: the place, the next forecast steps, the days ahead (one a line, in the answers'
-    /// units, which are the bar's), then the alerts (in the bar's units too) and the staleness.
+    /// units, which are the bar's, with the day's confidence label when the place's ensemble spread is cached),
+    /// then the alerts (in the bar's units too) and the staleness.
     var tooltip: String {
         var lines = [OneLine.placeName(current["location"] ?? .null)]
         if let nowcast, nowcast["covered"]?.boolValue == true {
@@ -23,6 +24,7 @@ extension BarView {
                     + page.quantities.temperature(day["min"], signed: false) + " / "
                     + page.quantities.temperature(day["max"], signed: false)
                     + (chance.map { "  rain " + Quantities.percent($0) } ?? "")
+                    + (day["spread"]?["label"]?.stringValue.map { "  \(TerminalText.safe($0)) confidence" } ?? "")
             }
         }
         lines += alerts.map { "⚠ " + ($0["message"]?.stringValue ?? "") }

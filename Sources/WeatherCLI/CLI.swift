@@ -27,6 +27,7 @@ package enum CLI {
     package static let commands: [Command] = [
         NowCommand.command, NowcastCommand.command, ForecastCommand.command, HistoryCommand.command,
         ChangesCommand.command,
+        ConfidenceCommand.command, ModelsCommand.command, AccuracyCommand.command,
         ClimateCommand.command, ChartCommand.command, BarCommand.command,
         WarningsCommand.command, AirCommand.command, SearchCommand.command, LocationCommand.command,
         UnitsCommand.command, RefreshCommand.command, FavoritesCommand.command, AlertsCommand.command,

@@ -57,6 +57,7 @@ package final class InProcessWeatherd: Sendable {
         configuration.metNorwayBaseURL = Self.metNorwayBaseURL
         configuration.openMeteoArchiveBaseURL = Self.archiveBaseURL
         configuration.openMeteoHistoricalForecastBaseURL = Self.historicalForecastBaseURL
+        configuration.openMeteoEnsembleBaseURL = Self.ensembleBaseURL
         configuration.openMeteoBaseURL = "http://weather.test"
         configure(&configuration)
         let opened = try Self.open(configuration: configuration, clock: clock, logger: logger, file: file)
@@ -83,6 +84,7 @@ package final class InProcessWeatherd: Sendable {
     package static let airQualityBaseURL = "http://aq.test"
     package static let archiveBaseURL = "http://archive.test"
     package static let historicalForecastBaseURL = "http://historical-forecast.test"
+    package static let ensembleBaseURL = "http://ensemble.test"
 
     /// Opens the data dir, waiting up to 5 s while its lock is held by this very process. That happens only
     /// in tests that stop a service and open the dir again: the lock's descriptor is closed, but a child

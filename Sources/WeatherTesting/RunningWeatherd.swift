@@ -41,6 +41,7 @@ package final class RunningWeatherd: Sendable {
         uniqueKeysWithValues: [
             "OWM_BASE_URL", "OPEN_METEO_BASE_URL", "OPEN_METEO_GEOCODING_BASE_URL", "OPEN_METEO_AIR_QUALITY_BASE_URL",
             "NWS_BASE_URL", "METEOALARM_BASE_URL", "BRIGHTSKY_BASE_URL", "FPAS_BASE_URL",
+            "OPEN_METEO_ENSEMBLE_BASE_URL",
         ].map { ($0, "http://127.0.0.1:1") })
 
     /// Where the binary under test would find the machine's location by itself (`--auto-location`): no system

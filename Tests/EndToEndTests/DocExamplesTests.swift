@@ -38,6 +38,29 @@ struct DocExamplesTests {
             server.route(
                 "/v1/forecast", query: "hourly=",
                 .init(body: OpenMeteoBodies.forecast(start: Timestamp(milliseconds: midnight * 1000))))
+            // An ensemble whose 51 members agree within 2 °C and stay dry, for 15 days; five models, one missing.
+            server.route(
+                "/v1/ensemble",
+                .init(
+                    body: OpenMeteoBodies.ensemble(
+                        start: Timestamp(milliseconds: midnight * 1000), members: 50, days: 16,
+                        temperature: { member, hour in
+                            hour < 15 * 24 ? Double(hour % 24) / 4 + Double(member) / 25 : nil
+                        }, precipitation: { _, hour in hour < 15 * 24 ? 0 : nil })))
+            server.route(
+                "/v1/forecast", query: "models=",
+                .init(
+                    body: OpenMeteoBodies.models(
+                        start: Timestamp(milliseconds: midnight * 1000), models: ModelComparison.defaultModels, days: 16
+                    ) { model, day in
+                        switch model {
+                        case "ecmwf_ifs025": (8 + Double(day), 1, 0.5, 61)
+                        case "gfs_seamless": (8.5 + Double(day), 1.5, 1, 63)
+                        case "icon_seamless": (12 + Double(day), 5, 0, 3)
+                        case "gem_seamless": (7.5 + Double(day), 0.5, 2, 61)
+                        default: nil
+                        }
+                    }))
             // Official warnings: Bright Sky (none in force in Berlin's cell) and the FOSS Public Alert Server (the
             // feeds of the countries near Tokyo, and one warning there, in force whenever the suite runs).
             server.route("/alerts", .init(body: Array(#"{"alerts":[],"location":{"warn_cell_id":111000000}}"#.utf8)))
@@ -75,6 +98,7 @@ struct DocExamplesTests {
                 "HOME": directory.path + "/home", "XDG_DATA_HOME": directory.path + "/home/.local/share",
                 "XDG_STATE_HOME": directory.path + "/home/.local/state",
                 "OPEN_METEO_BASE_URL": server.baseURL, "OPEN_METEO_GEOCODING_BASE_URL": server.baseURL,
+                "OPEN_METEO_ENSEMBLE_BASE_URL": server.baseURL,
                 // NWS too: the stand-in answers 404 for a point, as NWS does outside its area.
                 "NWS_BASE_URL": server.baseURL, "BRIGHTSKY_BASE_URL": server.baseURL, "FPAS_BASE_URL": server.baseURL,
             ]

@@ -8,7 +8,7 @@ struct HelpEndToEndTests {
     /// Every command for people.
     static let commands = [
         "now", "forecast", "history", "climate", "chart", "bar", "warnings", "air", "search", "location", "units",
-        "refresh", "favorites",
+        "refresh", "favorites", "confidence", "models", "accuracy",
         "alerts", "events", "status", "stop", "completions",
     ]
 

@@ -32,6 +32,7 @@ struct MCPLifecycleTests {
                 "remove_favorite", "get_alerts", "refresh_weather", "set_location", "get_settings", "set_units",
                 "get_warnings", "get_air_quality", "get_nowcast", "get_history", "get_climate",
                 "get_forecast_changes",
+                "get_forecast_confidence", "compare_models", "get_forecast_accuracy",
             ])
         let hasOutputSchema = tools["tools"]?.arrayValue?.allSatisfy { $0["outputSchema"] != nil } ?? false
         #expect(hasOutputSchema == (answered >= "2025-06-18"))

@@ -518,6 +518,7 @@ struct GoldenLogTests {
         try await record("v1-past", v1PastEvents())
         try await record("v2-alert-rules", v2AlertRuleEvents())
         try await record("v1-past-forecast", v1PastForecastEvents())
+        try await record("v1-confidence", v1ConfidenceEvents())
         try await record("v2-location", v2LocationEvents())
         try await record("v2-warnings", v2WarningsEvents())
     }

@@ -125,7 +125,9 @@ struct LogRetentionDaysTests {
         }
     }
 
-    @Test("a stripped current fetch loses its whole report as before; a day's absent fields stay absent")
+    @Test(
+        "a stripped current fetch keeps its reading (time, temperature, precipitation, condition) and nothing else of its report; a day's absent fields stay absent"
+    )
     func currentAndSparseDays() async throws {
         try await onThread {
             let directory = try Self.log([
@@ -148,11 +150,18 @@ struct LogRetentionDaysTests {
             #expect(
                 compacted
                     == [
-                        "bytes": .int(Int64(before[2].data.count)), "members": ["current"],
+                        "bytes": .int(Int64(before[2].data.count)), "members": [], "reduced": ["current"],
                         "sha256": .string(SHA256.hex(before[2].data)),
-                    ], "no reduced member")
+                    ], "the reading is kept reduced, nothing removed wholly")
+            let reading = try #require(current["current"]?.objectValue)
+            #expect(
+                keptCurrent["current"]
+                    == .object(
+                        reading.filter { ["observedAt", "temperature", "precipitation", "condition"].contains($0.key) })
+            )
+            keptCurrent["current"] = nil
             current["current"] = nil
-            #expect(keptCurrent == current, "no daily, nothing of the report")
+            #expect(keptCurrent == current, "no daily, nothing else of the report")
 
             let days = try #require(try after[1].decodedData()["daily"]?.arrayValue)
             #expect(days.count == 16)

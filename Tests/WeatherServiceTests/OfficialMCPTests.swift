@@ -36,9 +36,10 @@ struct OfficialMCPTests {
             try await Self.initialize(service)
             let listed = try await service.result("tools/list")["tools"]?.arrayValue?.compactMap(\.["name"])
             #expect(
-                listed?.suffix(6) == [
+                listed?.suffix(9) == [
                     "get_warnings", "get_air_quality", "get_nowcast", "get_history", "get_climate",
                     "get_forecast_changes",
+                    "get_forecast_confidence", "compare_models", "get_forecast_accuracy",
                 ])
             _ = try await service.result(
                 "favorites/add", ["name": "Phoenix", "lat": 33.45, "lon": -112.07, "country": "US"])

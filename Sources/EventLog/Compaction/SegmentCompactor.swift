@@ -14,8 +14,8 @@ package struct PayloadRule: Sendable, Equatable {
     /// member is an audit fact (kept).
     package var payloadMembers: Set<String>
     /// The payload members kept in reduced form rather than removed: each names the fields kept of every
-    /// element of its array (the element's other fields are removed). A member named here that is not an array
-    /// is removed wholly.
+    /// element of its array, or of the member itself when it is an object (the other fields are removed). A
+    /// member named here that is neither is removed wholly.
     package var reducedMembers: [String: [String]]
     /// The `data` members whose values together name the cache entry a later event replaces.
     package var entryMembers: [String]
@@ -53,8 +53,8 @@ package enum CompactionStep: String, Sendable, CaseIterable {
 /// (which stays byte for byte, so a log shipper that knows files by their first line sees the same file);
 /// its type has a `PayloadRule`; it was written before `cutoff`; and a later line (by seq, anywhere in the
 /// log) names the same cache entry. A stripped line keeps `seq`, `ts`, `type`, `v`, `cause`, `corr`, its stated
-/// `chain` and every member of `data` but the payload (a payload member the rule reduces stays, each element
-/// with only the fields the rule keeps), and gains
+/// `chain` and every member of `data` but the payload (a payload member the rule reduces stays, each element, or
+/// the object itself, with only the fields the rule keeps), and gains
 /// `"compacted":{"bytes":N,"members":[…],"reduced":[…],"sha256":"…"}` (the members removed wholly, those kept
 /// reduced, only when there are any, and the original `data`'s length and digest); its `crc` is computed anew.
 /// Every other line is copied byte for byte.
@@ -164,6 +164,9 @@ package enum SegmentCompactor {
             guard let value = members[name] else { continue }
             if let fields = rule.reducedMembers[name], case .array(let elements) = value {
                 members[name] = .array(elements.map { reduce($0, keeping: fields) })
+                reduced.append(name)
+            } else if let fields = rule.reducedMembers[name], case .object = value {
+                members[name] = reduce(value, keeping: fields)
                 reduced.append(name)
             } else {
                 members[name] = nil

@@ -53,14 +53,8 @@ package struct OpenMeteoAirQualityProvider: AirQualityProvider {
     package func decodeAirQuality(_ body: [UInt8], forecast: [UInt8]?, place: Place, now: Timestamp)
         throws(ProviderError) -> AirQualityReport
     {
-        let root = try ResponseBody.parse(body, provider: name)
-        if root["error"]?.boolValue == true {
-            throw .badBody(name, "error: \(root["reason"]?.stringValue ?? "no reason given")")
-        }
-        do throws(FieldError) {
-            return try Self.report(root, place: place, now: now)
-        } catch {
-            throw .badBody(name, error.description)
+        try ResponseBody.decodeOpenMeteo(body, provider: name) { root throws(FieldError) in
+            try Self.report(root, place: place, now: now)
         }
     }
 

@@ -26,6 +26,27 @@ enum ResponseBody {
         }
     }
 
+    /// The JSON value of a 2xx body of Open-Meteo's; its `{"error":true,"reason":…}` is a bad body too.
+    static func openMeteo(_ body: [UInt8], provider: String) throws(ProviderError) -> JSONValue {
+        let root = try parse(body, provider: provider)
+        if root["error"]?.boolValue == true {
+            throw .badBody(provider, "error: \(root["reason"]?.stringValue ?? "no reason given")")
+        }
+        return root
+    }
+
+    /// `decode` for a body of Open-Meteo's: its `{"error":true}` is a bad body before `read` sees it.
+    static func decodeOpenMeteo<Value>(
+        _ body: [UInt8], provider: String, _ read: (JSONValue) throws(FieldError) -> Value
+    ) throws(ProviderError) -> Value {
+        let root = try openMeteo(body, provider: provider)
+        do throws(FieldError) {
+            return try read(root)
+        } catch {
+            throw .badBody(provider, error.description)
+        }
+    }
+
     /// Unix seconds (a number), or an ISO 8601 time or date.
     ///
     /// Open-Meteo sends local wall-clock strings without an offset (`2025-05-10T12:45`,

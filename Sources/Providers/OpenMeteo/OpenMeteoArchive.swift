@@ -73,14 +73,8 @@ package struct OpenMeteoArchive: Sendable {
 
     /// Reads `daily` and, with `hourly`, the `hourly` block (`hours` is nil without it).
     package func decode(_ body: [UInt8], hourly: Bool) throws(ProviderError) -> (days: [PastDay], hours: [PastHour]?) {
-        let root = try ResponseBody.parse(body, provider: name)
-        if root["error"]?.boolValue == true {
-            throw .badBody(name, "error: \(root["reason"]?.stringValue ?? "no reason given")")
-        }
-        do throws(FieldError) {
-            return (try Self.days(root), hourly ? try Self.hours(root) ?? [] : nil)
-        } catch {
-            throw .badBody(name, error.description)
+        try ResponseBody.decodeOpenMeteo(body, provider: name) { root throws(FieldError) in
+            (try Self.days(root), hourly ? try Self.hours(root) ?? [] : nil)
         }
     }
 

@@ -123,11 +123,7 @@ package struct OpenMeteoProvider: WeatherProvider {
 
     /// The parsed body, unless it is not JSON or is Open-Meteo's `{"error":true,"reason":…}`.
     private func readable(_ body: [UInt8]) throws(ProviderError) -> JSONValue {
-        let root = try ResponseBody.parse(body, provider: name)
-        if root["error"]?.boolValue == true {
-            throw .badBody(name, "error: \(root["reason"]?.stringValue ?? "no reason given")")
-        }
-        return root
+        try ResponseBody.openMeteo(body, provider: name)
     }
 
     // MARK: - Geocoding

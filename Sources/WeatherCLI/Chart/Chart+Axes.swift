@@ -106,8 +106,10 @@ extension Chart {
             if values.isEmpty { values = input.days.flatMap { [$0.min, $0.max].compactMap { $0 } } }
             // The days drawn from their summaries after the steps fit too.
             values += input.daysAfterSteps.flatMap { [$0.summary.min, $0.summary.max].compactMap { $0 } }
-            // The normal band fits in the plot too.
+            // The normal band fits in the plot too, and so does the ensemble's.
             values += input.days.flatMap { [$0.normalLow, $0.normalHigh].compactMap { $0 } }
+            values += input.steps.flatMap { [$0.low, $0.high].compactMap { $0 } }
+            values += input.daysAfterSteps.flatMap { [$0.summary.spreadLow, $0.summary.spreadHigh].compactMap { $0 } }
             let clamped = values.map { min(max($0, -1e6), 1e6) }
             return ValueAxis(around: (clamped.min() ?? 0)...(clamped.max() ?? 10))
         }

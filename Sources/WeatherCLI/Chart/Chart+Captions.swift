@@ -62,14 +62,27 @@ extension Chart {
                 ("stroke", Colour.midnight), ("stroke-dasharray", "3.0 3.0"),
             ])
         svg.element("text", [("x", "472.0"), ("y", Writer.number(y))], text: "local midnight")
+        // With both bands, the normal's key moves left to make room for the spread's.
+        let normalX = input.hasSpread ? 560.0 : 580.0
         if input.hasNormals {
             svg.element(
                 "rect",
                 [
-                    ("x", "580.0"), ("y", top), ("width", "10.0"), ("height", "10.0"), ("fill", Colour.normal),
-                    ("fill-opacity", Chart.normalOpacity),
+                    ("x", Writer.number(normalX)), ("y", top), ("width", "10.0"), ("height", "10.0"),
+                    ("fill", Colour.normal), ("fill-opacity", Chart.normalOpacity),
                 ])
-            svg.element("text", [("x", "596.0"), ("y", Writer.number(y))], text: "normal 1991–2020")
+            svg.element(
+                "text", [("x", Writer.number(normalX + 16)), ("y", Writer.number(y))], text: "normal 1991–2020")
+        }
+        if input.hasSpread {
+            let x = input.hasNormals ? 684.0 : 580.0
+            svg.element(
+                "rect",
+                [
+                    ("x", Writer.number(x)), ("y", top), ("width", "10.0"), ("height", "10.0"),
+                    ("fill", Colour.temperature), ("fill-opacity", Chart.spreadOpacity),
+                ])
+            svg.element("text", [("x", Writer.number(x + 16)), ("y", Writer.number(y))], text: "10–90 %")
         }
         if let provider = input.provider {
             svg.element(
@@ -98,6 +111,9 @@ extension Chart {
             var text = "\(date): low \(input.degrees(day.min)), high \(input.degrees(day.max))"
             if let low = day.normalLow, let high = day.normalHigh {
                 text += ", normal \(input.degrees(low)) to \(input.degrees(high))"
+            }
+            if let low = day.spreadLow, let high = day.spreadHigh {
+                text += ", 10–90 % of the ensemble \(input.degrees(low)) to \(input.degrees(high))"
             }
             return text
         }

@@ -4,11 +4,14 @@ extension Chart {
     /// The facts of a `weather/forecast` result the chart draws, read leniently: what is missing or
     /// malformed is left out, never guessed.
     struct Input {
-        /// A forecast step: its time (milliseconds since 1970), temperature and chance of precipitation (0…1).
+        /// A forecast step: its time (milliseconds since 1970), temperature and chance of precipitation (0…1), and
+        /// the 10th and 90th percentiles of an ensemble's temperatures at it, when the answer carries them.
         struct Step {
             var time: Int64
             var temperature: Double?
             var pop: Double?
+            var low: Double? = nil
+            var high: Double? = nil
         }
 
         /// A day's summary: its local date (`YYYY-MM-DD`), low, high, highest chance of precipitation, the
@@ -21,6 +24,9 @@ extension Chart {
             var pop: Double? = nil
             var normalLow: Double? = nil
             var normalHigh: Double? = nil
+            /// The 10th percentile of an ensemble's lows and the 90th of its highs, when the answer carries them.
+            var spreadLow: Double? = nil
+            var spreadHigh: Double? = nil
             var sunrise: Int64?
             var sunset: Int64?
             /// `day` or `night` when the Sun neither rises nor sets.
@@ -83,7 +89,9 @@ extension Chart {
             let steps = entries.compactMap { entry -> Step? in
                 guard let moment = time(entry["time"]) else { return nil }
                 let pop = entry["pop"]?.doubleValue.map { min(max($0, 0), 1) }
-                return Step(time: moment, temperature: entry["temperature"]?.doubleValue, pop: pop)
+                return Step(
+                    time: moment, temperature: entry["temperature"]?.doubleValue, pop: pop,
+                    low: entry["spread"]?["p10"]?.doubleValue, high: entry["spread"]?["p90"]?.doubleValue)
             }
             return steps.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
                 .map(\.element)
@@ -96,6 +104,8 @@ extension Chart {
                 date: date, min: json["min"]?.doubleValue, max: json["max"]?.doubleValue,
                 pop: json["pop"]?.doubleValue.map { min(max($0, 0), 1) },
                 normalLow: json["normal"]?["low"]?.doubleValue, normalHigh: json["normal"]?["high"]?.doubleValue,
+                spreadLow: json["spread"]?["low"]?["p10"]?.doubleValue,
+                spreadHigh: json["spread"]?["high"]?["p90"]?.doubleValue,
                 sunrise: time(json["sunrise"]), sunset: time(json["sunset"]), polar: json["polar"]?.stringValue)
         }
 
@@ -106,6 +116,12 @@ extension Chart {
 
         /// Whether any day has both its normal low and high: the chart then draws the normal band.
         var hasNormals: Bool { days.contains { $0.normalLow != nil && $0.normalHigh != nil } }
+
+        /// Whether any step or day carries an ensemble's 10–90 % band: the chart then draws it.
+        var hasSpread: Bool {
+            steps.contains { $0.low != nil && $0.high != nil }
+                || daysAfterSteps.contains { $0.summary.spreadLow != nil && $0.summary.spreadHigh != nil }
+        }
 
         /// The summary of a local date, if the forecast has one.
         func day(on date: String) -> Day? { days.first { $0.date == date } }

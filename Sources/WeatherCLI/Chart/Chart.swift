@@ -3,7 +3,8 @@ import WeatherDomain
 /// An SVG chart of a `weather/forecast` result, for people: the temperature as a line, the chance of
 /// precipitation as bars, a dashed separator at each local midnight, each day's date with its low and high,
 /// nights shaded, each day's 1991–2020 normal low to high as a faint band behind them when the answer
-/// carries it, and the place, the units and the fetch time above.
+/// carries it, an ensemble's 10–90 % band around the temperature when the answer carries it, and the place, the
+/// units and the fetch time above.
 ///
 /// The renderer is pure: no clock, no locale, no randomness. The same forecast gives the same bytes, and
 /// every coordinate is printed with one decimal. The document is SVG 1.1 with presentation attributes only:
@@ -67,6 +68,7 @@ enum Chart {
         drawNights(&svg, input, time)
         drawTemperatureGrid(&svg, input, temperature)
         drawNormals(&svg, input, time, temperature)
+        drawSpread(&svg, input, time, temperature)
         drawPrecipitation(&svg, input, time)
         drawMidnights(&svg, time)
         drawTemperature(&svg, input, time, temperature)

@@ -26,8 +26,9 @@ enum ChartCommand {
             own figures (Open-Meteo's reach 16 days). A dashed line marks each local midnight, each day has its
             date with its low and high, the nights are shaded, and the place, the units and when the forecast
             was fetched are said; once `weatherd climate` has cached the place's climate, a faint band behind
-            each day runs from its 1991–2020 normal low to its normal high. It is SVG 1.1 without scripts or
-            links.
+            each day runs from its 1991–2020 normal low to its normal high; and a band around the temperature
+            (then behind each day's bar) shows the 10–90 % range of an ensemble's members, from
+            weather/confidence, when it can be had. It is SVG 1.1 without scripts or links.
 
             --out FILE writes the chart to FILE (whole or not at all) and prints one line; without it the chart
             goes to standard output. --days (1…\(ForecastDetail.days.upperBound), default all) is how many days; --json prints the
@@ -41,6 +42,7 @@ enum ChartCommand {
         forms: [ArgumentForm([Argument.place.orNone])],
         options: [out.option, ForecastCommand.days.option, SharedOptions.units.option]
     ) { context in
+        try await ForecastCommand.askSpread(context)
         guard let forecast = try await ForecastCommand.request(context) else { return CLI.Exit.ok }
         let svg = Chart.svg(forecast, hourly: try await hourly(context))
         guard let path = context.invocation[Self.out] else {

@@ -10,7 +10,8 @@ enum ForecastCommand {
             PLACE is a city, LAT,LON, a favorite's name or id, or nothing for the current location. Prints one
             row per day by the place's local date (low, high, the day's highest chance of precipitation,
             sunrise and sunset in local time; once `weatherd climate` has cached the place's climate, a "vs
-            normal" column: the high against the 1991–2020 normal high, +3°), or with --hourly one row per
+            normal" column: the high against the 1991–2020 normal high, +3°; a "±" column: half the 10–90 %
+            range of an ensemble's highs, from weather/confidence, left out when it cannot be had), or with --hourly one row per
             hour (the next 48; where the provider has no hourly steps, its 3-hourly ones, said on stderr) under
             its local date. --days N (1…\(ForecastDetail.days.upperBound), default all) is how many days. Colour only on a terminal, and never
             with NO_COLOR set. --json prints the weather/forecast result instead.
@@ -23,6 +24,7 @@ enum ForecastCommand {
         options: [days.option, hourly.option, SharedOptions.units.option]
     ) { context in
         let hourly = context.invocation[Self.hourly]
+        if !hourly { try await askSpread(context) }
         let answer: JSONValue?
         do {
             answer = try await request(context, type: hourly ? .hourly : .threeHourly)
@@ -50,6 +52,20 @@ extension ForecastCommand {
         guard context.json else { return forecast }
         context.output.print(forecast.jsonString)
         return nil
+    }
+
+    /// Asks `weather/confidence` for the place (unless `--json`), so the forecast answered next carries each day's
+    /// spread, which the engine keeps; weatherd's refusal of it costs only the "±" column.
+    ///
+    /// - Throws: what the connection to weatherd throws (not an `RPCError`).
+    static func askSpread(_ context: Context) async throws {
+        guard !context.json else { return }
+        do {
+            _ = try await context.call("weather/confidence", try await NowCommand.weatherParams(context))
+        } catch is RPCError {
+            // Without a message: the spread only adds a column (the ensemble unreachable, a model that does not
+            // reach the place), and the forecast's own call reports an error the two share (an unknown place).
+        }
     }
 
     /// `--days N`: how many days, as many as the forecast method takes.
@@ -98,7 +114,9 @@ struct ForecastPage {
         if days.isEmpty { return "no days in the forecast" }
         let unit = forecast["units"]?["temperature"]?.stringValue ?? "°C"
         let withNormal = days.contains { $0["normal"]?["high"] != nil }
+        let withSpread = days.contains { $0["spread"]?["high"]?["p90"] != nil }
         var heading = ["day", "", "", "low", "high", "rain", "sunrise", "sunset"]
+        if withSpread { heading.insert("±", at: 5) }
         if withNormal { heading.insert("vs normal", at: 5) }
         var rows = [heading]
         for day in days {
@@ -111,10 +129,18 @@ struct ForecastPage {
                 sunTime(day, "sunrise"),
                 sunTime(day, "sunset"),
             ]
+            if withSpread { row.insert(Self.plusMinus(day["spread"]?["high"], unit: unit), at: 5) }
             if withNormal { row.insert(Anomaly.high(day).map { Anomaly.short($0, unit: unit) } ?? "", at: 5) }
             rows.append(row)
         }
         return output.headedTable(rows).joined(separator: "\n")
+    }
+
+    /// `±2°`: half the 10–90 % range of a day's high (`{p10, p90}`), whole degrees; empty without both ends.
+    static func plusMinus(_ band: JSONValue?, unit: String) -> String {
+        guard let low = band?["p10"]?.doubleValue, let high = band?["p90"]?.doubleValue else { return "" }
+        let half = Text.number(((high - low) / 2).rounded(), decimals: 0)
+        return "±" + half + (unit.hasPrefix("°") ? "°" : " " + unit)
     }
 
     /// One row per forecast step, under a heading for each local date.

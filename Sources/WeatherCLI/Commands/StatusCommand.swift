@@ -58,6 +58,7 @@ enum StatusCommand {
         ("weather", "weather"), ("geocoding", "geocoding"), ("airQuality", "air"), ("nws", "NWS"),
         ("meteoAlarm", "MeteoAlarm"), ("brightSky", "Bright Sky"), ("fpas", "FOSS Public Alert Server"),
         ("archive", "past"), ("historicalForecast", "recent past"), ("metNorway", "MET Norway"),
+        ("ensemble", "ensembles"),
     ]
 
     /// `--cache-ttl 60`: each option the daemon holds (`service/status`'s `options`) at another value than

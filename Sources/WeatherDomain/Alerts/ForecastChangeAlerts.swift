@@ -27,9 +27,11 @@ package enum ForecastChangeAlerts {
     ///   - baselines: per date, the first forecast of it fetched within the three days, for dates no alert
     ///     has told of yet.
     ///   - today: the place's local date now; `zone` its clocks, for the sentence.
+    ///   - lowConfidence: the dates the place's cached ensemble spread labels `low`: their alerts say so.
     package static func decide(
         _ state: AlertState, target: AlertTarget, days: [DailySummary], fetchedAt: Timestamp,
-        baselines: [String: ForecastRevision], today: String, zone: ZoneOffsets, now: Timestamp
+        baselines: [String: ForecastRevision], today: String, zone: ZoneOffsets, now: Timestamp,
+        lowConfidence: Set<String> = []
     ) -> [DomainEvent] {
         guard state.settings.forecastChange else { return [] }
         let key = target.place.key
@@ -41,7 +43,9 @@ package enum ForecastChangeAlerts {
                 isNews(from: told.day, to: day)
             else { continue }
             let revision = ForecastRevision(fetchedAt: fetchedAt, day: day)
-            let details = Self.details(told: told, now: revision, toldOn: LocalDate.string(told.fetchedAt, zone: zone))
+            let details = Self.details(
+                told: told, now: revision, toldOn: LocalDate.string(told.fetchedAt, zone: zone),
+                lowConfidence: lowConfidence.contains(date))
             let alert = RaisedAlert(
                 id: "alert-\(number)", rule: .forecastChange, key: key, place: target.place,
                 favoriteId: target.favoriteId, localDate: today, raisedAt: now,
@@ -64,8 +68,11 @@ package enum ForecastChangeAlerts {
     }
 
     /// `{date, low, high, pop?, condition, fetchedAt, previousLow, previousHigh, previousPop?, previousFetchedAt,
-    /// previousDate}`: °C, chances 0…1; `previousDate` is the local date the told forecast was fetched on.
-    static func details(told: ForecastRevision, now: ForecastRevision, toldOn toldDate: String) -> JSONValue {
+    /// previousDate, confidence?}`: °C, chances 0…1; `previousDate` is the local date the told forecast was fetched
+    /// on; `confidence` is `low` when the ensemble's spread of the date was labelled so.
+    static func details(
+        told: ForecastRevision, now: ForecastRevision, toldOn toldDate: String, lowConfidence: Bool = false
+    ) -> JSONValue {
         var object: [String: JSONValue] = [
             "date": .string(now.day.date), "low": .double(now.day.min), "high": .double(now.day.max),
             "condition": now.day.condition.json, "fetchedAt": .string(now.fetchedAt.description),
@@ -74,11 +81,13 @@ package enum ForecastChangeAlerts {
         ]
         object.set("pop", now.day.pop)
         object.set("previousPop", told.day.pop)
+        if lowConfidence { object["confidence"] = .string(ConfidenceLabel.low.rawValue) }
         return .object(object)
     }
 
     /// "Berlin: Saturday's high has dropped from 14 °C to 9 °C since Thursday; rain chance up from 20 % to
-    /// 70 %." from an alert's `details`, in `units`, the dates named as seen on `today`.
+    /// 70 %." from an alert's `details`, in `units`, the dates named as seen on `today`; with " The new forecast
+    /// is of low confidence: the ensemble's members disagree." after it when `details` say so.
     static func message(details: JSONValue, placeName: String, today: String, in units: UnitChoice) -> String? {
         guard let date = details["date"]?.stringValue, let now = revision(details, prefix: ""),
             let told = revision(details, prefix: "previous"), let toldDate = details["previousDate"]?.stringValue
@@ -87,8 +96,13 @@ package enum ForecastChangeAlerts {
             let sentence = ForecastChanges.summary(
                 [told, now], date: date, firstFetchedOn: toldDate, today: today, units: units)
         else { return nil }
-        return "\(placeName): \(sentence)"
+        let confidence =
+            details["confidence"]?.stringValue == ConfidenceLabel.low.rawValue ? " \(lowConfidenceNote)" : ""
+        return "\(placeName): \(sentence)\(confidence)"
     }
+
+    /// What a `forecast_change` alert adds when the new forecast is of low confidence.
+    package static let lowConfidenceNote = "The new forecast is of low confidence: the ensemble's members disagree."
 
     /// The revision `details` describe: the new one (`prefix` "") or the told one ("previous").
     private static func revision(_ details: JSONValue, prefix: String) -> ForecastRevision? {

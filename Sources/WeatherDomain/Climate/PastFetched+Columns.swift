@@ -68,7 +68,7 @@ extension PastFetched {
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
     }
 
-    private static func put(_ values: [Double?], _ name: String, into object: inout [String: JSONValue]) {
+    static func put(_ values: [Double?], _ name: String, into object: inout [String: JSONValue]) {
         guard values.contains(where: { $0 != nil }) else { return }
         object[name] = .array(values.map { $0.map(JSONValue.double) ?? .null })
     }
@@ -78,8 +78,8 @@ extension PastFetched {
         object["condition"] = .array(values.map { $0.map { .int($0.code) } ?? .null })
     }
 
-    /// A column `count` long; all nils when absent.
-    private static func column(_ r: FieldReader, _ name: String, _ count: Int) throws(FieldError) -> [Double?] {
+    /// A column `count` long; all nils when absent (also `models.fetched`'s columns).
+    static func column(_ r: FieldReader, _ name: String, _ count: Int) throws(FieldError) -> [Double?] {
         guard r.has(name) else { return Array(repeating: nil, count: count) }
         let values = try r.elements(name) { item, path throws(FieldError) -> Double? in
             if case .null = item { return nil }

@@ -30,6 +30,8 @@ package enum DomainEvent: Sendable, Equatable {
     case pastFetched(PastFetched)
     case notModified(NotModified)
     case nowcastChanged(NowcastChanged)
+    case ensembleFetched(EnsembleFetched)
+    case modelsFetched(ModelsFetched)
 
     /// The event's type name as written in the log.
     package var type: String { kind.type }
@@ -63,6 +65,8 @@ package enum DomainEvent: Sendable, Equatable {
         case .pastFetched: EventKind("past.fetched", 1)
         case .notModified: EventKind("upstream.not_modified", 1)
         case .nowcastChanged: EventKind("nowcast.changed", 1)
+        case .ensembleFetched: EventKind("ensemble.fetched", 1)
+        case .modelsFetched: EventKind("models.fetched", 1)
         }
     }
 
@@ -92,6 +96,8 @@ package enum DomainEvent: Sendable, Equatable {
         case .pastFetched(let fetched): fetched.json
         case .notModified(let confirmed): confirmed.json
         case .nowcastChanged(let changed): changed.json
+        case .ensembleFetched(let fetched): fetched.json
+        case .modelsFetched(let fetched): fetched.json
         }
     }
 
@@ -129,6 +135,8 @@ package enum DomainEvent: Sendable, Equatable {
         case ("past.fetched", 1): return .pastFetched(try PastFetched(json: data))
         case ("upstream.not_modified", 1): return .notModified(try NotModified(json: data))
         case ("nowcast.changed", 1): return .nowcastChanged(try NowcastChanged(json: data))
+        case ("ensemble.fetched", 1): return .ensembleFetched(try EnsembleFetched(json: data))
+        case ("models.fetched", 1): return .modelsFetched(try ModelsFetched(json: data))
         default: return nil
         }
     }

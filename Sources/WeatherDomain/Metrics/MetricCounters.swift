@@ -65,6 +65,8 @@ package struct MetricCounters: Sendable, Equatable {
         case .pointFetched(let fetched): request(fetched.call, outcome: "ok")
         case .nowcastFetched(let fetched): request(fetched.call, outcome: "ok")
         case .pastFetched(let fetched): request(fetched.call, outcome: "ok")
+        case .ensembleFetched(let fetched): request(fetched.call, outcome: "ok")
+        case .modelsFetched(let fetched): request(fetched.call, outcome: "ok")
         case .notModified(let confirmed): request(confirmed.call, outcome: "not_modified")
         case .weatherFetchFailed(let failed), .geocodeFailed(let failed): request(failed.call, outcome: failed.error)
         case .alertRaised(let alert): alerts[alert.rule.rawValue, default: 0] += 1

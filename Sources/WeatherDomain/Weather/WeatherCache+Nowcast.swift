@@ -147,6 +147,8 @@ extension DomainEvent {
         case .nowcastFetched(let fetched): (NowcastFetched.fetchKind, fetched.key, fetched.call)
         case .pastFetched(let fetched): (PastFetched.fetchKind, fetched.entry, fetched.call)
         case .notModified(let confirmed): (confirmed.kind, confirmed.key, confirmed.call)
+        case .ensembleFetched(let fetched): (EnsembleFetched.fetchKind, fetched.entry, fetched.call)
+        case .modelsFetched(let fetched): (ModelsFetched.fetchKind, fetched.entry, fetched.call)
         default: nil
         }
     }

@@ -45,6 +45,7 @@ extension WeatherCache {
         try decodeOfficial(reader)
         try decodeNowcasts(reader)
         try decodePast(reader)
+        confidence = try ConfidenceCache(json: reader.members["confidence"], path: "\(path).confidence")
     }
 
     /// A cache entry of `value`, with the time and provider its canonical form records beside it.

@@ -48,6 +48,8 @@ package struct WeatherCache: StateSlice {
     /// Place key → the normals and records of its calendar days, from its climate page (`past.fetched` of kind
     /// `climate`); at most `climateCapacity` places.
     package internal(set) var climates: [String: Cached<ClimateTable>] = [:]
+    /// How sure forecasts are: ensemble spreads and model comparisons (`ensemble.fetched`, `models.fetched`).
+    package internal(set) var confidence = ConfidenceCache()
     /// `<kind>|<provider>|<key>` → what the last answer's own headers said about asking again.
     package internal(set) var validity: [String: Validity] = [:]
 
@@ -95,6 +97,9 @@ package struct WeatherCache: StateSlice {
             apply(fetched)
         case .notModified(let confirmed):
             apply(confirmed)
+            confidence.apply(event)
+        case .ensembleFetched, .modelsFetched:
+            confidence.apply(event)
         case .nowcastChanged(let changed):
             nowcastReadings[changed.key] = changed
             Self.trim(&nowcastReadings)
@@ -164,6 +169,7 @@ package struct WeatherCache: StateSlice {
             "past": entries(past) { page, object in object["value"] = page.json },
             "climates": entries(climates) { table, object in object["value"] = table.json },
             "validity": .object(validity.mapValues(\.json)),
+            "confidence": confidence.json,
         ])
     }
 }

@@ -39,10 +39,12 @@ extension WeatherFetched {
     package static let payloadMembers: Set<String> = ["current", "entries", "hourly", "daily"]
     /// The payload compaction keeps in reduced form: a forecast's `daily`, each day with only its date, low,
     /// high, condition, chance and amount of precipitation (a few hundred bytes a forecast), so every forecast
-    /// of a date can still be read from the log past the payload window. `current`, `entries` and `hourly`
-    /// are removed wholly.
+    /// of a date can still be read from the log past the payload window; and a current fetch's `current` with
+    /// only its time, temperature, precipitation and condition, so the log's readings of a day still verify
+    /// forecasts (`weather/accuracy`). `entries` and `hourly` are removed wholly.
     package static let reducedMembers: [String: [String]] = [
-        "daily": ["date", "min", "max", "condition", "pop", "precipitation"]
+        "daily": ["date", "min", "max", "condition", "pop", "precipitation"],
+        "current": ["observedAt", "temperature", "precipitation", "condition"],
     ]
     /// The members naming the cache entry a fetch fills.
     package static let entryMembers = ["kind", "key"]

@@ -24,6 +24,9 @@ package struct ForecastWeather: Sendable {
     /// The 1991–2020 normal of each day's date, by local date, when the place's climate is already cached
     /// (`weather/climate`); empty otherwise. Reading it never calls the archive.
     package var normals: [String: Climate] = [:]
+    /// The spread of the place's forecast when one fetched in the last day is cached (`weather/confidence`); nil
+    /// otherwise. Reading it never calls the ensemble.
+    package var spread: EnsembleSummary? = nil
 }
 
 /// The favorites with their latest cached current weather, for a map.
@@ -68,17 +71,19 @@ extension Engine {
             throw .unsupportedForecastType(provider: fetcher.providerName, requested: type, supported: supported)
         }
         return Completion {
-            let (answer, normals) = try await self.slices.committing { batch in
+            let (answer, normals, resolved) = try await self.slices.committing { batch in
                 let resolved = try await self.resolve(place, cause: origin.cause, batch: batch)
                 var answer = try await self.fetcher.forecast(
                     at: resolved, maxAgeMs: maxAgeMs, cause: origin.cause, batch: batch)
                 answer.value.place = await self.answerPlace(
                     for: place, resolved: resolved, reported: answer.value.place)
-                return (answer, await self.cachedClimates(at: resolved.key, dates: answer.value.daily.map(\.date)))
+                let normals = await self.cachedClimates(at: resolved.key, dates: answer.value.daily.map(\.date))
+                return (answer, normals, resolved)
             }
+            let now = self.clock.timestamp()
             return ForecastWeather(
-                answer: answer, units: try await self.units(units), now: self.clock.timestamp(), days: days,
-                detail: detail, type: type, normals: normals)
+                answer: answer, units: try await self.units(units), now: now, days: days, detail: detail, type: type,
+                normals: normals, spread: await self.cachedSpread(at: resolved.key, now: now))
         }
     }
 

@@ -31,6 +31,13 @@ package protocol WeatherFacet: Sendable {
     /// See `Engine.forecastChanges(_:date:days:units:origin:)`.
     func forecastChanges(_ place: PlaceQuery, date: String?, days: Int?, units: Units?, origin: Origin)
         -> Completion<ForecastChangesAnswer>
+    /// See `Engine.confidence(_:days:units:origin:)`.
+    func confidence(_ place: PlaceQuery, days: Int?, units: Units?, origin: Origin) -> Completion<ConfidenceAnswer>
+    /// See `Engine.compareModels(_:models:days:units:origin:)`.
+    func compareModels(_ place: PlaceQuery, models: [String]?, days: Int?, units: Units?, origin: Origin)
+        -> Completion<ModelComparisonAnswer>
+    /// See `Engine.accuracy(_:units:origin:)`.
+    func accuracy(_ place: PlaceQuery, units: Units?, origin: Origin) -> Completion<AccuracyAnswer>
     func placeKey(of place: PlaceQuery, cause: String) async -> String?
     func completePlace(_ typed: String, cause: String) async throws -> [String]
 }

@@ -84,7 +84,7 @@ package struct ForecastLogScan {
     /// The seq to read from so that no event written at or after `notBefore` is missed: the first seq of the
     /// last indexed stretch (`SeqIndex.stride` events) that begins before it. Event times only grow along the
     /// log, so a binary search over the indexed lines' times finds it; a probe reads one line.
-    private func firstSeq(notBefore: Timestamp, end: LogEnd) throws -> Int64 {
+    func firstSeq(notBefore: Timestamp, end: LogEnd) throws -> Int64 {
         let index = writer.index
         let slots = index.entries.count
         guard slots > 1 else { return 1 }

@@ -119,6 +119,14 @@ extension Configuration {
             help: "the recent days ERA5 lacks: Open-Meteo's historical forecasts", defaults: defaults,
             holding: .daemon),
         Option(
+            "--open-meteo-ensemble-base-url", environment: ["OPEN_METEO_ENSEMBLE_BASE_URL"],
+            at: \.openMeteoEnsembleBaseURL, .url, help: "how sure the forecast is: Open-Meteo's ensembles",
+            defaults: defaults, holding: .daemon),
+        Option(
+            "--ensemble-model", at: \.ensembleModel, .modelName,
+            help: "the ensemble model asked for the forecast's spread (Open-Meteo's name, such as gfs025 or "
+                + "icon_seamless)", defaults: defaults, holding: .daemon),
+        Option(
             "--nowcast-sources", at: \.nowcastSources, .nowcastSources,
             help: "where the next hour's precipitation comes from, tried in order", defaults: defaults,
             holding: .daemon),

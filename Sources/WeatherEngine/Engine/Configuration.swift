@@ -31,6 +31,11 @@ package struct Configuration: Sendable, Equatable {
     /// Open-Meteo's Historical Forecast API, for the recent days ERA5 lacks (`--open-meteo-historical-forecast-base-url`,
     /// `OPEN_METEO_HISTORICAL_FORECAST_BASE_URL`).
     package var openMeteoHistoricalForecastBaseURL = "https://historical-forecast-api.open-meteo.com"
+    /// Open-Meteo's Ensemble API, for how sure a forecast is (`--open-meteo-ensemble-base-url`,
+    /// `OPEN_METEO_ENSEMBLE_BASE_URL`).
+    package var openMeteoEnsembleBaseURL = "https://ensemble-api.open-meteo.com"
+    /// The ensemble model `weather/confidence` asks Open-Meteo for (`--ensemble-model`).
+    package var ensembleModel = OpenMeteoEnsemble.defaultModel
     /// MET Norway's API (`--met-norway-base-url`, `MET_NORWAY_BASE_URL`).
     package var metNorwayBaseURL = "https://api.met.no"
     /// The nowcast sources allowed, in the order they are tried (`--nowcast-sources`).

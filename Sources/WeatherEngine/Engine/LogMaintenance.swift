@@ -6,10 +6,12 @@ import WeatherRuntime
 /// Payload retention for weatherd's events: what compaction may strip, and the runs that strip it.
 package enum LogMaintenance {
     /// The payloads compaction strips once replaced by a later fetch of the same cache entry: a `weather.fetched`
-    /// report (entry: kind and key; a forecast's days stay, reduced to their summaries), a `warnings.fetched` set
+    /// report (entry: kind and key; a forecast's days stay, reduced to their summaries, and a current fetch's
+    /// time, temperature, precipitation and condition, which verification reads), a `warnings.fetched` set
     /// of warnings (entry: source and key) and an `air_quality.fetched` answer (entry: kind and key) and a
     /// `nowcast.fetched` set of steps (entry: source and key) and a `past.fetched` page's columns (entry: its
-    /// `entry`, as a climate page refetched after a year).
+    /// `entry`, as a climate page refetched after a year), an `ensemble.fetched` spread's days and hours and a
+    /// `models.fetched` page's runs (entry: their `entry`).
     package static let rules: [PayloadRule] = [
         PayloadRule(
             type: "weather.fetched", version: 1, payloadMembers: WeatherFetched.payloadMembers,
@@ -29,6 +31,12 @@ package enum LogMaintenance {
         PayloadRule(
             type: "past.fetched", version: 1, payloadMembers: PastFetched.payloadMembers,
             entryMembers: PastFetched.entryMembers),
+        PayloadRule(
+            type: "ensemble.fetched", version: 1, payloadMembers: EnsembleFetched.payloadMembers,
+            entryMembers: EnsembleFetched.entryMembers),
+        PayloadRule(
+            type: "models.fetched", version: 1, payloadMembers: ModelsFetched.payloadMembers,
+            entryMembers: ModelsFetched.entryMembers),
     ]
 
     /// Compacts the sealed segments of the log in `directory`: payloads written more than `retainPayloads`

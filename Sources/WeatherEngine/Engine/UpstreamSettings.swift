@@ -9,8 +9,8 @@ package struct UpstreamSettings: Sendable, Equatable {
     /// OpenWeatherMap's weather API (`2.5` or `onecall3`); nil with Open-Meteo.
     package var owmAPI: String?
     /// The base URL of each upstream by its role: `weather`, `geocoding`, `airQuality`, `nws`, `meteoAlarm`,
-    /// `brightSky`, `fpas`, `archive` (the past), `historicalForecast` (the recent past) and `metNorway` (its
-    /// nowcast).
+    /// `brightSky`, `fpas`, `archive` (the past), `historicalForecast` (the recent past), `metNorway` (its
+    /// nowcast) and `ensemble` (how sure the forecast is).
     package var baseURLs: [String: String]
     /// `--upstream-timeout`.
     package var upstreamTimeoutSeconds: Int64
@@ -52,6 +52,7 @@ package struct UpstreamSettings: Sendable, Equatable {
                 "archive": configuration.openMeteoArchiveBaseURL,
                 "historicalForecast": configuration.openMeteoHistoricalForecastBaseURL,
                 "metNorway": configuration.metNorwayBaseURL,
+                "ensemble": configuration.openMeteoEnsembleBaseURL,
             ],
             upstreamTimeoutSeconds: configuration.fetch.deadline.components.seconds,
             cacheTtlSeconds: configuration.fetch.ttl.components.seconds,

@@ -193,6 +193,8 @@ package actor FetchActor {
         case nowcast(Nowcast)
         case past(PastPage)
         case climate(ClimateTable)
+        case ensemble(EnsembleSummary)
+        case models(ModelsPage)
     }
 
     /// A failed fetch: the error to answer with.

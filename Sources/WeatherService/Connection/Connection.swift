@@ -30,6 +30,7 @@ package final class Connection: Sendable {
             SubscriptionsController(log: engine, alerts: engine, pushes: pushes, watches: watches),
             OfficialController(weather: engine),
             PastController(weather: engine),
+            ConfidenceController(weather: engine),
             MCPController(engine: engine, session: mcp, pushes: pushes, watches: watches),
         ]
         var methods: [String: MethodHandler] = [:]

@@ -39,6 +39,7 @@ extension MCPController {
         if let run = try await startSettingsTool(name, a, origin) { return run }
         if let run = try startOfficialTool(name, a, origin) { return run }
         if let run = try startPastTool(name, a, origin) { return run }
+        if let run = try startConfidenceTool(name, a, origin) { return run }
         throw MCPErrors.unknownTool(name)
     }
 

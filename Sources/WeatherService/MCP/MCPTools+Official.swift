@@ -62,7 +62,7 @@ extension MCPTool {
 
     /// Every tool `tools/list` lists, in order: the weather tools, the current location's, the settings ones,
     /// then the official ones.
-    static let listed: [MCPTool] = all + location + settings + official + past
+    static let listed: [MCPTool] = all + location + settings + official + past + confidence
 
     /// Looks a listed tool up by name.
     static func listedNamed(_ name: String) -> MCPTool? { listed.first { $0.name == name } }

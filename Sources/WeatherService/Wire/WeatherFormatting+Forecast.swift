@@ -15,10 +15,19 @@ extension WeatherFormatting {
     ///   - detail: `full` adds `entries`, `summary` does not (nor does `type` `daily`).
     ///   - type: the steps: 3-hourly, hourly (the next 48 hours), day and night halves, or none (`daily`).
     ///   - normals: each local date's climate, when the place's is cached: a day gets its `normal`.
+    ///   - spread: the place's cached ensemble spread: a day it reaches gets its `spread` (`{high, low}` 10–90 %
+    ///     bands and its `label`), and so does an hourly step (`{p10, p90}` of its temperature).
     static func forecast(
         _ answer: FetchAnswer<ForecastReport>, units: UnitChoice, now: Timestamp, days: Int? = nil,
-        detail: ForecastDetail = .full, type: ForecastType = .threeHourly, normals: [String: Climate] = [:]
+        detail: ForecastDetail = .full, type: ForecastType = .threeHourly, normals: [String: Climate] = [:],
+        spread: EnsembleSummary? = nil
     ) -> JSONValue {
+        let daySpread = { (date: String) in
+            spread?.days.first { $0.date == date }.map { ConfidenceWire.forecastDay($0, units) }
+        }
+        let hourSpread = { (time: Timestamp) in
+            spread?.hours.first { $0.time == time }.map { ConfidenceWire.tenToNinety($0.temperature, units) }
+        }
         let report = answer.value
         let zone = report.zone(around: now)
         let upcomingDays = report.daily.filter { day in
@@ -35,7 +44,11 @@ extension WeatherFormatting {
         var result: [String: JSONValue] = [
             "location": location(report.place, timezone: report.timezone, utcOffsetSeconds: report.utcOffsetSeconds),
             "units": unitNames(units), "type": .string(type.rawValue),
-            "daily": .array(kept.map { day(report, $0, zone: zone, units: units, normal: normals[$0.date]) }),
+            "daily": .array(
+                kept.map {
+                    ConfidenceWire.adding(
+                        daySpread($0.date), to: day(report, $0, zone: zone, units: units, normal: normals[$0.date]))
+                }),
             "fetchedAt": .string(answer.fetchedAt.description), "source": .string(answer.source),
             "stale": .bool(answer.stale), "provider": .string(answer.provider),
         ]
@@ -53,7 +66,9 @@ extension WeatherFormatting {
                         && inKeptDays(local($0.time))
                 }
                 result["entries"] = .array(
-                    hours.prefix(ForecastType.hourlySteps).map { step(report, $0, zone: zone, units: units) })
+                    hours.prefix(ForecastType.hourlySteps).map {
+                        ConfidenceWire.adding(hourSpread($0.time), to: step(report, $0, zone: zone, units: units))
+                    })
             case .twiceDaily:
                 let halves = ForecastHalf.halves(
                     of: ForecastTimeline.finest(report), lat: report.place.lat, lon: report.place.lon, zone: zone

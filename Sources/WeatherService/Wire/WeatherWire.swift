@@ -10,7 +10,7 @@ extension ForecastWeather {
     /// `weather/forecast`'s answer, as MCP's `get_forecast` and the forecast resources give it too.
     var json: JSONValue {
         WeatherFormatting.forecast(
-            answer, units: units, now: now, days: days, detail: detail, type: type, normals: normals)
+            answer, units: units, now: now, days: days, detail: detail, type: type, normals: normals, spread: spread)
     }
 }
 
