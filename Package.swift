@@ -28,7 +28,9 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "WeatherCLI",
-            dependencies: ["WeatherRuntime", "WeatherDomain", "Providers", "WeatherEngine", "WeatherService"],
+            dependencies: [
+                "WeatherRuntime", "WeatherWire", "WeatherDomain", "Providers", "WeatherEngine", "WeatherService",
+            ],
             swiftSettings: swiftSettings),
         .target(
             name: "WeatherTesting",
@@ -73,7 +75,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WeatherServiceTests",
-            dependencies: ["WeatherService", "WeatherEngine", "WeatherCLI", "WeatherTesting"],
+            dependencies: ["WeatherService", "WeatherWire", "WeatherEngine", "WeatherCLI", "WeatherTesting"],
             exclude: ["Golden", "Fixtures"],
             swiftSettings: swiftSettings
         ),

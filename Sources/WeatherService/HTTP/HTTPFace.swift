@@ -8,8 +8,9 @@ import WeatherWire
 /// - With `--http-allow-remote` every route needs the token (`Authorization: Bearer`, `HTTPToken`).
 /// - `places` answers `GET /{place}` (wttr.in's grammar), given by the shell that has the formatter.
 package struct HTTPFace: Sendable {
-    /// What answers `GET /{place}`; nil when no such face is given (404).
-    package typealias PlaceAnswer = @Sendable (HTTPRequest, HTTPTarget) async -> HTTPResponse
+    /// What answers `GET /{place}`, told whether the request carries the token; nil when no such face is given
+    /// (404).
+    package typealias PlaceAnswer = @Sendable (HTTPRequest, HTTPTarget, _ authorized: Bool) async -> HTTPResponse
 
     let engine: Engine
     let token: HTTPToken
@@ -28,17 +29,16 @@ package struct HTTPFace: Sendable {
         ("GET /metrics", "the Prometheus exposition (weatherd metrics)"),
         ("GET /{place}", "wttr.in's answer for a place: Berlin, S%C3%A3o%20Paulo, 48.85,2.35"),
         ("GET /{place}?format=1..4 or %-codes", "one line, as weatherd now --format"),
-        ("GET /{place}?format=j1", "wttr.in's JSON, as wttrbar reads it"),
-        ("?m ?u ?M", "metric, USCS, or metric with wind in m/s"),
+        ("?m ?M ?u", "metric units (wind in m/s for both), or USCS"),
+        ("GET /", "the same for the current location (needs the token)"),
         ("GET /:help", "this page"),
     ]
 
     /// The answer to `request`.
     package func answer(_ request: HTTPRequest, _ target: HTTPTarget) async -> HTTPResponse {
         if !allowRemote, let refusal = Self.checkHost(request) { return refusal }
-        if allowRemote, !token.admits(authorization: request.headers["Authorization"]) {
-            return Self.unauthorized()
-        }
+        let authorized = token.admits(authorization: request.headers["Authorization"])
+        if allowRemote, !authorized { return Self.unauthorized() }
         switch target.segments {
         case ["metrics"]:
             guard request.method == "GET" || request.method == "HEAD" else { return Self.methodNotAllowed("GET, HEAD") }
@@ -49,7 +49,7 @@ package struct HTTPFace: Sendable {
             return HTTPResponse(.ok, text: Self.help)
         case let segments where segments.count <= 1 && places != nil:
             guard request.method == "GET" || request.method == "HEAD" else { return Self.methodNotAllowed("GET, HEAD") }
-            return await places?(request, target) ?? Self.notFound()
+            return await places?(request, target, authorized) ?? Self.notFound()
         default:
             return Self.notFound()
         }
@@ -72,7 +72,7 @@ package struct HTTPFace: Sendable {
         return response
     }
 
-    static func unauthorized() -> HTTPResponse {
+    package static func unauthorized() -> HTTPResponse {
         var response = HTTPResponse(
             .unauthorized,
             text: "This needs the token in the data dir's http-token file: Authorization: Bearer TOKEN.\n")
