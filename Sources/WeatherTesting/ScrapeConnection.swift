@@ -96,6 +96,7 @@ package final class ScrapeConnection: Sendable {
         private static let sendFlags: Int32 = 0
     #endif
 
-    /// `GET /metrics` as Prometheus sends it.
-    package static let scrape = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/plain\r\n\r\n"
+    /// `GET /metrics` as Prometheus sends it, asking to close after the answer (this client reads to the end).
+    package static let scrape =
+        "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/plain\r\nConnection: close\r\n\r\n"
 }

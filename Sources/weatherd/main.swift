@@ -93,7 +93,8 @@ case .serve:
         await Daemon.run(
             configuration: configuration, environment: environment, runtime: startedRuntime(), logger: logger,
             provider: configuration.makeProvider(),
-            transport: .live(maxBodyBytes: configuration.maxBodyBytes, idleTimeout: configuration.fetch.deadline)))
+            transport: .live(maxBodyBytes: configuration.maxBodyBytes, idleTimeout: configuration.fetch.deadline),
+            places: { engine in WttrRoute(engine: engine).answer }))
 case .relay:
     // A relay needs no thread but this one: its event loop runs here.
     exit(

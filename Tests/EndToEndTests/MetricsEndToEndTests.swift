@@ -51,7 +51,7 @@ struct MetricsEndToEndTests {
                 "serve", "--data-dir", shared.directory.path, "--socket", try shared.socketPath, "--log-level", "info",
                 "--metrics-listen", "127.0.0.1:0",
             ] + quietTimers, environment: shared.environment)
-        let announced = "metrics on http://127.0.0.1:"
+        let announced = "HTTP on http://127.0.0.1:"
         #expect(await eventually { daemon.standardError.contains(announced) }, "\(daemon.standardError)")
         let line = try #require(daemon.standardError.split(separator: "\n").first { $0.contains(announced) })
         let port = try #require(Int(line.split(separator: ":").last?.split(separator: "/").first ?? ""))
@@ -61,7 +61,7 @@ struct MetricsEndToEndTests {
             #expect(answer.status == 200)
             #expect(try ExpositionParser.parse(answer.body)["weatherd_build_info"] != nil)
         }
-        #expect(try await ScrapeConnection.exchange(port: port, "GET / HTTP/1.1\r\n\r\n").status == 404)
+        #expect(try await ScrapeConnection.exchange(port: port, "GET /no/such HTTP/1.0\r\n\r\n").status == 404)
         #expect(try Self.log(shared.directory.path) == before, "scrapes write nothing to the log")
         daemon.signal(SIGTERM)
         #expect(await daemon.waitForExit() == 0)
@@ -74,7 +74,7 @@ struct MetricsEndToEndTests {
             "serve", "--data-dir", directory.path, "--metrics-listen", "0.0.0.0:9466",
         ])
         #expect(run.status == 64)
-        #expect(run.errors.contains("--metrics-allow-remote"), "\(run.errors)")
+        #expect(run.errors.contains("--http-allow-remote"), "\(run.errors)")
     }
 
     /// The event log's files in `directory`, in name order.

@@ -8,16 +8,18 @@ import WeatherTesting
 
 @Suite("the metrics endpoint: GET /metrics over HTTP, bounded against bad, slow and many clients")
 struct MetricsEndpointTests {
-    /// Runs a `MetricsService` on 127.0.0.1 (a port the system chooses) over an in-process service, and stops it
-    /// (by cancellation, as the daemon does) afterwards.
+    /// Runs an `HTTPService` with the HTTP face on 127.0.0.1 (a port the system chooses) over an in-process
+    /// service, and stops it (by cancellation, as the daemon does) afterwards.
     static func serving(
-        _ settings: MetricsService.Settings = MetricsService.Settings(),
-        _ body: (InProcessWeatherd, MetricsService, Int) async throws -> Void
+        _ settings: HTTPService.Settings = HTTPService.Settings(), allowRemote: Bool = false,
+        handler: HTTPHandler? = nil, _ body: (InProcessWeatherd, HTTPService, Int) async throws -> Void
     ) async throws {
         try await InProcessWeatherd.with { service in
             service.engine.ready.open()
             let listener = try TCPListener(MetricsEndpoint(host: "127.0.0.1", port: 0))
-            let metrics = MetricsService(engine: service.engine, listener: listener, settings: settings)
+            let face = HTTPFace(engine: service.engine, token: HTTPToken(testToken), allowRemote: allowRemote)
+            let metrics = HTTPService(
+                engine: service.engine, listener: listener, settings: settings, handler: handler ?? face.answer)
             let running = Task { await metrics.run() }
             do {
                 try await body(service, metrics, listener.endpoint.port)
@@ -55,15 +57,24 @@ struct MetricsEndpointTests {
         var status: Int
         var testDescription: String { "\(name) → \(status)" }
 
+        static let close = "Connection: close\r\n\r\n"
         static let all = [
             Refused(name: "no request line", request: "HELLO\r\n\r\n", status: 400),
             Refused(name: "no version", request: "GET /metrics\r\n\r\n", status: 400),
             Refused(name: "not HTTP", request: "GET /metrics SPDY/3\r\n\r\n", status: 400),
             Refused(name: "not a path", request: "GET metrics HTTP/1.1\r\n\r\n", status: 400),
             Refused(name: "control bytes", request: "\u{0}\u{1}\u{2}\r\n\r\n", status: 400),
-            Refused(name: "another path", request: "GET / HTTP/1.1\r\n\r\n", status: 404),
-            Refused(name: "a path below", request: "GET /metrics/../etc HTTP/1.1\r\n\r\n", status: 404),
-            Refused(name: "POST", request: "POST /metrics HTTP/1.1\r\nContent-Length: 0\r\n\r\n", status: 405),
+            Refused(name: "no Host", request: "GET /metrics HTTP/1.1\r\n\r\n", status: 400),
+            Refused(name: "another path", request: "GET /no/such HTTP/1.1\r\nHost: localhost\r\n" + close, status: 404),
+            Refused(
+                name: "a path below", request: "GET /metrics/../etc HTTP/1.1\r\nHost: localhost\r\n" + close,
+                status: 400),
+            Refused(
+                name: "a host that is not the loopback (DNS rebinding)",
+                request: "GET /metrics HTTP/1.1\r\nHost: evil.example:9466\r\n" + close, status: 403),
+            Refused(
+                name: "POST", request: "POST /metrics HTTP/1.1\r\nHost: [::1]:9466\r\nContent-Length: 0\r\n" + close,
+                status: 405),
             Refused(
                 name: "a 9 kB header",
                 request: "GET /metrics HTTP/1.1\r\nX-Pad: " + String(repeating: "a", count: 9000) + "\r\n\r\n",
@@ -79,6 +90,7 @@ struct MetricsEndpointTests {
             #expect(answer.status == status, "\(request.prefix(40).debugDescription)")
             #expect(answer.headers["connection"] == "close")
             if status == 405 { #expect(answer.headers["allow"] == "GET, HEAD") }
+            #expect(!answer.body.contains("evil"), "the Host is not echoed")
             // The endpoint goes on serving.
             #expect(try await ScrapeConnection.exchange(port: port, ScrapeConnection.scrape).status == 200)
         }
@@ -96,7 +108,7 @@ struct MetricsEndpointTests {
 
     @Test("a slow client gets 408 once the timeout passes on the engine's clock, and the endpoint serves on")
     func slowClient() async throws {
-        var settings = MetricsService.Settings()
+        var settings = HTTPService.Settings()
         settings.timeout = .seconds(10)
         try await Self.serving(settings) { service, metrics, port in
             let connection = try ScrapeConnection(port: port)
@@ -112,7 +124,7 @@ struct MetricsEndpointTests {
 
     @Test("past maxConnections a client gets 503; the idle ones time out; none is left open")
     func connectionCap() async throws {
-        var settings = MetricsService.Settings()
+        var settings = HTTPService.Settings()
         settings.maxConnections = 2
         try await Self.serving(settings) { service, metrics, port in
             var idle = try (0..<2).map { _ in try ScrapeConnection(port: port) }
@@ -151,30 +163,37 @@ struct MetricsEndpointTests {
             #expect(statuses.count == 1000)
             #expect(statuses.allSatisfy { $0 == 200 })
             #expect(metrics.connections.refused == 0)
-            #expect(metrics.connections.peak <= MetricsService.Settings().maxConnections)
+            #expect(metrics.connections.peak <= HTTPService.Settings().maxConnections)
             #expect(try MetricsTests.logBytes(service.engine.dataDirectoryPath) == before)
             #expect(service.network.requests.isEmpty, "no upstream call")
         }
     }
 
-    @Test("--metrics-listen: loopback by default; another address only with --metrics-allow-remote")
+    @Test("--http-listen (--metrics-listen): loopback by default; another address only with --http-allow-remote")
     func configuration() throws {
         let loopback = try Configuration.parse(["--metrics-listen", "127.0.0.1:9466"], environment: [:])
-        #expect(loopback.metricsListen == MetricsEndpoint(host: "127.0.0.1", port: 9466))
+        #expect(loopback.httpListen == MetricsEndpoint(host: "127.0.0.1", port: 9466))
         #expect(
-            try Configuration.parse(["--metrics-listen", "localhost:0"], environment: [:]).metricsListen?.host
+            try Configuration.parse(["--metrics-listen", "localhost:0"], environment: [:]).httpListen?.host
                 == "127.0.0.1")
         #expect(
-            try Configuration.parse(["--metrics-listen=[::1]:9466"], environment: [:]).metricsListen?.isIPv6 == true)
+            try Configuration.parse(["--metrics-listen=[::1]:9466"], environment: [:]).httpListen?.isIPv6 == true)
         for refused in [["--metrics-listen", "0.0.0.0:9466"], ["--metrics-listen", "192.168.1.5:9466"]] {
             #expect(throws: ConfigurationError.self) { try Configuration.parse(refused, environment: [:]) }
-            let allowed = try Configuration.parse(refused + ["--metrics-allow-remote"], environment: [:])
-            #expect(allowed.metricsListen?.isLoopback == false)
+            let allowed = try Configuration.parse(refused + ["--http-allow-remote"], environment: [:])
+            #expect(try Configuration.parse(refused + ["--metrics-allow-remote"], environment: [:]).httpAllowRemote)
+            #expect(allowed.httpListen?.isLoopback == false)
         }
-        for bad in ["9466", "127.0.0.1", "127.0.0.1:70000", "example.com:9466", "1.2.3:9466"] {
+        #expect(
+            try Configuration.parse(["--http-listen", "127.0.0.1"], environment: [:]).httpListen
+                == MetricsEndpoint(host: "127.0.0.1", port: MetricsEndpoint.defaultPort))
+        for bad in ["9466", "127.0.0.1:70000", "example.com:9466", "1.2.3:9466", "example.com"] {
             #expect(throws: ConfigurationError.self, "\(bad)") {
                 try Configuration.parse(["--metrics-listen", bad], environment: [:])
             }
         }
     }
 }
+
+/// The token the tests' HTTP face takes.
+let testToken = "0123456789abcdef0123456789abcdef"

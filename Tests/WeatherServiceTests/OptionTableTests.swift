@@ -10,7 +10,7 @@ struct OptionTableTests {
     func everyOptionEverywhere() throws {
         let overview = CLI.overview
         let scripts = try ["bash", "zsh", "fish"].map { shell in (shell, try #require(CLI.completions(for: shell))) }
-        #expect(overview.contains("  --metrics-listen HOST:PORT"), "the issue's missing flag")
+        #expect(overview.contains("  --http-listen, --metrics-listen HOST:PORT"), "the issue's missing flag")
         for option in Configuration.table.options {
             for flag in option.flags {
                 #expect(overview.contains(flag), "--help shows \(flag)")

@@ -1,4 +1,5 @@
-/// Where `weatherd serve` answers `GET /metrics` (`--metrics-listen HOST:PORT`).
+/// Where `weatherd serve` answers HTTP (`--http-listen HOST[:PORT]`, or `--metrics-listen`): `GET /metrics`
+/// and the HTTP face's routes.
 package struct MetricsEndpoint: Sendable, Equatable, CustomStringConvertible {
     /// A numeric IPv4 or IPv6 address (`localhost` is read as `127.0.0.1`).
     package var host: String
@@ -17,14 +18,18 @@ package struct MetricsEndpoint: Sendable, Equatable, CustomStringConvertible {
     /// `127.0.0.1:9466`, `[::1]:9466`.
     package var description: String { isIPv6 ? "[\(host)]:\(port)" : "\(host):\(port)" }
 
-    /// Reads `HOST:PORT`: an IPv4 address, `[IPv6]` or `localhost`, then a port from 0 to 65535.
+    /// The port taken when `--http-listen` names only a host.
+    package static let defaultPort = 9466
+
+    /// Reads `HOST[:PORT]`: an IPv4 address, `[IPv6]` or `localhost`, then a port from 0 to 65535 (9466 when
+    /// left out).
     ///
     /// - Throws: `ConfigurationError` saying what is wrong.
     package static func parse(_ text: String) throws(ConfigurationError) -> MetricsEndpoint {
         do {
             return try endpoint(text)
         } catch {
-            throw ConfigurationError("--metrics-listen \(error.problem)")
+            throw ConfigurationError("--http-listen \(error.problem)")
         }
     }
 
@@ -32,10 +37,16 @@ package struct MetricsEndpoint: Sendable, Equatable, CustomStringConvertible {
     ///
     /// - Throws: `OptionRefusal` saying what is wrong.
     static func endpoint(_ text: String) throws(OptionRefusal) -> MetricsEndpoint {
-        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
-            (0...65535).contains(port)
-        else { throw OptionRefusal("must be HOST:PORT, such as 127.0.0.1:9466") }
-        var host = String(text[..<colon])
+        let hostOnly = text == "localhost" || text.hasSuffix("]") || !text.contains(":")
+        var host = text
+        var port = defaultPort
+        if !hostOnly {
+            guard let colon = text.lastIndex(of: ":"), let given = Int(text[text.index(after: colon)...]),
+                (0...65535).contains(given)
+            else { throw OptionRefusal("must be HOST:PORT, such as 127.0.0.1:9466") }
+            host = String(text[..<colon])
+            port = given
+        }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         if host == "localhost" { host = "127.0.0.1" }
         let ipv4 = host.split(separator: ".", omittingEmptySubsequences: false)
@@ -49,12 +60,13 @@ package struct MetricsEndpoint: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension Configuration {
-    /// Refuses a `--metrics-listen` address other hosts can reach unless `--metrics-allow-remote` asks for it:
-    /// the metrics name the places weatherd keeps, and are served without authentication.
-    func checkMetricsEndpoint() throws(ConfigurationError) {
-        guard let endpoint = metricsListen, !endpoint.isLoopback, !metricsAllowRemote else { return }
+    /// Refuses an `--http-listen` address other hosts can reach unless `--http-allow-remote` asks for it: the
+    /// metrics and the API name the places weatherd keeps.
+    func checkHTTPEndpoint() throws(ConfigurationError) {
+        guard let endpoint = httpListen, !endpoint.isLoopback, !httpAllowRemote else { return }
         throw ConfigurationError(
-            "--metrics-listen \(endpoint) is reachable from other hosts; the metrics name your places and have no "
-                + "authentication, so add --metrics-allow-remote to mean it (or listen on 127.0.0.1)")
+            "--http-listen \(endpoint) is reachable from other hosts; the metrics and the API name your places, so "
+                + "add --http-allow-remote to mean it (every request then needs the token in DIR/http-token), or "
+                + "listen on 127.0.0.1")
     }
 }

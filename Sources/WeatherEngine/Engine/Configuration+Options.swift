@@ -205,13 +205,15 @@ extension Configuration {
             defaults: defaults, defaultText: "stderr; DIR/weatherd.log when a client started the daemon",
             holding: .daemon),
         Option(
-            "--metrics-listen", at: \.metricsListen, .metricsEndpoint.optional,
-            help: "serve: answer GET /metrics (Prometheus) at this address, loopback only unless "
-                + "--metrics-allow-remote", defaults: defaults, holding: .daemon),
+            "--http-listen", "--metrics-listen", at: \.httpListen, .httpEndpoint.optional,
+            help: "serve: answer HTTP at this address (port 9466 when left out): GET /metrics (Prometheus) and "
+                + "wttr.in's URLs (GET /:help lists them); loopback only unless --http-allow-remote",
+            defaults: defaults,
+            holding: .daemon),
         Option(
-            "--metrics-allow-remote", at: \.metricsAllowRemote, .on,
-            help: "serve: let --metrics-listen take an address other hosts reach (the metrics name your places)",
-            defaults: defaults, holding: .daemon),
+            "--http-allow-remote", "--metrics-allow-remote", at: \.httpAllowRemote, .on,
+            help: "serve: let --http-listen take an address other hosts reach; every request then needs the "
+                + "token in DIR/http-token (Authorization: Bearer)", defaults: defaults, holding: .daemon),
     ]
 }
 
@@ -243,8 +245,8 @@ extension OptionValue {
             }, write: { $0 })
     }
 
-    /// `--metrics-listen`: `HOST:PORT` (`MetricsEndpoint.parse`).
-    static var metricsEndpoint: OptionValue<MetricsEndpoint> {
+    /// `--http-listen`: `HOST[:PORT]` (`MetricsEndpoint.parse`).
+    static var httpEndpoint: OptionValue<MetricsEndpoint> {
         OptionValue<MetricsEndpoint>(
             placeholder: "HOST:PORT", read: { text throws(OptionRefusal) in try MetricsEndpoint.endpoint(text) },
             write: \.description)

@@ -96,10 +96,12 @@ package struct Configuration: Sendable, Equatable {
     package var idleExit: Duration?
     /// Where the daemon's log lines go instead of stderr (`--log-file`, size-bounded).
     package var logFile: String?
-    /// Where `weatherd serve` answers `GET /metrics` (`--metrics-listen`); nil: nowhere.
-    package var metricsListen: MetricsEndpoint?
-    /// Whether `metricsListen` may be an address other hosts reach (`--metrics-allow-remote`).
-    package var metricsAllowRemote = false
+    /// Where `weatherd serve` answers HTTP, `GET /metrics` among it (`--http-listen`, `--metrics-listen`); nil:
+    /// nowhere.
+    package var httpListen: MetricsEndpoint?
+    /// Whether `httpListen` may be an address other hosts reach (`--http-allow-remote`); every request then
+    /// needs the token.
+    package var httpAllowRemote = false
     /// The names of the options given by a flag or an environment variable rather than left at their default
     /// (`Option.name`): only those are compared with a running daemon's.
     package var explicit: Set<String> = []
@@ -127,7 +129,7 @@ package struct Configuration: Sendable, Equatable {
         } catch {
             throw ConfigurationError(error.description)
         }
-        try config.checkMetricsEndpoint()
+        try config.checkHTTPEndpoint()
         if config.provider == "openweathermap", config.owmAPIKey == nil {
             throw ConfigurationError(
                 "--provider openweathermap needs the API key in the OWM_API_KEY environment variable")

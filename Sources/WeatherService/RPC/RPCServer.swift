@@ -246,19 +246,7 @@ package final class RPCServer: Sendable {
     }
 
     private func wireError(_ error: any Error, method: String) -> RPCError {
-        switch error {
-        case let error as RPCError: return error
-        case let error as any EngineFailure:
-            let wire = RPCError(error)
-            if wire == .internalError { logger.error("\(method) failed: \(error)") }
-            return wire
-        case let error as ProviderError: return RPCError(error)
-        case let error as FieldError: return .invalidParams(error)
-        case is CancellationError: return .cancelled
-        default:
-            logger.error("\(method) failed: \(error)")
-            return .internalError
-        }
+        RPCError.wire(error, method: method, logger: logger)
     }
 
     /// `rpc:<id>`: a string id as it is, a number as the client wrote it (`text`) or else in its canonical

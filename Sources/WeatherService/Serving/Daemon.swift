@@ -18,10 +18,14 @@ package enum Daemon {
     /// both replace it), listens on the socket systemd passed or on the data dir's own, and serves until
     /// a signal or `--idle-exit`.
     ///
+    /// - Parameters:
+    ///   - places: what answers the HTTP face's `GET /{place}` (wttr.in's grammar), given by the shell that
+    ///     holds the formatter.
     /// - Returns: the process exit code (1 when the data dir or the socket could not be opened).
     package static func run(
         configuration: Configuration, environment: [String: String], runtime: Runtime, logger: Logger,
-        provider: any WeatherProvider, transport: HTTPTransport
+        provider: any WeatherProvider, transport: HTTPTransport,
+        places: (@Sendable (Engine) -> HTTPFace.PlaceAnswer)? = nil
     ) async -> Int32 {
         let clock = runtime.clock
         let opened: OpenedDataDir
@@ -42,12 +46,13 @@ package enum Daemon {
             opened.lock.release()
             return 1
         }
-        var metricsListener: TCPListener?
-        if let endpoint = configuration.metricsListen {
+        var http: (listener: TCPListener, token: HTTPToken)?
+        if let endpoint = configuration.httpListen {
             do {
-                metricsListener = try TCPListener(endpoint)
+                let token = try HTTPToken.loadOrCreate(dataDirectory: configuration.dataDirectory)
+                http = (try TCPListener(endpoint), token)
             } catch {
-                logger.error("weatherd serve: --metrics-listen \(endpoint): \(error)")
+                logger.error("weatherd serve: --http-listen \(endpoint): \(error)")
                 listener.close()
                 opened.lock.release()
                 return 1
@@ -61,11 +66,16 @@ package enum Daemon {
             maxLineBytes: configuration.maxLineBytes, endOfInputGrace: configuration.endOfInputGrace)
         settings.maxConnections = configuration.maxConnections
         settings.idleExit = configuration.idleExit
+        var faces: [any Service] = []
+        if let http {
+            let face = HTTPFace(
+                engine: engine, token: http.token, allowRemote: configuration.httpAllowRemote, places: places?(engine))
+            faces.append(HTTPService(engine: engine, listener: http.listener, handler: face.answer))
+        }
         await ServiceGroup.serve(
-            engine, front: DaemonService(engine: engine, listener: listener, settings: settings),
-            also: metricsListener.map { [MetricsService(engine: engine, listener: $0)] } ?? [])
+            engine, front: DaemonService(engine: engine, listener: listener, settings: settings), also: faces)
         listener.close()
-        metricsListener?.close()
+        http?.listener.close()
         return 0
     }
 

@@ -8,7 +8,7 @@ import WeatherRuntime
     import Darwin
 #endif
 
-/// A listening TCP socket (the metrics endpoint), accepted on the event loop.
+/// A listening TCP socket (the HTTP face, /metrics among it), accepted on the event loop.
 ///
 /// Like `UnixListener` (`AcceptLoop`): accepted descriptors are non-blocking and close-on-exec.
 package final class TCPListener: Sendable {
@@ -62,7 +62,7 @@ package final class TCPListener: Sendable {
             length = socklen_t(MemoryLayout<sockaddr_in>.size)
             withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: address, as: sockaddr_in.self) }
         }
-        guard parsed == 1 else { throw SocketError("--metrics-listen: \(endpoint.host) is not an IP address") }
+        guard parsed == 1 else { throw SocketError("--http-listen: \(endpoint.host) is not an IP address") }
         let result = withUnsafePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
         }

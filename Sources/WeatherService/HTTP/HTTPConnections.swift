@@ -1,8 +1,8 @@
 import Synchronization
 
-/// The metrics endpoint's open connections, counted: the `maxConnections` bound and its figures. The connections'
+/// The HTTP listener's open connections, counted: the `maxConnections` bound and its figures. The connections'
 /// tasks live in the service's task group; this only counts them.
-package final class MetricsConnections: Sendable {
+package final class HTTPConnections: Sendable {
     private struct State {
         var open = 0
         /// The most connections ever open at once.

@@ -1,0 +1,65 @@
+import WeatherDomain
+import WeatherEngine
+import WeatherRuntime
+import WeatherService
+import WeatherWire
+
+/// `GET /{place}` on the HTTP face: wttr.in's URLs answered from weatherd's cache, for the scripts and status
+/// bars written for wttr.in, with the formatter `weatherd now --format` uses.
+///
+/// `/{place}` is a city (`Berlin`, `S%C3%A3o%20Paulo`) or `LAT,LON`; `/` is the current location, which is
+/// private (it needs the token). `?format=` takes the named formats 1…4 or %-codes (default `weatherd now`'s);
+/// `?m` and `?M` ask for metric units, `?u` for USCS. A format that cannot be met is a 400 with the reason.
+package struct WttrRoute: Sendable {
+    let methods: HTTPMethods
+    let clock: any RuntimeClock
+
+    package init(engine: Engine) {
+        methods = HTTPMethods(engine: engine)
+        clock = engine.clock
+    }
+
+    package func answer(_ request: HTTPRequest, _ target: HTTPTarget, authorized: Bool) async -> HTTPResponse {
+        let place = target.segments.first
+        guard place != nil || authorized else { return HTTPFace.unauthorized() }
+        let format = target.query("format") ?? OneLine.standard
+        let line: OneLine
+        do {
+            line = try OneLine(format)
+        } catch {
+            return HTTPResponse(.badRequest, text: "\(error)\n")
+        }
+        var params: [String: JSONValue]
+        do {
+            // Favorites are private: a named place is looked up as a city, never among them.
+            params = try PlaceArgument.params(place, favorites: [])
+        } catch {
+            return HTTPResponse(.badRequest, text: "\(error)\n")
+        }
+        if place == nil { params["autoLocation"] = .bool(false) }
+        if target.has("u") {
+            params["units"] = .string(Units.imperial.rawValue)
+        } else if target.has("m") || target.has("M") {
+            params["units"] = .string(Units.metric.rawValue)
+        }
+        do throws(RPCError) {
+            let current = try await methods.call("weather/current", params)
+            // Without the forecast or the nowcast, the codes that need them print "?", as `weatherd now` does.
+            let forecast = line.needsForecast ? await optional("weather/forecast", params) : nil
+            let nowcast = line.needsNowcast ? await optional("weather/nowcast", params) : nil
+            let text = line.render(current: current, forecast: forecast, nowcast: nowcast, now: clock.timestamp())
+            return HTTPResponse(.ok, text: TerminalText.safe(text) + "\n")
+        } catch {
+            return HTTPResponse(error.httpStatus, text: error.message + "\n")
+        }
+    }
+
+    /// The result of a call whose failure only leaves some codes unknown.
+    private func optional(_ method: String, _ params: [String: JSONValue]) async -> JSONValue? {
+        do {
+            return try await methods.call(method, params)
+        } catch {
+            return nil
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import WeatherRuntime
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The secret that opens the HTTP face's private routes: 32 random bytes, hex, in `DIR/http-token` (mode 0600,
+/// made at the first `serve` with `--http-listen`). A client sends it as `Authorization: Bearer <token>`; it is
+/// compared in constant time and never logged.
+package struct HTTPToken: Sendable {
+    /// The file's name in the data dir.
+    package static let fileName = "http-token"
+
+    private let secret: [UInt8]
+
+    package init(_ text: String) { secret = Array(text.utf8) }
+
+    /// The token in `dataDirectory`, made (0600) when there is none.
+    ///
+    /// - Throws: `SocketError` when the file cannot be made or read, is empty, or others may read it (a token
+    ///   every local user can read protects nothing).
+    package static func loadOrCreate(dataDirectory: String) throws(SocketError) -> HTTPToken {
+        let path = (dataDirectory as NSString).appendingPathComponent(fileName)
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if fd >= 0 {
+            var generator = SystemRandomNumberGenerator()
+            let text = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }
+                .joined()
+            let failed = Array((text + "\n").utf8).withUnsafeBytes { Descriptor.writeAll(fd, $0) }
+            close(fd)
+            if let failed { throw .system("write", path, errno: failed) }
+            return HTTPToken(text)
+        }
+        guard errno == EEXIST else { throw .system("open", path, errno: errno) }
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw .system("stat", path, errno: errno) }
+        guard status.st_mode & 0o077 == 0 else {
+            throw SocketError("\(path) may be read by other users; chmod 600 it (or remove it to make a new token)")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SocketError("\(path) cannot be read")
+        }
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.count >= 16 else { throw SocketError("\(path) holds no token of at least 16 characters") }
+        return HTTPToken(text)
+    }
+
+    /// Whether `header` (an `Authorization` value) is `Bearer <this token>`, compared in constant time.
+    package func admits(authorization header: String?) -> Bool {
+        guard let header, header.lowercased().hasPrefix("bearer ") else { return false }
+        let given = Array(header.dropFirst(7).utf8)
+        var difference = UInt8(given.count == secret.count ? 0 : 1)
+        for index in secret.indices { difference |= secret[index] ^ (index < given.count ? given[index] : 0) }
+        return difference == 0
+    }
+}
