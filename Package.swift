@@ -16,6 +16,7 @@ let package = Package(
     targets: [
         .target(name: "WeatherRuntime", swiftSettings: swiftSettings),
         .target(name: "WeatherDomain", swiftSettings: swiftSettings),
+        .target(name: "WeatherWire", swiftSettings: swiftSettings),
         .target(name: "EventLog", dependencies: ["WeatherDomain", "WeatherRuntime"], swiftSettings: swiftSettings),
         .target(name: "Providers", dependencies: ["WeatherDomain", "WeatherRuntime"], swiftSettings: swiftSettings),
         .target(
@@ -23,7 +24,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "WeatherService",
-            dependencies: ["WeatherRuntime", "WeatherDomain", "EventLog", "Providers", "WeatherEngine"],
+            dependencies: ["WeatherRuntime", "WeatherDomain", "EventLog", "Providers", "WeatherEngine", "WeatherWire"],
             swiftSettings: swiftSettings),
         .target(
             name: "WeatherCLI",
@@ -31,23 +32,29 @@ let package = Package(
             swiftSettings: swiftSettings),
         .target(
             name: "WeatherTesting",
-            dependencies: ["WeatherRuntime", "WeatherDomain", "EventLog", "Providers", "WeatherEngine", "WeatherService"],
+            dependencies: [
+                "WeatherRuntime", "WeatherDomain", "EventLog", "Providers", "WeatherEngine", "WeatherService",
+            ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
-            name: "weatherd", dependencies: ["WeatherRuntime", "WeatherCLI", "WeatherService", "WeatherEngine", "Providers"],
+            name: "weatherd",
+            dependencies: ["WeatherRuntime", "WeatherCLI", "WeatherService", "WeatherEngine", "Providers"],
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "weatherd-check-log", dependencies: ["WeatherDomain", "WeatherTesting"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "weatherd-bench",
-            dependencies: ["WeatherRuntime", "WeatherDomain", "EventLog", "WeatherEngine", "WeatherService", "WeatherTesting"],
+            dependencies: [
+                "WeatherRuntime", "WeatherDomain", "EventLog", "WeatherEngine", "WeatherService", "WeatherTesting",
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "WeatherRuntimeTests",
             dependencies: ["WeatherRuntime", "WeatherTesting"],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "WeatherWireTests", dependencies: ["WeatherWire"], swiftSettings: swiftSettings),
         .testTarget(
             name: "WeatherDomainTests",
             dependencies: ["WeatherDomain", "WeatherTesting"],

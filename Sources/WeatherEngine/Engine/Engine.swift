@@ -64,6 +64,8 @@ package final class Engine: Sendable {
     let autoLocationDefault: Bool
     /// Facts the front adds to `service/status` (the socket, the connections).
     private let frontFacts = Mutex<(@Sendable () -> FrontStatus)?>(nil)
+    /// How far the log is shipped (`--nats`), told by the shipper.
+    private let shipFacts = Mutex<(@Sendable () -> ShipStatus)?>(nil)
 
     /// Builds the engine over an opened data dir.
     package init(
@@ -147,7 +149,11 @@ package final class Engine: Sendable {
                 retainAudit: configuration.retainAudit, writer: writer,
                 snapshots: SnapshotStore(directory: opened.directory),
                 lastTruncation: opened.replay.state.lastTruncation, clock: clock, pool: runtime.pool,
-                delay: .seconds(60), interval: .seconds(6 * 3600), logger: logger),
+                delay: .seconds(60), interval: .seconds(6 * 3600), logger: logger,
+                shipped: { [self] in
+                    guard configuration.nats != nil else { return true }
+                    return shipStatus.map { $0.lag(lastSeq: writer.status.lastSeq) == 0 } ?? false
+                }),
         ]
         if let interval = configuration.warningsInterval {
             services.append(OfficialChecksService(engine: self, interval: interval))
@@ -206,6 +212,13 @@ package final class Engine: Sendable {
     }
 
     var frontStatus: FrontStatus? { frontFacts.withLock { $0 }?() }
+
+    /// Where `service/status` and the metrics read how far the log is shipped.
+    package func setShipStatus(_ facts: @escaping @Sendable () -> ShipStatus) {
+        shipFacts.withLock { $0 = facts }
+    }
+
+    var shipStatus: ShipStatus? { shipFacts.withLock { $0 }?() }
 
     /// The opened data dir (its lock is released when the log service stops).
     var openedDataDir: OpenedDataDir { opened }

@@ -1,7 +1,7 @@
 import EventLog
 import Foundation
-import Synchronization
 import Providers
+import Synchronization
 import WeatherDomain
 import WeatherEngine
 import WeatherRuntime
@@ -57,13 +57,24 @@ package enum Daemon {
         let engine = Engine(
             opened, configuration: configuration, runtime: runtime, logger: logger, provider: provider,
             transport: transport, autoLocator: GeoClue.locator(environment: environment, runtime: runtime))
+        let shipper: LogShipper?
+        do {
+            shipper = try LogShipper.configured(engine: engine, configuration: configuration)
+        } catch {
+            logger.error("weatherd serve: \(error)")
+            listener.close()
+            metricsListener?.close()
+            opened.lock.release()
+            return 1
+        }
         var settings = DaemonService.Settings(
             maxLineBytes: configuration.maxLineBytes, endOfInputGrace: configuration.endOfInputGrace)
         settings.maxConnections = configuration.maxConnections
         settings.idleExit = configuration.idleExit
         await ServiceGroup.serve(
             engine, front: DaemonService(engine: engine, listener: listener, settings: settings),
-            also: metricsListener.map { [MetricsService(engine: engine, listener: $0)] } ?? [])
+            also: (metricsListener.map { [MetricsService(engine: engine, listener: $0)] } ?? [])
+                + (shipper.map { [$0] } ?? []))
         listener.close()
         metricsListener?.close()
         return 0
@@ -207,7 +218,8 @@ package enum RelayClient {
                             deadline: configuration.endOfInputGrace, logger: logger, clock: clock, loop: loop)
                         relay.withLock { $0 = started }
                         started.start { status in
-                            if let status, let line = DaemonSettings.mismatch(status: status, configuration: configuration)
+                            if let status,
+                                let line = DaemonSettings.mismatch(status: status, configuration: configuration)
                             {
                                 Logger.standardError(line)
                             }
