@@ -49,8 +49,23 @@ enum StatusCommand {
         if let socket = status["socket"]?.stringValue {
             rows.append(("socket", "\(socket), connections: \(status["connections"]?.intValue ?? 0)"))
         }
+        if let shipping = status["shipping"] { rows.append(("shipping", Self.shipping(shipping))) }
         context.output.print(Text.table(rows.map { [$0.0, $0.1] }))
         return CLI.Exit.ok
+    }
+
+    /// `to nats://127.0.0.1:4222 stream WEATHERD subject weatherd.ab12, shipped through seq 40, lag 2 events`.
+    static func shipping(_ shipping: JSONValue) -> String {
+        let head =
+            "to \(shipping["url"]?.stringValue ?? "?") stream \(shipping["stream"]?.stringValue ?? "?") subject "
+            + (shipping["subject"]?.stringValue ?? "?")
+        let progress =
+            "shipped through seq \(shipping["shippedSeq"]?.intValue ?? 0), lag \(shipping["lagEvents"]?.intValue ?? 0) "
+            + "events, \(shipping["published"]?.intValue ?? 0) published since start"
+        let state =
+            shipping["problem"]?.stringValue.map { "not shipping: \($0)" }
+            ?? (shipping["connected"]?.boolValue == true ? "connected" : "connecting")
+        return "\(head), \(progress); \(state)"
     }
 
     /// The base URLs shown, by their role in `service/status`'s `baseURLs`.

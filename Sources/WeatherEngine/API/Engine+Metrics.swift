@@ -31,6 +31,8 @@ package struct MetricsReading: Sendable {
     package var logEvents: Int64
     /// The clients connected to the daemon's socket (0 without one).
     package var connections: Int
+    /// How far the log is shipped (`--nats`); nil when it is not.
+    package var shipping: ShipStatus?
 }
 
 extension Engine {
@@ -80,7 +82,8 @@ extension Engine {
         }
         return MetricsReading(
             version: Self.version, places: places, counters: metricsRecorder.current, logBytes: logBytes,
-            logEvents: writerStatus.lastSeq, connections: frontStatus?.connections ?? 0)
+            logEvents: writerStatus.lastSeq, connections: frontStatus?.connections ?? 0,
+            shipping: shipStatus)
     }
 
     /// The highest chance of precipitation among the forecast's steps that overlap the next 6 hours (hourly

@@ -41,6 +41,8 @@ package struct ServiceStatus: Sendable {
     package var logDamage: LogDamage?
     /// What the front adds; nil without one.
     package var front: FrontStatus?
+    /// How far the log is shipped (`--nats`); nil when it is not.
+    package var shipping: ShipStatus?
 }
 
 extension Engine {
@@ -58,6 +60,7 @@ extension Engine {
             upstreamCalls: await fetcher.upstreamCounts,
             readOnlyReason: writerStatus.failure?.message,
             batches: writerStatus.batches, syncs: writerStatus.syncs,
-            pid: ProcessInfo.processInfo.processIdentifier, logDamage: logHealth.known, front: frontStatus)
+            pid: ProcessInfo.processInfo.processIdentifier, logDamage: logHealth.known, front: frontStatus,
+            shipping: shipStatus)
     }
 }

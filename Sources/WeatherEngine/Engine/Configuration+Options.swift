@@ -214,6 +214,23 @@ extension Configuration {
             "--http-allow-remote", "--metrics-allow-remote", at: \.httpAllowRemote, .on,
             help: "serve: let --http-listen take an address other hosts reach; every request then needs the "
                 + "token in DIR/http-token (Authorization: Bearer)", defaults: defaults, holding: .daemon),
+        Option(
+            "--nats", environment: ["WEATHERD_NATS"], at: \.nats, .natsURL.optional,
+            help: "serve: ship every committed event to this NATS server's JetStream, exactly once and in order",
+            defaults: defaults, holding: .daemon),
+        Option(
+            "--nats-stream", environment: ["WEATHERD_NATS_STREAM"], at: \.natsStream, .streamName,
+            help: "serve: the JetStream stream the log is shipped to (created if absent)", defaults: defaults,
+            holding: .daemon),
+        Option(
+            "--nats-subject-prefix", environment: ["WEATHERD_NATS_SUBJECT_PREFIX"], at: \.natsSubjectPrefix,
+            .subjectPrefix, help: "serve: the log's events go to PREFIX.<log id>", defaults: defaults,
+            holding: .daemon),
+        Option(
+            "--nats-credentials", environment: ["WEATHERD_NATS_CREDENTIALS"], at: \.natsCredentials,
+            .path("FILE", .file).optional,
+            help: "serve: a file with user= and password= lines, or a token= line, for the NATS server",
+            defaults: defaults, holding: .daemon),
     ]
 }
 

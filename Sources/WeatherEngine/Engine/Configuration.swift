@@ -102,6 +102,14 @@ package struct Configuration: Sendable, Equatable {
     /// Whether `httpListen` may be an address other hosts reach (`--http-allow-remote`); every request then
     /// needs the token.
     package var httpAllowRemote = false
+    /// Where `weatherd serve` ships its log (`--nats`); nil: nowhere.
+    package var nats: NATSURL?
+    /// The JetStream stream it ships to (`--nats-stream`).
+    package var natsStream = "WEATHERD"
+    /// The subjects' first tokens (`--nats-subject-prefix`): the log goes to `<prefix>.<log id>`.
+    package var natsSubjectPrefix = "weatherd"
+    /// A file with the user and password, or the token, for the NATS server (`--nats-credentials`).
+    package var natsCredentials: String?
     /// The names of the options given by a flag or an environment variable rather than left at their default
     /// (`Option.name`): only those are compared with a running daemon's.
     package var explicit: Set<String> = []

@@ -69,6 +69,9 @@ package final class Engine: Sendable {
     /// `withLock`'s `inout`, so a closure read often would grow without end.
     private struct FrontFacts { var read: (@Sendable () -> FrontStatus)? }
     private let frontFacts = Mutex(FrontFacts())
+    /// How far the log is shipped (`--nats`), told by the shipper (in a struct, as `frontFacts`).
+    private struct ShipFacts { var read: (@Sendable () -> ShipStatus)? }
+    private let shipFacts = Mutex(ShipFacts())
 
     /// Builds the engine over an opened data dir.
     package init(
@@ -154,7 +157,11 @@ package final class Engine: Sendable {
                 retainAudit: configuration.retainAudit, writer: writer,
                 snapshots: SnapshotStore(directory: opened.directory),
                 lastTruncation: opened.replay.state.lastTruncation, clock: clock, pool: runtime.pool,
-                delay: .seconds(60), interval: .seconds(6 * 3600), logger: logger),
+                delay: .seconds(60), interval: .seconds(6 * 3600), logger: logger,
+                shipped: { [self] in
+                    guard configuration.nats != nil else { return true }
+                    return shipStatus.map { $0.lag(lastSeq: writer.status.lastSeq) == 0 } ?? false
+                }),
         ]
         if let interval = configuration.warningsInterval {
             services.append(OfficialChecksService(engine: self, interval: interval))
@@ -213,6 +220,13 @@ package final class Engine: Sendable {
     }
 
     var frontStatus: FrontStatus? { frontFacts.withLock { $0.read }?() }
+
+    /// Where `service/status` and the metrics read how far the log is shipped.
+    package func setShipStatus(_ facts: @escaping @Sendable () -> ShipStatus) {
+        shipFacts.withLock { $0.read = facts }
+    }
+
+    var shipStatus: ShipStatus? { shipFacts.withLock { $0.read }?() }
 
     /// The opened data dir (its lock is released when the log service stops).
     var openedDataDir: OpenedDataDir { opened }

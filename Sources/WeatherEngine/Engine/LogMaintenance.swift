@@ -134,6 +134,9 @@ struct CompactionService: Service {
     let delay: Duration
     let interval: Duration
     let logger: Logger
+    /// Whether every committed event is shipped (`--nats`), so a round may strip or drop it: compaction and
+    /// retention never touch an event the stream has not acknowledged.
+    var shipped: @Sendable () -> Bool = { true }
 
     func run() async throws {
         try await cancelOnGracefulShutdown { try await runRounds() }
@@ -145,6 +148,10 @@ struct CompactionService: Service {
         while true {
             try await clock.sleep(for: wait)
             wait = interval
+            guard shipped() else {
+                logger.info("log compaction and retention wait for the log to be shipped")
+                continue
+            }
             if let retainAudit {
                 lastTruncation = await truncateOnce(retainAudit: retainAudit, after: lastTruncation)
             }

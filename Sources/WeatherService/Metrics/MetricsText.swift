@@ -47,6 +47,16 @@ package enum MetricsText {
         out.family(
             "weatherd_connected_clients", .gauge, help: "Clients connected to the daemon's socket.",
             [.init([], Double(reading.connections))])
+        if let shipping = reading.shipping {
+            out.family(
+                "weatherd_ship_lag_events", .gauge,
+                help: "Committed events not yet acknowledged by the NATS JetStream stream the log ships to.",
+                [.init([("stream", shipping.stream)], Double(shipping.lag(lastSeq: reading.logEvents)))])
+            out.family(
+                "weatherd_ship_published_total", .counter,
+                help: "Events the NATS JetStream stream acknowledged since the daemon started.",
+                [.init([("stream", shipping.stream)], Double(shipping.published))])
+        }
         out.family(
             "weatherd_build_info", .gauge, help: "The running weatherd's version (always 1).",
             [.init([("version", reading.version)], 1)])

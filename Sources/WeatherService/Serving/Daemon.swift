@@ -62,6 +62,16 @@ package enum Daemon {
         let engine = Engine(
             opened, configuration: configuration, runtime: runtime, logger: logger, provider: provider,
             transport: transport, autoLocator: GeoClue.locator(environment: environment, runtime: runtime))
+        let shipper: LogShipper?
+        do {
+            shipper = try LogShipper.configured(engine: engine, configuration: configuration)
+        } catch {
+            logger.error("weatherd serve: \(error)")
+            listener.close()
+            http?.listener.close()
+            opened.lock.release()
+            return 1
+        }
         var settings = DaemonService.Settings(
             maxLineBytes: configuration.maxLineBytes, endOfInputGrace: configuration.endOfInputGrace)
         settings.maxConnections = configuration.maxConnections
@@ -73,7 +83,8 @@ package enum Daemon {
             faces.append(HTTPService(engine: engine, listener: http.listener, handler: face.answer))
         }
         await ServiceGroup.serve(
-            engine, front: DaemonService(engine: engine, listener: listener, settings: settings), also: faces)
+            engine, front: DaemonService(engine: engine, listener: listener, settings: settings),
+            also: faces + (shipper.map { [$0] } ?? []))
         listener.close()
         http?.listener.close()
         return 0

@@ -44,8 +44,28 @@ package final class TCPListener: Sendable {
 
     /// Binds `fd` to `endpoint`; returns the port bound.
     private static func bindAddress(_ fd: Int32, _ endpoint: MetricsEndpoint) throws(SocketError) -> Int {
+        guard var (storage, length) = socketAddress(endpoint) else {
+            throw SocketError("--http-listen: \(endpoint.host) is not an IP address")
+        }
+        let result = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        guard result == 0 else { throw .system("bind", "\(endpoint)", errno: errno) }
+        length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        _ = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        let port =
+            endpoint.isIPv6
+            ? withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in6.self).sin6_port }
+            : withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in.self).sin_port }
+        return Int(UInt16(bigEndian: port))
+    }
+
+    /// `endpoint` as a socket address and its length; nil when its host is not a numeric address.
+    static func socketAddress(_ endpoint: MetricsEndpoint) -> (sockaddr_storage, socklen_t)? {
         var storage = sockaddr_storage()
-        var length: socklen_t
+        let length: socklen_t
         let parsed: Int32
         if endpoint.isIPv6 {
             var address = sockaddr_in6()
@@ -62,20 +82,7 @@ package final class TCPListener: Sendable {
             length = socklen_t(MemoryLayout<sockaddr_in>.size)
             withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: address, as: sockaddr_in.self) }
         }
-        guard parsed == 1 else { throw SocketError("--http-listen: \(endpoint.host) is not an IP address") }
-        let result = withUnsafePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        guard result == 0 else { throw .system("bind", "\(endpoint)", errno: errno) }
-        length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        _ = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        let port =
-            endpoint.isIPv6
-            ? withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in6.self).sin6_port }
-            : withUnsafeBytes(of: storage) { $0.load(as: sockaddr_in.self).sin_port }
-        return Int(UInt16(bigEndian: port))
+        return parsed == 1 ? (storage, length) : nil
     }
 
     /// Starts accepting on `runtime`'s loop: each accepted connection goes to `onConnection` (on the loop's

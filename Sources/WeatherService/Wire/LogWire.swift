@@ -62,6 +62,14 @@ extension ServiceStatus {
             result["connections"] = .int(Int64(front.connections))
             result["maxConnections"] = .int(Int64(front.maxConnections))
         }
+        if let shipping {
+            result["shipping"] = .object([
+                "url": .string(shipping.url), "stream": .string(shipping.stream), "subject": .string(shipping.subject),
+                "logId": .string(shipping.logID), "shippedSeq": .int(shipping.shippedSeq),
+                "lagEvents": .int(shipping.lag(lastSeq: lastSeq)), "published": .int(shipping.published),
+                "connected": .bool(shipping.connected), "problem": shipping.problem.map { .string($0) } ?? .null,
+            ])
+        }
         return .object(result)
     }
 }

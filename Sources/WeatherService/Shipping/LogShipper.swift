@@ -1,0 +1,242 @@
+import EventLog
+import Synchronization
+import WeatherDomain
+import WeatherEngine
+import WeatherRuntime
+import WeatherWire
+
+/// Ships every committed event of the log, in seq order and exactly once, to a NATS JetStream stream
+/// (`weatherd serve --nats`).
+///
+/// Each event goes to `<prefix>.<log id>` (one subject per log, so a reader filters by machine and the stream's
+/// per-subject checks apply), its body the log line itself without the newline (checksum and all), with
+/// `Nats-Msg-Id: <log id>-<seq>` (the stream drops a repeat within its duplicate window) and
+/// `Weatherd-Type: <event type>`. The first publish after each (re)connect carries
+/// `Nats-Expected-Last-Subject-Sequence` (the stream sequence of the last message it holds from this log, 0 for
+/// none), as does every publish sent while nothing else is in flight: the stream refuses it if anything else was
+/// written to the subject meanwhile. Up to `window` publishes are in flight; each acknowledgement is checked in
+/// order.
+///
+/// Where to start is asked of the stream, never remembered: at each (re)connect the shipper reads the last
+/// message of its subject, checks that it is this log's (`Nats-Msg-Id` and the line's seq), and ships from the
+/// next seq, reading the backlog from the log (`LogFollower`). The log never waits for NATS: an absent or slow
+/// server only grows the lag. Any failure closes the connection and tries again after a backoff on the runtime's
+/// clock (1 s doubling to 30 s); a problem that needs an operator (a stream that does not take the subject, a
+/// subject holding another log's events) is one line in the log and in `service/status`, retried the same way.
+package final class LogShipper: Service, Sendable {
+    /// Where and how to ship.
+    package struct Settings: Sendable {
+        package var url: NATSURL
+        package var stream: String
+        package var subjectPrefix: String
+        package var logID: String
+        package var credentials: NATSCredentials?
+        /// Publishes in flight at most.
+        package var window = 256
+        package var minBackoff: Duration = .seconds(1)
+        package var maxBackoff: Duration = .seconds(30)
+
+        package init(
+            url: NATSURL, stream: String, subjectPrefix: String, logID: String, credentials: NATSCredentials?
+        ) {
+            self.url = url
+            self.stream = stream
+            self.subjectPrefix = subjectPrefix
+            self.logID = logID
+            self.credentials = credentials
+        }
+
+        /// The subject this log's events go to.
+        package var subject: String { "\(subjectPrefix).\(logID)" }
+    }
+
+    private let engine: Engine
+    private let settings: Settings
+    /// Shared with the engine, which reads it for `service/status` and the metrics.
+    private let status: ShipStatusBox
+
+    package init(engine: Engine, settings: Settings) {
+        self.engine = engine
+        self.settings = settings
+        let status = ShipStatusBox(
+            ShipStatus(
+                url: settings.url.description, stream: settings.stream, subject: settings.subject,
+                logID: settings.logID))
+        self.status = status
+        engine.setShipStatus { status.withLock { $0 } }
+    }
+
+    /// The facts `service/status` shows.
+    package var current: ShipStatus { status.withLock { $0 } }
+
+    package func run() async throws {
+        try await cancelOnGracefulShutdown { [self] in try await shipUntilCancelled() }
+    }
+
+    private func shipUntilCancelled() async throws {
+        var backoff = settings.minBackoff
+        while !Task.isCancelled {
+            do {
+                try await shipOnce()
+            } catch is CancellationError {
+                return
+            } catch {
+                if Task.isCancelled { return }
+                let line = "\(error)"
+                let (changed, worked) = status.withLock { status -> (Bool, Bool) in
+                    defer {
+                        status.connected = false
+                        status.problem = line
+                    }
+                    return (status.problem != line, status.connected)
+                }
+                if changed { engine.logger.warning("shipping to \(settings.url) stream \(settings.stream): \(line)") }
+                // A connection that shipped starts the backoff over.
+                if worked { backoff = settings.minBackoff }
+            }
+            try await engine.clock.sleep(for: backoff)
+            backoff = min(backoff * 2, settings.maxBackoff)
+        }
+    }
+
+    /// One connection's shipping, until it fails.
+    private func shipOnce() async throws {
+        let runtime = engine.runtime
+        let connection = try await NATSConnection.connect(
+            to: settings.url.endpoint, credentials: settings.credentials, runtime: runtime)
+        defer { connection.close() }
+        guard connection.serverInfo?.jetStream == true else {
+            throw ShipProblem("the NATS server at \(settings.url) has JetStream off (start it with -js)")
+        }
+        let jetStream = JetStream(connection)
+        try await ensureStream(jetStream)
+        let (shippedSeq, streamSeq) = try await resumePoint(jetStream)
+        let logLast = engine.follower.lastSeq
+        guard shippedSeq <= logLast else {
+            throw ShipProblem(
+                "the stream holds seq \(shippedSeq) of log \(settings.logID) but the log ends at seq \(logLast): "
+                    + "another data dir ships under this log id")
+        }
+        status.withLock { status in
+            status.shippedSeq = shippedSeq
+            status.connected = true
+            status.problem = nil
+        }
+        engine.logger.info(
+            "shipping to \(settings.url) stream \(settings.stream) subject \(settings.subject) from seq "
+                + "\(shippedSeq + 1)")
+        let window = ShipWindow(capacity: settings.window, lastStreamSeq: streamSeq)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { [self] in
+                try await engine.follower.follow(after: shippedSeq, room: { await window.room() }) { envelope in
+                    try send(envelope, on: connection, window: window)
+                }
+            }
+            group.addTask { [self] in try await acknowledge(window) }
+            group.addTask {
+                await connection.waitForEnd()
+                throw connection.endReason ?? NATSError.closed("ended")
+            }
+            _ = try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Publishes one event (the line as the log holds it).
+    private func send(_ envelope: EventEnvelope, on connection: NATSConnection, window: ShipWindow) throws {
+        var line: [UInt8] = []
+        let crc = EnvelopeCodec.encodeStripped(envelope, data: envelope.data, into: &line)
+        guard crc == envelope.crc else {
+            throw ShipProblem("seq \(envelope.seq) is no longer as it was committed (its payload was compacted)")
+        }
+        line.removeLast()
+        try window.publish(seq: envelope.seq) { expected in
+            var fields = [("Nats-Msg-Id", "\(settings.logID)-\(envelope.seq)"), ("Weatherd-Type", envelope.type)]
+            // With nothing in flight the stream's last sequence on the subject is known: let the stream check it.
+            if let expected { fields.append(("Nats-Expected-Last-Subject-Sequence", String(expected))) }
+            return try connection.request(settings.subject, headers: NATSHeaders(fields), payload: line)
+        }
+    }
+
+    /// Checks each acknowledgement, oldest first; the first that is not a new message in order ends the
+    /// connection's shipping.
+    private func acknowledge(_ window: ShipWindow) async throws {
+        var previousStreamSeq: Int64 = 0
+        while let entry = await window.oldest() {
+            let ack = try JetStream.pubAck(try await entry.reply.answer())
+            guard ack.stream == settings.stream, ack.streamSeq > previousStreamSeq else {
+                throw ShipProblem("the acknowledgement of seq \(entry.seq) is out of order (\(ack))")
+            }
+            previousStreamSeq = ack.streamSeq
+            window.acknowledged(streamSeq: ack.streamSeq)
+            status.withLock { status in
+                status.shippedSeq = entry.seq
+                if !ack.duplicate { status.published += 1 }
+            }
+        }
+    }
+
+    /// Makes sure the stream exists and takes the subject: creates it (on `<prefix>.>`) when absent.
+    private func ensureStream(_ jetStream: JetStream) async throws {
+        guard let subjects = try await jetStream.streamSubjects(settings.stream) else {
+            try await jetStream.createStream(settings.stream, subjects: ["\(settings.subjectPrefix).>"])
+            engine.logger.info("created the JetStream stream \(settings.stream) on \(settings.subjectPrefix).>")
+            return
+        }
+        guard subjects.contains(where: { Self.subject(settings.subject, matches: $0) }) else {
+            throw ShipProblem(
+                "the stream \(settings.stream) does not take \(settings.subject) (its subjects: "
+                    + "\(subjects.joined(separator: ", "))); add \(settings.subjectPrefix).> to it")
+        }
+    }
+
+    /// The seq of this log's last event the stream holds (0: none) and its stream sequence (0: none).
+    private func resumePoint(_ jetStream: JetStream) async throws -> (Int64, Int64) {
+        guard let last = try await jetStream.lastMessage(settings.stream, subject: settings.subject) else {
+            return (0, 0)
+        }
+        let id = last.headers?["Nats-Msg-Id"] ?? ""
+        let prefix = settings.logID + "-"
+        guard id.hasPrefix(prefix), let seq = Int64(id.dropFirst(prefix.count)), seq > 0 else {
+            throw ShipProblem(
+                "the last message on \(settings.subject) (stream seq \(last.streamSeq)) is not from log "
+                    + "\(settings.logID) (Nats-Msg-Id \(id.isEmpty ? "missing" : id))")
+        }
+        let stated: Int64?
+        do {
+            stated = try JSONValue.parse(last.data)["seq"]?.intValue
+        } catch {
+            throw ShipProblem("the last message on \(settings.subject) is not a log line: \(error)")
+        }
+        guard stated == seq else {
+            throw ShipProblem("the last message on \(settings.subject) says seq \(stated ?? 0) but its id says \(seq)")
+        }
+        return (seq, last.streamSeq)
+    }
+
+    /// Whether `subject` is matched by the stream subject `filter` (`*` one token, `>` the rest).
+    static func subject(_ subject: String, matches filter: String) -> Bool {
+        let tokens = subject.split(separator: ".")
+        let wanted = filter.split(separator: ".")
+        for (index, token) in wanted.enumerated() {
+            if token == ">" { return tokens.count > index }
+            guard index < tokens.count, token == "*" || token == tokens[index] else { return false }
+        }
+        return tokens.count == wanted.count
+    }
+}
+
+/// The shipper's status, read from other threads.
+final class ShipStatusBox: Sendable {
+    private let value: Mutex<ShipStatus>
+
+    init(_ status: ShipStatus) { value = Mutex(status) }
+
+    func withLock<T>(_ body: (inout ShipStatus) -> T) -> T { value.withLock { body(&$0) } }
+}
+
+/// Why shipping stopped, in a sentence an operator can act on.
+struct ShipProblem: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
