@@ -17,7 +17,6 @@ let package = Package(
         .target(name: "WeatherRuntime", swiftSettings: swiftSettings),
         .target(name: "WeatherWire", swiftSettings: swiftSettings),
         .target(name: "WeatherDomain", swiftSettings: swiftSettings),
-        .target(name: "WeatherWire", swiftSettings: swiftSettings),
         .target(name: "EventLog", dependencies: ["WeatherDomain", "WeatherRuntime"], swiftSettings: swiftSettings),
         .target(name: "Providers", dependencies: ["WeatherDomain", "WeatherRuntime"], swiftSettings: swiftSettings),
         .target(
