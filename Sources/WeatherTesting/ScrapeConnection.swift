@@ -21,26 +21,7 @@ package final class ScrapeConnection: Sendable {
 
     /// Connects to `127.0.0.1:port`.
     package init(port: Int) throws {
-        #if canImport(Glibc)
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard fd >= 0 else { throw RunningWeatherdError("socket: \(errno)") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
-            close(fd)
-            throw RunningWeatherdError("connect to 127.0.0.1:\(port): \(errno)")
-        }
-        self.fd = fd
+        fd = try connectToLoopback(port: port)
     }
 
     deinit { close(fd) }
