@@ -25,7 +25,7 @@ package final class NATSServerProcess: @unchecked Sendable {
     package let port: Int
     /// Its JetStream store.
     package let storeDirectory: String
-    private var process: Process?
+    private var process: TestProcess?
 
     /// Starts a server on a free port.
     package init() throws {
@@ -41,42 +41,30 @@ package final class NATSServerProcess: @unchecked Sendable {
     /// Starts it (again), and returns once it takes connections.
     package func start() throws {
         guard let executable = Self.executable else { throw CocoaError(.fileNoSuchFile) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["-js", "-a", "127.0.0.1", "-p", String(port), "-sd", storeDirectory]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        self.process = process
+        process = try TestProcess(
+            executable, arguments: ["-js", "-a", "127.0.0.1", "-p", String(port), "-sd", storeDirectory],
+            environment: [:])
     }
 
     /// Whether it accepts a TCP connection now.
     package var accepting: Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
+        guard let fd = try? connectToLoopback(port: port) else { return false }
+        close(fd)
+        return true
     }
 
     /// Kills it (SIGKILL) and waits until it is gone.
-    package func kill() {
+    package func kill() async {
         guard let process else { return }
-        Glibc.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.send(SIGKILL)
+        _ = await process.exit()
         self.process = nil
     }
 
-    /// Kills it and removes its store.
+    /// Kills it (SIGKILL, reaped once it is gone) and removes its store.
     package func stop() {
-        kill()
+        process?.send(SIGKILL)
+        process = nil
         try? FileManager.default.removeItem(atPath: storeDirectory)
     }
 

@@ -44,9 +44,10 @@ package final class RealSessionBus: Sendable {
 
     /// The address the daemon printed, to give as `DBUS_SESSION_BUS_ADDRESS`.
     package let address: String
-    private let directory: String
-    /// The daemon (kept so that Foundation reaps it once killed).
-    private let process: Mutex<Process?>
+    /// The temporary directory it listens in (with `.path`) and keeps its configuration in.
+    package let directory: String
+    /// The daemon (reaped once killed).
+    private let process: Mutex<TestProcess?>
 
     /// Starts `dbus-daemon` with a session configuration that lets any client own any name, and waits for the
     /// address it prints once it listens.
@@ -69,22 +70,19 @@ package final class RealSessionBus: Sendable {
         <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/>
         <allow own="*"/></policy></busconfig>
         """.write(toFile: config, atomically: true, encoding: .utf8)
-        let daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: executable)
-        daemon.arguments = ["--config-file=\(config)", "--nofork", "--print-address=1"]
-        let output = Pipe()
-        let errors = Pipe()
-        daemon.standardOutput = output
-        daemon.standardError = errors
-        try daemon.run()
+        let daemon = try TestProcess(
+            executable, arguments: ["--config-file=\(config)", "--nofork", "--print-address=1"],
+            environment: ProcessInfo.processInfo.environment, standardOutput: .pipe, standardError: .pipe)
         process = Mutex(daemon)
-        let line = await onOwnThread(named: "dbus-daemon-address") {
-            Self.firstLine(output.fileHandleForReading.fileDescriptor)
+        let line = await onOwnThread(named: "dbus-daemon-address") { [output = daemon.output!] in
+            Self.firstLine(output.fileDescriptor)
         }
         address = line
         guard !line.isEmpty else {
-            kill(daemon.processIdentifier, SIGKILL)
-            let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            daemon.send(SIGKILL)
+            let said = await onOwnThread(named: "dbus-daemon-errors") { [errors = daemon.errors!] in
+                String(decoding: errors.readDataToEndOfFile(), as: UTF8.self)
+            }
             throw RunningWeatherdError("dbus-daemon printed no address: \(said)")
         }
     }
@@ -92,7 +90,7 @@ package final class RealSessionBus: Sendable {
     /// Kills the daemon (once) and removes its directory.
     package func stop() {
         guard let daemon = process.withLock({ $0.take() }) else { return }
-        kill(daemon.processIdentifier, SIGKILL)
+        daemon.send(SIGKILL)
         try? FileManager.default.removeItem(atPath: directory)
     }
 

@@ -12,7 +12,7 @@ import WeatherDomain
 package final class RunningWeatherd: Sendable {
     /// Every stdout line, in order.
     package let output = CollectingSink()
-    private let process: Process
+    private let process: TestProcess
     private let stdin: FileHandle
     /// The read end of the child's stdout, read from the start unless the caller chose to read it later.
     private let stdout: FileHandle
@@ -66,20 +66,12 @@ package final class RunningWeatherd: Sendable {
     ///
     /// - Parameter readOutput: false leaves stdout unread (a client that stops reading) until `readOutput()`.
     package init(arguments: [String], environment: [String: String] = [:], readOutput: Bool = true) throws {
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binaryPath)
-        process.arguments = arguments
-        process.environment = Self.environment(environment)
-        let input = Pipe()
-        let out = Pipe()
-        let err = Pipe()
-        process.standardInput = input
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        stdin = input.fileHandleForWriting
-        stdout = out.fileHandleForReading
-        Self.drain(err.fileHandleForReading, done: drained) { [errors] line in errors.send(line) }
+        process = try TestProcess(
+            Self.binaryPath, arguments: arguments, environment: Self.environment(environment), standardInput: .pipe,
+            standardOutput: .pipe, standardError: .pipe)
+        stdin = process.input!
+        stdout = process.output!
+        Self.drain(process.errors!, done: drained) { [errors] line in errors.send(line) }
         if readOutput { self.readOutput() }
     }
 
@@ -130,7 +122,7 @@ package final class RunningWeatherd: Sendable {
         errors.lines.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "\n")
     }
 
-    package var pid: Int32 { process.processIdentifier }
+    package var pid: Int32 { process.pid }
 
     /// The child's peak resident set size so far (`VmHWM` in `/proc/<pid>/status`), in bytes.
     ///
@@ -179,7 +171,7 @@ package final class RunningWeatherd: Sendable {
     package func closeInput() throws { try stdin.close() }
 
     /// Sends a signal.
-    package func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+    package func signal(_ number: Int32) { process.send(number) }
 
     /// Waits for the process to exit and returns its exit status; nil when `timeout` passes first.
     ///
@@ -188,14 +180,14 @@ package final class RunningWeatherd: Sendable {
     package func waitForExit(timeout: Duration = hangGuardLimit) async -> Int32? {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while process.isRunning || drained.count.withLock({ $0 }) < 2 {
-            if ContinuousClock.now >= deadline { return process.isRunning ? nil : process.terminationStatus }
+            if ContinuousClock.now >= deadline { return process.status }
             try? await Task.sleep(for: .milliseconds(5))
         }
-        return process.terminationStatus
+        return process.status
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if process.isRunning { process.send(SIGKILL) }
     }
 }
 

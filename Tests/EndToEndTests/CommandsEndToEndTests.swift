@@ -28,24 +28,16 @@ func runCommand(
     errorsOnTerminal: Bool = false, stopAtFirstLine: Bool = false,
     executable: String = RunningWeatherd.binaryPath, input: [UInt8]? = nil, directory: String? = nil
 ) async throws -> CommandRun {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     var variables = RunningWeatherd.environment(environment)
     if environment["NO_COLOR"] == nil { variables["NO_COLOR"] = nil }
-    process.environment = variables
-    let output = Pipe()
-    let errors = Pipe()
     let pseudoTerminal = terminal ? try PseudoTerminal.open() : nil
-    let reading = pseudoTerminal?.controller ?? output.fileHandleForReading
-    process.standardOutput = pseudoTerminal?.device ?? output
-    process.standardError = errorsOnTerminal ? pseudoTerminal?.device ?? errors : errors
-    let inputPipe = input.map { _ in Pipe() }
-    process.standardInput = inputPipe ?? FileHandle.nullDevice
-    try process.run()
-    if let inputPipe, let input {
-        let writing = inputPipe.fileHandleForWriting
+    let device = pseudoTerminal.map { TestProcess.Stream.descriptor($0.device.fileDescriptor) }
+    let process = try TestProcess(
+        executable, arguments: arguments, environment: variables, standardInput: input == nil ? .null : .pipe,
+        standardOutput: device ?? .pipe, standardError: errorsOnTerminal ? device ?? .pipe : .pipe,
+        directory: directory)
+    let reading = pseudoTerminal?.controller ?? process.output!
+    if let writing = process.input, let input {
         Thread {
             try? writing.write(contentsOf: Data(input))
             try? writing.close()
@@ -53,34 +45,32 @@ func runCommand(
     }
     // Only the child holds the terminal's device now, so reading ends when the child exits.
     try pseudoTerminal?.device.close()
-    // An error pipe the child was not given ends at once.
-    if pseudoTerminal != nil, errorsOnTerminal { try errors.fileHandleForWriting.close() }
-    return await withCheckedContinuation { continuation in
-        let thread = Thread {
+    // The blocking reads run on threads of their own, never on the tests' shared threads.
+    let (outputData, errorData) = await withCheckedContinuation { continuation in
+        Thread {
             let group = DispatchGroup()
             nonisolated(unsafe) var errorData = Data()
-            group.enter()
-            Thread {
-                errorData = errors.fileHandleForReading.readDataToEndOfFile()
-                group.leave()
-            }.start()
+            if let errors = process.errors {
+                group.enter()
+                Thread {
+                    errorData = errors.readDataToEndOfFile()
+                    group.leave()
+                }.start()
+            }
             var stopped = false
             let outputData = PseudoTerminal.readAll(reading) { data in
                 guard stopAtFirstLine, !stopped, data.contains(UInt8(ascii: "\n")) else { return }
                 stopped = true
-                process.terminate()
+                process.send(SIGTERM)
             }
             group.wait()
-            process.waitUntilExit()
-            var text = String(decoding: outputData, as: UTF8.self)
-            if terminal { text = text.replacingOccurrences(of: "\r\n", with: "\n") }
-            continuation.resume(
-                returning: CommandRun(
-                    status: process.terminationStatus, output: text,
-                    errors: String(decoding: errorData, as: UTF8.self)))
-        }
-        thread.start()
+            continuation.resume(returning: (outputData, errorData))
+        }.start()
     }
+    let status = await process.exit()
+    var text = String(decoding: outputData, as: UTF8.self)
+    if terminal { text = text.replacingOccurrences(of: "\r\n", with: "\n") }
+    return CommandRun(status: status, output: text, errors: String(decoding: errorData, as: UTF8.self))
 }
 
 /// A pseudo-terminal, to run a command whose standard output is a terminal.

@@ -125,24 +125,21 @@ struct DaemonConnectionsEndToEndTests {
         chmod(shared.runtime, 0o755)
         chmod((socket as NSString).deletingLastPathComponent, 0o755)
         chmod(socket, 0o666)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = [
-            "--reuid=65534", "--regid=65534", "--clear-groups", RunningWeatherd.binaryPath, "--data-dir",
-            shared.directory.path, "--socket", socket,
-        ]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        try input.fileHandleForWriting.write(
+        let process = try TestProcess(
+            "/usr/bin/setpriv",
+            arguments: [
+                "--reuid=65534", "--regid=65534", "--clear-groups", RunningWeatherd.binaryPath, "--data-dir",
+                shared.directory.path, "--socket", socket,
+            ], environment: RunningWeatherd.environment([:]), standardInput: .pipe, standardOutput: .pipe)
+        try process.input!.write(
             contentsOf: Data(#"{"jsonrpc":"2.0","id":1,"method":"favorites/list"}"#.utf8 + [10]))
-        try input.fileHandleForWriting.close()
-        let lines = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 1)
+        try process.input!.close()
+        // Read on a thread of its own, never on the tests' shared threads.
+        let lines = await withCheckedContinuation { continuation in
+            Thread { [output = process.output!] in continuation.resume(returning: output.readDataToEndOfFile()) }
+                .start()
+        }
+        #expect(await process.exit() == 1)
         let refusal = try JSONValue.parse(Array(lines.split(separator: 10).first ?? Data()))
         #expect(refusal["error"]?["data"]?["kind"] == "peer_refused")
         #expect(refusal["error"]?["message"]?.stringValue?.contains("65534") == true, "\(refusal.jsonString)")
@@ -156,26 +153,22 @@ struct DaemonConnectionsEndToEndTests {
         let shared = try SharedDataDir()
         let path = shared.runtime + "/passed.sock"
         let listener = try UnixListener(path: path)
-        let daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: "/bin/sh")
-        daemon.arguments = [
-            "-c",
-            #"exec 3<&0 0</dev/null; LISTEN_PID=$$ LISTEN_FDS=1 exec "$0" serve --data-dir "$1" --log-level error"#,
-            RunningWeatherd.binaryPath, shared.directory.path,
-        ]
-        daemon.standardInput = FileHandle(fileDescriptor: listener.fd, closeOnDealloc: false)
-        try daemon.run()
+        let daemon = try TestProcess(
+            "/bin/sh",
+            arguments: [
+                "-c",
+                #"exec 3<&0 0</dev/null; LISTEN_PID=$$ LISTEN_FDS=1 exec "$0" serve --data-dir "$1" --log-level error"#,
+                RunningWeatherd.binaryPath, shared.directory.path,
+            ], environment: RunningWeatherd.environment([:]), standardInput: .descriptor(listener.fd))
         let client = try shared.client(["--socket", path])
         let status = try await client.call("service/status")
         #expect(
-            status["result"]?["pid"] == .int(Int64(daemon.processIdentifier)), "served by the passed socket's daemon")
+            status["result"]?["pid"] == .int(Int64(daemon.pid)), "served by the passed socket's daemon")
         #expect(status["result"]?["socket"] == .string(path))
         try client.closeInput()
         #expect(await client.waitForExit() == 0)
-        daemon.terminate()
-        // Polled, not `waitUntilExit`, so the wait does not hold one of the few threads other tests run on.
-        #expect(await eventually { !daemon.isRunning })
-        #expect(daemon.terminationStatus == 0)
+        daemon.send(SIGTERM)
+        #expect(await daemon.exit() == 0)
         #expect(FileManager.default.fileExists(atPath: path), "systemd's socket is systemd's to remove")
         #expect(try logEvents(shared.directory).last?["type"] == "service.stopped")
         listener.close()

@@ -112,19 +112,14 @@ struct ClosedStdoutTests {
     @Test("a closed stdout (EPIPE) ends the service cleanly with service.stopped")
     func closedStdout() async throws {
         let directory = TemporaryDataDirectory()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: RunningWeatherd.binaryPath)
-        process.arguments = ["--standalone", "--data-dir", directory.path, "--log-level", "error"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        try output.fileHandleForReading.close()
+        let process = try TestProcess(
+            RunningWeatherd.binaryPath,
+            arguments: ["--standalone", "--data-dir", directory.path, "--log-level", "error"],
+            environment: RunningWeatherd.environment([:]), standardInput: .pipe, standardOutput: .pipe)
+        try process.output!.close()
         let request = #"{"jsonrpc":"2.0","id":1,"method":"settings/set","params":{"units":"imperial"}}"# + "\n"
-        try input.fileHandleForWriting.write(contentsOf: Data(request.utf8))
-        #expect(await eventually { !process.isRunning })
-        #expect(process.terminationStatus == 0)
+        try process.input!.write(contentsOf: Data(request.utf8))
+        #expect(await process.exit() == 0)
         let last = try #require(try logEvents(directory).last)
         #expect(last["type"] == "service.stopped")
         #expect(last["data"]?["reason"] == "stdout_closed")

@@ -6,17 +6,10 @@ import WeatherTesting
 @Suite("weatherd log verify|dump|stats, end to end")
 struct LogToolsEndToEndTests {
     /// Runs `weatherd log …` and returns its exit status and stdout lines.
-    static func tool(_ arguments: [String]) throws -> (status: Int32, lines: [JSONValue]) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: RunningWeatherd.binaryPath)
-        process.arguments = ["log"] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let lines = try data.split(separator: UInt8(ascii: "\n")).map { try JSONValue.parse($0) }
-        return (process.terminationStatus, lines)
+    static func tool(_ arguments: [String]) async throws -> (status: Int32, lines: [JSONValue]) {
+        let run = try await runCommand(["log"] + arguments)
+        let lines = try run.output.split(separator: "\n").map { try JSONValue.parse(Array($0.utf8)) }
+        return (run.status, lines)
     }
 
     @Test("they read a live data dir without the lock and change no byte")
@@ -26,14 +19,16 @@ struct LogToolsEndToEndTests {
         try await addFavorites(weatherd, 0..<5)
         _ = try await weatherd.call("settings/set", ["units": "imperial"])
         let before = directory.logBytes()
-        let verify = try Self.tool(["verify", "--data-dir", directory.path])
+        let verify = try await Self.tool(["verify", "--data-dir", directory.path])
         #expect(verify.status == 0)
         #expect(verify.lines.first?["ok"] == true)
         #expect(verify.lines.first?["lastSeq"] == 7)
-        let dump = try Self.tool(["dump", "--data-dir", directory.path, "--type", "favorite.added", "--after-seq", "3"])
+        let dump = try await Self.tool([
+            "dump", "--data-dir", directory.path, "--type", "favorite.added", "--after-seq", "3",
+        ])
         #expect(dump.status == 0)
         #expect(dump.lines.map { $0["seq"] } == [4, 5, 6])
-        let stats = try Self.tool(["stats", "--data-dir", directory.path])
+        let stats = try await Self.tool(["stats", "--data-dir", directory.path])
         #expect(stats.lines.first?["types"]?["favorite.added"] == 5)
         #expect(stats.lines.first?["first"]?["seq"] == 1)
         #expect(stats.lines.first?["last"]?["seq"] == 7)
@@ -55,7 +50,7 @@ struct LogToolsEndToEndTests {
         let starts = [0] + bytes.indices.filter { bytes[$0] == UInt8(ascii: "\n") }.map { $0 + 1 }
         bytes[starts[2] + 40] ^= 0x02
         try directory.writeLog(bytes)
-        let verify = try Self.tool(["verify", "--data-dir", directory.path])
+        let verify = try await Self.tool(["verify", "--data-dir", directory.path])
         #expect(verify.status == 1)
         let report = try #require(verify.lines.first)
         #expect(report["ok"] == false)

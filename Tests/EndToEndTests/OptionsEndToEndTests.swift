@@ -196,28 +196,19 @@ struct OptionsEndToEndTests {
     /// Runs `weatherd ARGUMENTS` with a terminal for its standard input, ends that input with Ctrl-D, and
     /// returns what it printed on stderr and its status.
     static func runOnTerminal(_ arguments: [String], environment: [String: String]) async throws -> CommandRun {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: RunningWeatherd.binaryPath)
-        process.arguments = arguments
-        process.environment = RunningWeatherd.environment(environment)
         let terminal = try PseudoTerminal.open()
-        let errors = Pipe()
-        process.standardInput = terminal.device
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        try process.run()
+        let process = try TestProcess(
+            RunningWeatherd.binaryPath, arguments: arguments, environment: RunningWeatherd.environment(environment),
+            standardInput: .descriptor(terminal.device.fileDescriptor), standardError: .pipe)
         try terminal.device.close()
         // End of input, as a person types it.
         try terminal.controller.write(contentsOf: Data([0x04]))
-        return await withCheckedContinuation { continuation in
-            Thread {
-                let data = errors.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                try? terminal.controller.close()
-                continuation.resume(
-                    returning: CommandRun(
-                        status: process.terminationStatus, output: "", errors: String(decoding: data, as: UTF8.self)))
-            }.start()
+        let data = await withCheckedContinuation { continuation in
+            Thread { [errors = process.errors!] in continuation.resume(returning: errors.readDataToEndOfFile()) }
+                .start()
         }
+        let status = await process.exit()
+        try? terminal.controller.close()
+        return CommandRun(status: status, output: "", errors: String(decoding: data, as: UTF8.self))
     }
 }

@@ -89,35 +89,14 @@ struct DBusConnectionTests {
         }
     }
 
-    static let dbusDaemon = ["/usr/bin/dbus-daemon", "/bin/dbus-daemon"].first {
-        FileManager.default.isExecutableFile(atPath: $0)
-    }
-
     @Test(
         "a real dbus-daemon accepts the handshake and Hello, and names the missing notification server",
-        .enabled(if: dbusDaemon != nil, "dbus-daemon is not installed here (apt-get install dbus-daemon)"))
+        .enabled(if: RealSessionBus.testable, .init(rawValue: RealSessionBus.skipped)))
     func realDaemon() async throws {
-        let directory = TemporaryDataDirectory()
-        try FileManager.default.createDirectory(atPath: directory.path, withIntermediateDirectories: true)
-        let config = directory.path + "/bus.conf"
-        try """
-        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-        <busconfig><type>session</type><listen>unix:path=\(directory.path)/bus</listen>
-        <auth>EXTERNAL</auth><policy context="default"><allow send_destination="*" eavesdrop="true"/>
-        <allow eavesdrop="true"/><allow own="*"/></policy></busconfig>
-        """.write(toFile: config, atomically: true, encoding: .utf8)
-        let daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: try #require(Self.dbusDaemon))
-        daemon.arguments = ["--config-file=\(config)", "--nofork", "--print-address=1"]
-        let output = Pipe()
-        daemon.standardOutput = output
-        try daemon.run()
-        defer { kill(daemon.processIdentifier, SIGKILL) }
-        // The daemon prints its address once it listens.
-        let line = await onOwnThreadForTest { output.fileHandleForReading.availableData }
-        let address = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(address.hasPrefix("unix:path=\(directory.path)/bus"), "\(address)")
+        let bus = try await RealSessionBus(.path)
+        defer { bus.stop() }
+        let address = bus.address
+        #expect(address.hasPrefix("unix:path=\(bus.directory)/bus"), "\(address)")
         let connection = try await DBusConnection.connect(address: address, uid: getuid(), runtime: .testing())
         #expect(connection.uniqueName.hasPrefix(":1."))
         do {
@@ -130,12 +109,5 @@ struct DBusConnectionTests {
             }
             #expect(name.hasPrefix("org.freedesktop.DBus.Error."))
         }
-    }
-}
-
-/// Runs blocking `work` off the test's cooperative threads.
-func onOwnThreadForTest<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        Thread { continuation.resume(returning: work()) }.start()
     }
 }

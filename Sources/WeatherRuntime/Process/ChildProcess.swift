@@ -25,6 +25,8 @@ package final class ChildProcess: Sendable {
         package var newSession = false
         /// In a process group of its own (so a signal can reach what it starts).
         package var newProcessGroup = false
+        /// The directory it starts in; nil: this process's.
+        package var workingDirectory: String?
 
         package init() {}
     }
@@ -113,6 +115,16 @@ package final class ChildProcess: Sendable {
         }
         #if canImport(Glibc)
             if code == 0, let closeFrom = Pidfd.addCloseFrom { code = closeFrom(&actions, 3) }
+            if code == 0, let directory = options.workingDirectory {
+                guard let addChdir = Pidfd.addChdir else {
+                    throw SystemError("posix_spawn_file_actions_addchdir_np for \(executable)", errno: ENOSYS)
+                }
+                code = addChdir(&actions, directory)
+            }
+        #else
+            if code == 0, let directory = options.workingDirectory {
+                code = posix_spawn_file_actions_addchdir_np(&actions, directory)
+            }
         #endif
         guard code == 0 else { throw SystemError("posix_spawn setup for \(executable)", errno: code) }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
@@ -261,6 +273,13 @@ enum Pidfd {
         /// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34): the child gets no descriptor past 2.
         static let addCloseFrom: AddCloseFrom? = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map {
             unsafeBitCast($0, to: AddCloseFrom.self)
+        }
+        typealias AddChdir =
+            @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>)
+            -> Int32
+        /// `posix_spawn_file_actions_addchdir_np` (glibc 2.29): the child starts in another directory.
+        static let addChdir: AddChdir? = dlsym(nil, "posix_spawn_file_actions_addchdir_np").map {
+            unsafeBitCast($0, to: AddChdir.self)
         }
     #endif
 
