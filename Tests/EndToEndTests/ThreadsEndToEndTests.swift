@@ -16,6 +16,18 @@ private func threads(of pid: Int32) throws -> Int {
     try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").count
 }
 
+/// A process's threads: those weatherd starts (the loop, the pool, the log writer, the snapshotter, main), and
+/// libdispatch's workers under Swift's cooperative pool (`…default-qos`, `…qos.overcommit`), which it starts
+/// as work comes, up to a bound set by the number of cores, never by the number of connections.
+private func threadNames(of pid: Int32) throws -> (own: [String], dispatch: Int) {
+    let names = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").map { task in
+        try String(contentsOfFile: "/proc/\(pid)/task/\(task)/comm", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+    let dispatch = names.filter { $0.hasSuffix("-qos") || $0.hasSuffix("qos.overcommit") }
+    return (names.filter { !dispatch.contains($0) }.sorted(), dispatch.count)
+}
+
 /// One connection to the daemon's socket that asks a request and reads its one answer line.
 private final class AskingClient: Sendable {
     let fd: Int32
@@ -61,11 +73,9 @@ struct ThreadsEndToEndTests {
             let pid = try #require(try shared.daemonPID())
             let path = try shared.socketPath
             // The clients block in `read`: on a thread of their own, never on the tests' shared threads.
-            // One client, busy: 200 requests in flight at once use whatever threads the daemon will ever start
-            // for its work (the cooperative pool grows to its width only when there is that much to do).
             let first = try AskingClient(path: path)
             #expect(try await onThread { first.ask(ids: 0..<200) })
-            let withOne = try threads(of: pid)
+            let withOne = try threadNames(of: pid)
             // 63 more, each connected and served, all open at once.
             let others = try await onThread {
                 try (0..<63).map { index in
@@ -76,8 +86,13 @@ struct ThreadsEndToEndTests {
             }
             #expect(try await shared.connections(become: 65, asking: client), "every connection is open at once")
             #expect(try await onThread { first.ask(ids: 200..<400) })
-            let withMany = try threads(of: pid)
-            #expect(withMany == withOne, "\(withOne) threads with one client, \(withMany) with 64")
+            let withMany = try threadNames(of: pid)
+            #expect(
+                withMany.own == withOne.own,
+                "weatherd's own threads: \(withOne.own) with one client, \(withMany.own) with 64")
+            // libdispatch's workers grow as work comes, whoever sends it: bounded by the cores, one connection or 64.
+            let cores = ProcessInfo.processInfo.activeProcessorCount
+            #expect(withMany.dispatch <= cores + 2, "\(withMany.dispatch) dispatch workers on \(cores) cores")
             withExtendedLifetime(others) {}
             try client.closeInput()
             #expect(await client.waitForExit() == 0)
