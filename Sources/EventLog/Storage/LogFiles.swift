@@ -118,7 +118,7 @@ package struct LogFiles: Sendable, Equatable {
     }
 
     /// A whole small file's bytes, or nil when it does not exist; never through a symbolic link.
-    static func readWholeFile(_ path: String) throws(StorageError) -> [UInt8]? {
+    package static func readWholeFile(_ path: String) throws(StorageError) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         if fd < 0 {
             if errno == ENOENT { return nil }
@@ -137,7 +137,7 @@ package struct LogFiles: Sendable, Equatable {
 
     /// Replaces `path` with `bytes` atomically: writes `<path>.tmp`, fsyncs it, renames it over `path` and
     /// fsyncs the directory, so a crash leaves the old file or the new one.
-    static func replaceFile(_ path: String, with bytes: [UInt8], mode: mode_t) throws(StorageError) {
+    package static func replaceFile(_ path: String, with bytes: [UInt8], mode: mode_t) throws(StorageError) {
         let temporary = path + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode)
         guard fd >= 0 else { throw StorageError(operation: "open", path: temporary, errno: errno) }

@@ -8,14 +8,13 @@
 /// (`<prefix>.<log id>` in NATS JetStream, `Nats-Msg-Id: <log id>-<seq>`).
 ///
 /// Made once, when a data dir first ships (16 random lowercase hex digits), and kept: snapshots, compaction
-/// and retention never touch the file; `weatherd restore` writes the id of the log it restores, so the restored
-/// dir ships on where the original stopped. The file is one line, replaced atomically.
+/// and retention never touch the file. The file is one line, written atomically.
 package enum LogIdentity {
     /// The file's name in the data dir.
     package static let fileName = "log-id"
 
     /// Whether `id` can name a log: 1 to 64 ASCII letters, digits, `-` or `_` (one subject token, no wildcard).
-    package static func isValid(_ id: String) -> Bool {
+    private static func isValid(_ id: String) -> Bool {
         !id.isEmpty && id.utf8.count <= 64
             && id.unicodeScalars.allSatisfy {
                 ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
@@ -52,7 +51,7 @@ package enum LogIdentity {
     /// Writes `id` as the data dir's log id (atomically).
     ///
     /// - Throws: `StorageError`.
-    package static func write(_ id: String, directory: String) throws(StorageError) {
+    private static func write(_ id: String, directory: String) throws(StorageError) {
         try LogFiles.replaceFile(directory + "/" + fileName, with: Array((id + "\n").utf8), mode: 0o600)
     }
 }

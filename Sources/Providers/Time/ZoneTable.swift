@@ -77,7 +77,7 @@ package struct ZoneTable: Sendable, Equatable {
     private func nearestEntry(lat: Double, lon: Double) -> Entry? {
         var best: (entry: Entry, distance: Double)?
         for entry in entries {
-            let distance = Self.kilometres(lat, lon, entry.lat, entry.lon)
+            let distance = GreatCircle.distanceKm(from: (lat, lon), to: (entry.lat, entry.lon))
             if distance <= Self.reachKilometres, distance < best?.distance ?? .infinity {
                 best = (entry, distance)
             }
@@ -98,16 +98,6 @@ package struct ZoneTable: Sendable, Equatable {
             return (identifier, Int64(zone.secondsFromGMT(for: date)))
         }
         return (nil, Self.nauticalOffsetSeconds(lon: lon))
-    }
-
-    /// Great-circle distance on a sphere of the Earth's mean radius.
-    private static func kilometres(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
-        let radians = Double.pi / 180
-        let dLat = (lat2 - lat1) * radians
-        let dLon = (lon2 - lon1) * radians
-        let a =
-            sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * radians) * cos(lat2 * radians) * sin(dLon / 2) * sin(dLon / 2)
-        return 6371 * 2 * atan2(a.squareRoot(), (1 - a).squareRoot())
     }
 
     /// `±DDMM[SS]±DDDMM[SS]` as degrees.

@@ -53,7 +53,9 @@ package struct WarningShapes: Sendable, Equatable {
     /// Which kind of shape covers `(lat, lon)`, or nil when none does (or there are no shapes).
     package func cover(lat: Double, lon: Double) -> Cover? {
         if polygons.contains(where: { Self.ring($0, contains: Point(lat: lat, lon: lon)) }) { return .polygon }
-        if circles.contains(where: { Self.kilometres($0.center, Point(lat: lat, lon: lon)) <= $0.radiusKm }) {
+        if circles.contains(where: {
+            GreatCircle.distanceKm(from: ($0.center.lat, $0.center.lon), to: (lat, lon)) <= $0.radiusKm
+        }) {
             return .circle
         }
         return nil
@@ -102,16 +104,6 @@ package struct WarningShapes: Sendable, Equatable {
         guard abs(cross) < 1e-12 else { return false }
         return min(a.lon, b.lon) <= lon && lon <= max(a.lon, b.lon) && min(a.lat, b.lat) <= lat
             && lat <= max(a.lat, b.lat)
-    }
-
-    /// Great-circle distance on a sphere of the Earth's mean radius.
-    static func kilometres(_ a: Point, _ b: Point) -> Double {
-        let radians = Double.pi / 180
-        let dLat = (b.lat - a.lat) * radians
-        let dLon = (b.lon - a.lon) * radians
-        let latTerm: Double = sin(dLat / 2) * sin(dLat / 2)
-        let lonTerm: Double = cos(a.lat * radians) * cos(b.lat * radians) * sin(dLon / 2) * sin(dLon / 2)
-        return 6371 * 2 * asin(min(1, (latTerm + lonTerm).squareRoot()))
     }
 
     /// `[[[lat, lon], …], …]` and `[{lat, lon, radiusKm}, …]` members, for an object being written.

@@ -10,7 +10,7 @@ extension WeatherCache {
         uncovered[entry] = fetched.covered ? nil : fetched.call.at
         if fetched.source == .fpas { dropEndedDocuments(at: fetched.call.at) }
         Self.trim(&warnings)
-        Self.trimTimes(&uncovered)
+        Self.trim(&uncovered)
     }
 
     /// Keeps what an aggregator listed as its entry's latest.
@@ -27,12 +27,6 @@ extension WeatherCache {
         let prefix = OfficialWarning.Source.fpas.rawValue + "|"
         for (entry, cached) in warnings where entry.hasPrefix(prefix) && !cached.value.isEmpty {
             if cached.value.allSatisfy({ !$0.inForce(at: now) }) { warnings[entry] = nil }
-        }
-    }
-
-    private static func trimTimes(_ map: inout [String: Timestamp]) {
-        while map.count > capacity, let oldest = map.min(by: { ($0.value, $0.key) < ($1.value, $1.key) }) {
-            map[oldest.key] = nil
         }
     }
 

@@ -117,7 +117,7 @@ package struct WeatherCache: StateSlice {
         }
     }
 
-    private static func trim(_ map: inout [String: Timestamp]) {
+    static func trim(_ map: inout [String: Timestamp]) {
         while map.count > capacity, let oldest = map.min(by: { ($0.value, $0.key) < ($1.value, $1.key) }) {
             map[oldest.key] = nil
         }

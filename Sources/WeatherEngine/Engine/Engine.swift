@@ -65,13 +65,9 @@ package final class Engine: Sendable {
     /// given: a JSON-RPC client asks with `autoLocation`, as the commands do).
     let autoLocationDefault: Bool
     /// Facts the front adds to `service/status` (the socket, the connections).
-    /// In a struct: a `Mutex` whose value is a closure itself re-wraps it in a thunk each time it is read through
-    /// `withLock`'s `inout`, so a closure read often would grow without end.
-    private struct FrontFacts { var read: (@Sendable () -> FrontStatus)? }
-    private let frontFacts = Mutex(FrontFacts())
-    /// How far the log is shipped (`--nats`), told by the shipper (in a struct, as `frontFacts`).
-    private struct ShipFacts { var read: (@Sendable () -> ShipStatus)? }
-    private let shipFacts = Mutex(ShipFacts())
+    private let frontFacts = CallbackSlot<@Sendable () -> FrontStatus>()
+    /// How far the log is shipped (`--nats`), told by the shipper.
+    private let shipFacts = CallbackSlot<@Sendable () -> ShipStatus>()
 
     /// Builds the engine over an opened data dir.
     package init(
@@ -216,17 +212,17 @@ package final class Engine: Sendable {
 
     /// Adds the front's facts to `service/status`, read when it is asked.
     package func setFrontStatus(_ facts: @escaping @Sendable () -> FrontStatus) {
-        frontFacts.withLock { $0.read = facts }
+        frontFacts.set(facts)
     }
 
-    var frontStatus: FrontStatus? { frontFacts.withLock { $0.read }?() }
+    var frontStatus: FrontStatus? { frontFacts.callback?() }
 
     /// Where `service/status` and the metrics read how far the log is shipped.
     package func setShipStatus(_ facts: @escaping @Sendable () -> ShipStatus) {
-        shipFacts.withLock { $0.read = facts }
+        shipFacts.set(facts)
     }
 
-    var shipStatus: ShipStatus? { shipFacts.withLock { $0.read }?() }
+    var shipStatus: ShipStatus? { shipFacts.callback?() }
 
     /// The opened data dir (its lock is released when the log service stops).
     var openedDataDir: OpenedDataDir { opened }

@@ -27,3 +27,22 @@ package func withDeadline<T: Sendable>(
     }
     return first ?? onTimeout()
 }
+
+/// What `wait` returns, unless `deadline` passes on `clock` first (nil), or the task is cancelled (nil).
+///
+/// For waits that end when cancelled (a channel's flush, the next request): they run as a child of the race,
+/// with no task of their own. A wait that may ignore cancellation takes `withDeadline`.
+package func firstBefore<T: Sendable>(
+    _ deadline: RuntimeInstant, _ clock: any RuntimeClock, _ wait: @escaping @Sendable () async -> T?
+) async -> T? {
+    await withTaskGroup(of: T?.self) { group in
+        group.addTask { await wait() }
+        group.addTask {
+            try? await clock.sleep(until: deadline, tolerance: nil)
+            return nil
+        }
+        let first = await group.next() ?? nil
+        group.cancelAll()
+        return first
+    }
+}

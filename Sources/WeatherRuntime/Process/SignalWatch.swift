@@ -9,8 +9,9 @@ import Synchronization
 /// SIGTERM and SIGINT, read on the event loop: a signal costs no thread and is handled outside any signal handler.
 ///
 /// The handler the system runs does one thing, async-signal-safe: it writes the signal's number to a pipe, whose
-/// read end the event loop watches (the self-pipe trick). Masks are left alone, so it works whichever thread the
-/// system picks (libdispatch parks the main thread in `sigsuspend` with every signal open). Watches share the
+/// read end the event loop watches (the self-pipe trick). No thread blocks the signals for it, so it works
+/// whichever thread the system picks (libdispatch parks the main thread in `sigsuspend` with every signal open);
+/// `unblockTermination` undoes a mask the process inherited. Watches share the
 /// one pipe; each is told of every signal until it is cancelled. Children get the default actions back
 /// (`ChildProcess`).
 package final class SignalWatch: Sendable {

@@ -35,7 +35,7 @@ final class GeoClueSession: Sendable {
                 return !state.abandoned
             }
             guard given else {
-                connection.disconnect()
+                connection.close()
                 throw GeoClueError(DBusError.broken("given up"), address: address)
             }
             return .success(try await ask(connection))
@@ -121,7 +121,7 @@ final class GeoClueSession: Sendable {
 
     /// Closes the connection of a finished exchange.
     func close() {
-        state.withLock { $0.connection }?.disconnect()
+        state.withLock { $0.connection }?.close()
     }
 
     /// Gives the exchange up while a call or the wait for a fix may be in progress: a client already started is
@@ -140,6 +140,6 @@ final class GeoClueSession: Sendable {
             connection.send(
                 destination: GeoClue.service, path: client, interface: GeoClue.clientInterface, member: "Stop")
         }
-        connection.disconnect()
+        connection.close()
     }
 }

@@ -22,21 +22,11 @@ package final class Connection: Sendable {
         let pushes = Pushes(sink: sink)
         let mcp = MCPSession(version: Engine.version)
         let watches = engine.openWatches()
-        let controllers: [any Controller] = [
-            WeatherController(weather: engine), FavoritesController(favorites: engine),
-            SettingsController(settings: engine), LocationController(location: engine),
-            AlertsController(alerts: engine),
-            LogController(log: engine),
-            SubscriptionsController(log: engine, alerts: engine, pushes: pushes, watches: watches),
-            OfficialController(weather: engine),
-            PastController(weather: engine),
-            ConfidenceController(weather: engine),
-            MCPController(engine: engine, session: mcp, pushes: pushes, watches: watches),
-        ]
-        var methods: [String: MethodHandler] = [:]
-        for controller in controllers {
-            methods.merge(controller.methods) { first, _ in first }
-        }
+        let methods = methodTable(
+            connectionlessControllers(engine) + [
+                SubscriptionsController(log: engine, alerts: engine, pushes: pushes, watches: watches),
+                MCPController(engine: engine, session: mcp, pushes: pushes, watches: watches),
+            ])
         self.pushes = pushes
         self.mcp = mcp
         self.watches = watches

@@ -40,8 +40,4 @@ extension DBusConnection {
         message.flags = 1
         link.write(message.bytes)
     }
-
-    /// Ends the connection: a wait in progress (`nextSignal`, a call) ends with `.broken`, and so does every
-    /// later call.
-    package func disconnect() { link.close() }
 }

@@ -35,8 +35,8 @@ package enum DBusSocket: Sendable, Equatable {
 }
 
 /// One connection to a message bus over its Unix socket, served by the event loop: the handshake, `Hello`, then
-/// method calls, any number at once, each matched to its reply by serial; signals are handed to whoever listens
-/// (`onSignal`). A reply that does not come within `replyTimeout` on the runtime's clock (the D-Bus default, 25 s)
+/// method calls, any number at once, each matched to its reply by serial; signals go to whoever waits for one
+/// (`nextSignal`), and those nobody waits for yet are kept for a wait to come. A reply that does not come within `replyTimeout` on the runtime's clock (the D-Bus default, 25 s)
 /// fails that call with a clear error, whatever the bus sends meanwhile (nothing, or only signals).
 package final class DBusConnection: Sendable {
     /// The unique name the bus gave this connection (`:1.42`).
@@ -111,11 +111,8 @@ package final class DBusConnection: Sendable {
         ).body
     }
 
-    /// Hands every signal the bus sends on this connection to `handler` (on the loop's thread); signals only come
-    /// once a match rule asks for them (`AddMatch`).
-    package func onSignal(_ handler: @escaping @Sendable (DBusMessage) -> Void) { link.onSignal(handler) }
-
-    /// Ends the connection: calls waiting fail.
+    /// Ends the connection: a wait in progress (`nextSignal`, a call) ends with `.broken`, and so does every later
+    /// call.
     package func close() { link.close() }
 
     /// A connected socket to the bus (the test support's notification server connects through it too).
@@ -256,7 +253,6 @@ extension DBusConnection {
             var lines: [String] = []
             var lineWaiter: CheckedContinuation<String, any Error>?
             var replies: [UInt32: CheckedContinuation<DBusMessage, any Error>] = [:]
-            var signalHandlers: [@Sendable (DBusMessage) -> Void] = []
             /// Waits for the next signal one of them accepts (`nextSignal`), by number.
             var signalWaiters:
                 [UInt64: (matches: @Sendable (DBusMessage) -> Bool, CheckedContinuation<DBusMessage, any Error>)] =
@@ -295,11 +291,7 @@ extension DBusConnection {
 
         func write(_ bytes: [UInt8]) { channel.write(bytes) }
 
-        func onSignal(_ handler: @escaping @Sendable (DBusMessage) -> Void) {
-            state.withLock { $0.signalHandlers.append(handler) }
-        }
-
-        /// The next signal `matches` accepts; signals that came before are not kept.
+        /// The next signal `matches` accepts: the oldest one kept that it accepts, else the next to come.
         func nextSignal(where matches: @escaping @Sendable (DBusMessage) -> Bool) async throws(DBusError)
             -> DBusMessage
         {
@@ -404,9 +396,9 @@ extension DBusConnection {
             guard case .bytes(let bytes) = input else { return end(.broken("the bus closed the connection")) }
             var lines: [(CheckedContinuation<String, any Error>, String)] = []
             var replies: [(CheckedContinuation<DBusMessage, any Error>, DBusMessage)] = []
-            var signals: [DBusMessage] = []
+            var signalled: [(CheckedContinuation<DBusMessage, any Error>, DBusMessage)] = []
             var failure: DBusError?
-            let handlers = state.withLock { state -> [@Sendable (DBusMessage) -> Void] in
+            state.withLock { state in
                 state.framer.append(bytes)
                 do throws(DBusWireError) {
                     while state.handshaking, let line = try state.framer.line() {
@@ -426,31 +418,32 @@ extension DBusConnection {
                             {
                                 replies.append((waiter, message))
                             }
-                        case .signal: signals.append(message)
+                        case .signal: signalled += Self.route(message, in: &state)
                         case .methodCall: break
                         }
                     }
                 } catch {
                     failure = .broken(error.message)
                 }
-                return state.signalHandlers
             }
             for (waiter, line) in lines { waiter.resume(returning: line) }
             for (waiter, message) in replies { waiter.resume(returning: message) }
-            for message in signals {
-                for handler in handlers { handler(message) }
-                let waiting = state.withLock { state -> [CheckedContinuation<DBusMessage, any Error>] in
-                    let accepted = state.signalWaiters.filter { $0.value.matches(message) }
-                    for id in accepted.keys { state.signalWaiters[id] = nil }
-                    if accepted.isEmpty {
-                        state.unclaimed.append(message)
-                        if state.unclaimed.count > Self.keptSignals { state.unclaimed.removeFirst() }
-                    }
-                    return accepted.sorted { $0.key < $1.key }.map(\.value.1)
-                }
-                for waiter in waiting { waiter.resume(returning: message) }
-            }
+            for (waiter, message) in signalled { waiter.resume(returning: message) }
             if let failure { end(failure) }
+        }
+
+        /// The waits `message` is for (their entries removed, oldest first); kept for a wait to come when there is
+        /// none (at most `keptSignals`, the oldest dropped first).
+        private static func route(_ message: DBusMessage, in state: inout State) -> [(
+            CheckedContinuation<DBusMessage, any Error>, DBusMessage
+        )] {
+            let accepted = state.signalWaiters.filter { $0.value.matches(message) }
+            for id in accepted.keys { state.signalWaiters[id] = nil }
+            if accepted.isEmpty {
+                state.unclaimed.append(message)
+                if state.unclaimed.count > keptSignals { state.unclaimed.removeFirst() }
+            }
+            return accepted.sorted { $0.key < $1.key }.map { ($0.value.1, message) }
         }
 
         /// Fails every call waiting and every later one with `error`, and closes the socket.

@@ -1,25 +1,15 @@
 import WeatherDomain
 import WeatherEngine
 
-/// The engine's JSON-RPC methods that need no connection of their own (weather, places, favorites, settings,
-/// location, alerts, the log), called in-process by the HTTP face: the same handlers, the same params and the
+/// The engine's JSON-RPC methods that need no connection of their own (`connectionlessControllers`), called
+/// in-process by the HTTP face: the same handlers, the same params and the
 /// same errors as on the socket.
 package struct HTTPMethods: Sendable {
     private let methods: [String: MethodHandler]
     private let logger: Logger
 
     package init(engine: Engine) {
-        let controllers: [any Controller] = [
-            WeatherController(weather: engine), FavoritesController(favorites: engine),
-            SettingsController(settings: engine), LocationController(location: engine),
-            AlertsController(alerts: engine), LogController(log: engine), OfficialController(weather: engine),
-            PastController(weather: engine),
-        ]
-        var methods: [String: MethodHandler] = [:]
-        for controller in controllers {
-            methods.merge(controller.methods) { first, _ in first }
-        }
-        self.methods = methods
+        methods = methodTable(connectionlessControllers(engine))
         logger = engine.logger
     }
 

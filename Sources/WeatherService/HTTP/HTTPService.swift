@@ -113,19 +113,3 @@ package struct HTTPService: Service {
         await connection.run()
     }
 }
-
-/// What `wait` returns, unless `deadline` passes on `clock` first (nil), or the task is cancelled (nil).
-func firstBefore<T: Sendable>(
-    _ deadline: RuntimeInstant, _ clock: any RuntimeClock, _ wait: @escaping @Sendable () async -> T?
-) async -> T? {
-    await withTaskGroup(of: T?.self) { group in
-        group.addTask { await wait() }
-        group.addTask {
-            try? await clock.sleep(until: deadline, tolerance: nil)
-            return nil
-        }
-        let first = await group.next() ?? nil
-        group.cancelAll()
-        return first
-    }
-}

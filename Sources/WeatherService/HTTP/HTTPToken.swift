@@ -1,3 +1,4 @@
+import EventLog
 import Foundation
 import WeatherRuntime
 
@@ -24,26 +25,27 @@ package struct HTTPToken: Sendable {
     ///   every local user can read protects nothing).
     package static func loadOrCreate(dataDirectory: String) throws(SocketError) -> HTTPToken {
         let path = (dataDirectory as NSString).appendingPathComponent(fileName)
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        if fd >= 0 {
-            var generator = SystemRandomNumberGenerator()
-            let text = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }
-                .joined()
-            let failed = Array((text + "\n").utf8).withUnsafeBytes { Descriptor.writeAll(fd, $0) }
-            close(fd)
-            if let failed { throw .system("write", path, errno: failed) }
-            return HTTPToken(text)
+        let bytes: [UInt8]
+        do throws(StorageError) {
+            guard let kept = try LogFiles.readWholeFile(path) else {
+                // Written whole or not at all (a crash leaves no empty token behind); the data dir's lock, held
+                // by this serve, keeps a second one from making another meanwhile.
+                var generator = SystemRandomNumberGenerator()
+                let text = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }
+                    .joined()
+                try LogFiles.replaceFile(path, with: Array((text + "\n").utf8), mode: 0o600)
+                return HTTPToken(text)
+            }
+            bytes = kept
+        } catch {
+            throw .system(error.operation, error.path, errno: error.errno)
         }
-        guard errno == EEXIST else { throw .system("open", path, errno: errno) }
         var status = stat()
         guard stat(path, &status) == 0 else { throw .system("stat", path, errno: errno) }
         guard status.st_mode & 0o077 == 0 else {
             throw SocketError("\(path) may be read by other users; chmod 600 it (or remove it to make a new token)")
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw SocketError("\(path) cannot be read")
-        }
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard text.count >= 16 else { throw SocketError("\(path) holds no token of at least 16 characters") }
         return HTTPToken(text)
     }

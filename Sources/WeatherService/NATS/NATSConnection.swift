@@ -35,12 +35,8 @@ package final class NATSConnection: Sendable {
 
     /// What the server said of itself (`INFO`), once the handshake is done.
     package struct ServerInfo: Sendable {
-        /// Its version (`2.9.10`).
-        package var version: String
         /// Whether it has JetStream on.
         package var jetStream: Bool
-        /// The largest message it takes.
-        package var maxPayload: Int
     }
 
     private let channel: Channel
@@ -155,9 +151,6 @@ package final class NATSConnection: Sendable {
         try await request(subject, payload: payload).answer()
     }
 
-    /// Bytes written and not yet taken by the socket.
-    package var unwrittenBytes: Int { channel.unwrittenBytes }
-
     /// Closes the connection; every answer awaited fails.
     package func close() {
         end(.closed("closed by weatherd"))
@@ -226,10 +219,7 @@ package final class NATSConnection: Sendable {
         } catch {
             return end(.unexpectedAnswer("the server's INFO is not JSON: \(error)"))
         }
-        let maxPayload = Int(value["max_payload"]?.intValue ?? 1 << 20)
-        let info = ServerInfo(
-            version: value["version"]?.stringValue ?? "?", jetStream: value["jetstream"]?.boolValue ?? false,
-            maxPayload: maxPayload)
+        let info = ServerInfo(jetStream: value["jetstream"]?.boolValue ?? false)
         let first = state.withLock { state -> Bool in
             defer { if state.info == nil { state.info = info } }
             return state.info == nil

@@ -1,4 +1,5 @@
 import Synchronization
+import WeatherRuntime
 
 /// How much input may be held at once, in lines and in bytes: read but not yet answered.
 ///
@@ -13,10 +14,7 @@ package final class InputBudget: Sendable {
     /// The most bytes held at once.
     package let maxBytes: Int
     private let held = Mutex((lines: 0, bytes: 0))
-    /// In a struct: a `Mutex` whose value is a closure itself re-wraps it in a thunk each time it is read through
-    /// `withLock`'s `inout`, so a listener called for every line would grow without end.
-    private struct Listener { var call: (@Sendable () -> Void)? }
-    private let listener = Mutex(Listener())
+    private let listener = CallbackSlot<@Sendable () -> Void>()
 
     package init(maxLines: Int = 1024, maxBytes: Int = 16 << 20) {
         self.maxLines = maxLines
@@ -42,11 +40,11 @@ package final class InputBudget: Sendable {
             $0.lines -= 1
             $0.bytes -= size
         }
-        listener.withLock { $0.call }?()
+        listener.callback?()
     }
 
     /// Calls `listener` whenever a share is given back.
     package func onGiveBack(_ listener: @escaping @Sendable () -> Void) {
-        self.listener.withLock { $0.call = listener }
+        self.listener.set(listener)
     }
 }

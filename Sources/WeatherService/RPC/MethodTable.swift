@@ -16,6 +16,27 @@ package struct MethodCall: Sendable {
     package var origin: Origin { Origin(cause: cause, corr: corr) }
 }
 
+/// The methods of `controllers` by name (the first controller to name a method keeps it).
+func methodTable(_ controllers: [any Controller]) -> [String: MethodHandler] {
+    var methods: [String: MethodHandler] = [:]
+    for controller in controllers {
+        methods.merge(controller.methods) { first, _ in first }
+    }
+    return methods
+}
+
+/// The engine's controllers that need no connection of their own (weather, places, favorites, settings, location,
+/// alerts, the log, warnings, the past, confidence): what every connection serves beside its subscriptions and
+/// MCP, and what the HTTP face calls in-process.
+func connectionlessControllers(_ engine: Engine) -> [any Controller] {
+    [
+        WeatherController(weather: engine), FavoritesController(favorites: engine),
+        SettingsController(settings: engine), LocationController(location: engine), AlertsController(alerts: engine),
+        LogController(log: engine), OfficialController(weather: engine), PastController(weather: engine),
+        ConfidenceController(weather: engine),
+    ]
+}
+
 /// A group of methods of one face; holds only what its methods use.
 protocol Controller: Sendable {
     /// The methods by name.

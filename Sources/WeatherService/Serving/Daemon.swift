@@ -38,40 +38,20 @@ package enum Daemon {
             logger.error("\(error)")
             return 1
         }
-        let listener: UnixListener
+        let prepared: Prepared
         do {
-            listener = try listen(configuration, environment: environment, logger: logger)
+            prepared = try prepare(configuration, environment: environment, logger: logger)
         } catch {
             logger.error("weatherd serve: \(error)")
             opened.lock.release()
             return 1
         }
-        var http: (listener: TCPListener, token: HTTPToken)?
-        if let endpoint = configuration.httpListen {
-            do {
-                let token = try HTTPToken.loadOrCreate(dataDirectory: configuration.dataDirectory)
-                http = (try TCPListener(endpoint), token)
-            } catch {
-                logger.error("weatherd serve: --http-listen \(endpoint): \(error)")
-                listener.close()
-                opened.lock.release()
-                return 1
-            }
-        }
+        let (listener, http) = (prepared.listener, prepared.http)
         logger.info("listening on \(listener.path ?? "the socket systemd passed")")
         let engine = Engine(
             opened, configuration: configuration, runtime: runtime, logger: logger, provider: provider,
             transport: transport, autoLocator: GeoClue.locator(environment: environment, runtime: runtime))
-        let shipper: LogShipper?
-        do {
-            shipper = try LogShipper.configured(engine: engine, configuration: configuration)
-        } catch {
-            logger.error("weatherd serve: \(error)")
-            listener.close()
-            http?.listener.close()
-            opened.lock.release()
-            return 1
-        }
+        let shipper = prepared.shipping.map { LogShipper(engine: engine, settings: $0) }
         var settings = DaemonService.Settings(
             maxLineBytes: configuration.maxLineBytes, endOfInputGrace: configuration.endOfInputGrace)
         settings.maxConnections = configuration.maxConnections
@@ -88,6 +68,32 @@ package enum Daemon {
         listener.close()
         http?.listener.close()
         return 0
+    }
+
+    /// What serving needs beside the engine, each checked before anything is served.
+    private struct Prepared {
+        var listener: UnixListener
+        var http: (listener: TCPListener, token: HTTPToken)?
+        var shipping: LogShipper.Settings?
+    }
+
+    /// The shipping settings (`--nats`), the socket, and the HTTP listener with its token (`--http-listen`); what
+    /// was opened is closed again when a later step fails.
+    private static func prepare(
+        _ configuration: Configuration, environment: [String: String], logger: Logger
+    ) throws -> Prepared {
+        let shipping = try LogShipper.settings(for: configuration)
+        let listener = try listen(configuration, environment: environment, logger: logger)
+        guard let endpoint = configuration.httpListen else {
+            return Prepared(listener: listener, http: nil, shipping: shipping)
+        }
+        do {
+            let token = try HTTPToken.loadOrCreate(dataDirectory: configuration.dataDirectory)
+            return Prepared(listener: listener, http: (try TCPListener(endpoint), token), shipping: shipping)
+        } catch {
+            listener.close()
+            throw SocketError("--http-listen \(endpoint): \(error)")
+        }
     }
 
     /// The listening socket: systemd's (`LISTEN_FDS`), else a new one at `--socket` or the default path,

@@ -3,12 +3,12 @@ import Foundation
 import WeatherEngine
 
 extension LogShipper {
-    /// The shipper `--nats` asks for, or nil without it: the data dir's log id (made now if it has none) and the
-    /// credentials read from their file.
+    /// The shipping `--nats` asks for, or nil without it: the data dir's log id (made now if it has none) and the
+    /// credentials read from their file; read before the engine starts, so a wrong file stops `serve` at once.
     ///
     /// - Throws: `StorageError` when the log id cannot be read or written, `NATSError` when the credentials file
     ///   cannot be read or is wrong.
-    package static func configured(engine: Engine, configuration: Configuration) throws -> LogShipper? {
+    package static func settings(for configuration: Configuration) throws -> Settings? {
         guard let url = configuration.nats else { return nil }
         let logID = try LogIdentity.ensure(directory: configuration.dataDirectory)
         var credentials: NATSCredentials?
@@ -18,10 +18,8 @@ extension LogShipper {
             }
             credentials = try NATSCredentials(parsing: String(decoding: data, as: UTF8.self))
         }
-        return LogShipper(
-            engine: engine,
-            settings: Settings(
-                url: url, stream: configuration.natsStream, subjectPrefix: configuration.natsSubjectPrefix,
-                logID: logID, credentials: credentials))
+        return Settings(
+            url: url, stream: configuration.natsStream, subjectPrefix: configuration.natsSubjectPrefix, logID: logID,
+            credentials: credentials)
     }
 }

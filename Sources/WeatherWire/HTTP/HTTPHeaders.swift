@@ -25,12 +25,6 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence {
 
     package mutating func add(_ name: String, _ value: String) { fields.append((name: name, value: value)) }
 
-    /// Replaces every `name` field by one with `value`.
-    package mutating func set(_ name: String, _ value: String) {
-        fields.removeAll { $0.name.lowercased() == name.lowercased() }
-        fields.append((name: name, value: value))
-    }
-
     package func makeIterator() -> some IteratorProtocol<(name: String, value: String)> { fields.makeIterator() }
 
     package static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {

@@ -32,7 +32,8 @@ struct LogShippingTests {
     {
         var configuration = Configuration(dataDirectory: directory)
         configuration.nats = try NATSURL.parse(server.url)
-        let shipper = try #require(try LogShipper.configured(engine: service.engine, configuration: configuration))
+        let shipper = LogShipper(
+            engine: service.engine, settings: try #require(try LogShipper.settings(for: configuration)))
         return (shipper, Task { try await shipper.run() })
     }
 
@@ -88,7 +89,7 @@ struct LogShippingTests {
         #expect(shipper.current.published == service.engine.follower.lastSeq)
 
         // The broker dies: changes go on, the lag grows.
-        server.kill()
+        await server.kill()
         try await addFavorites(service, 21...30)
         #expect(await eventually { !shipper.current.connected })
         #expect(shipper.current.lag(lastSeq: service.engine.follower.lastSeq) >= 10)
