@@ -24,7 +24,7 @@ final class SharedDataDir: Sendable {
     }
 
     deinit {
-        if let pid = try? daemonPID() { kill(pid, SIGKILL) }
+        if let pid = lockHolderPID(dataDirectory: directory.path) { kill(pid, SIGKILL) }
         try? FileManager.default.removeItem(atPath: runtime)
     }
 
@@ -71,7 +71,7 @@ final class SharedDataDir: Sendable {
 
     /// SIGTERMs the daemon and waits until it has recorded `service.stopped` and removed its socket.
     func stopDaemon() async throws {
-        guard let pid = try daemonPID(), try !stopped() else { return }
+        guard let pid = lockHolderPID(dataDirectory: directory.path), try !stopped() else { return }
         kill(pid, SIGTERM)
         let socket = try socketPath
         #expect(

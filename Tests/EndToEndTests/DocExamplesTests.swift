@@ -83,7 +83,7 @@ struct DocExamplesTests {
                 ((try? FileManager.default.contentsOfDirectory(atPath: work)) ?? []).map { "\(work)/\($0)" }
                 + [directory.path + "/home/.local/share/weatherd"]
             for dataDirectory in dataDirectories {
-                if let holder = LockHolder.read(lockPath: dataDirectory + "/LOCK") { kill(holder.pid, SIGTERM) }
+                if let pid = lockHolderPID(dataDirectory: dataDirectory) { kill(pid, SIGTERM) }
             }
             server.stop()
             try? FileManager.default.removeItem(atPath: runtime)
