@@ -2,29 +2,29 @@ import WeatherDomain
 import WeatherEngine
 
 /// The engine's JSON-RPC methods that need no connection of their own (`connectionlessControllers`), called
-/// in-process by the HTTP face: the same handlers, the same params and the
-/// same errors as on the socket.
+/// in-process by the HTTP face: the same handlers, the same params, the same `commandId` registry and the same
+/// errors as on the socket.
 package struct HTTPMethods: Sendable {
-    private let methods: [String: MethodHandler]
-    private let logger: Logger
+    private let dispatch: MethodDispatch
 
     package init(engine: Engine) {
-        methods = methodTable(connectionlessControllers(engine))
-        logger = engine.logger
+        dispatch = MethodDispatch(
+            methods: methodTable(connectionlessControllers(engine)), registry: engine.registry, logger: engine.logger)
     }
 
-    /// The result of `method` with `params`, as JSON-RPC would answer it.
+    /// The result of `method` with `params`, as JSON-RPC would answer it. A change is given `commandId` (an
+    /// `Idempotency-Key`), so that a retried change is applied once; a method that changes nothing ignores it.
     ///
     /// - Throws: `RPCError`, as JSON-RPC would answer it (unknown params are refused as there).
-    package func call(_ method: String, _ params: [String: JSONValue]) async throws(RPCError) -> JSONValue {
-        guard let handler = methods[method] else { throw .methodNotFound(method) }
-        do {
-            let reader = try FieldReader(.object(params), path: "params")
-            try reader.rejectUnknown(handler.params)
-            let call = MethodCall(id: nil, params: reader, cause: "http/" + method, corr: nil)
-            return try await handler.begin(call)()
-        } catch {
-            throw RPCError.wire(error, method: method, logger: logger)
+    package func call(_ method: String, _ params: [String: JSONValue], commandId: String? = nil)
+        async throws(RPCError) -> JSONValue
+    {
+        var params = params
+        if let commandId, dispatch.changesState(method) { params["commandId"] = .string(commandId) }
+        let begun = await dispatch.begin(method, params: .object(params), id: nil, cause: "http/" + method)
+        switch begun {
+        case .failure(let error): throw error
+        case .success(let completion): return try await dispatch.complete(completion, method: method).get()
         }
     }
 }

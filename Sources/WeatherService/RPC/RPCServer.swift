@@ -9,10 +9,8 @@ import WeatherEngine
 /// requests have begun (params checked, changes decided and queued); their completions run
 /// concurrently and answer out of order. Every request with an id is answered exactly once.
 package final class RPCServer: Sendable {
-    private let methods: [String: MethodHandler]
+    private let dispatch: MethodDispatch
     private let sink: any LineSink
-    private let registry: CommandRegistry
-    private let logger: Logger
     /// The longest accepted input line.
     package let maxLineBytes: Int
     private let inFlight = InFlight()
@@ -29,10 +27,8 @@ package final class RPCServer: Sendable {
     ) {
         self.label = label
         self.onAnswered = onAnswered
-        self.methods = methods
+        dispatch = MethodDispatch(methods: methods, registry: registry, logger: logger)
         self.sink = sink
-        self.registry = registry
-        self.logger = logger
         self.maxLineBytes = maxLineBytes
     }
 
@@ -128,7 +124,7 @@ package final class RPCServer: Sendable {
             case .failure(let error): return .failure(error)
             case .success(let completion):
                 if Task.isCancelled { return .failure(.cancelled) }
-                return await self.complete(completion, method: method)
+                return await self.dispatch.complete(completion, method: method)
             }
         }
         guard let id = request.id else {
@@ -160,76 +156,12 @@ package final class RPCServer: Sendable {
         }
     }
 
-    /// The first phase: routing, params, `commandId`, and the method's `begin`.
+    /// The first phase: cancellation, else routing, params, `commandId`, and the method's `begin`.
     private func start(_ request: RPCRequest) async -> Result<Completion<JSONValue>, RPCError> {
         if request.method == "$/cancelRequest" { return cancel(request, idMember: "id", silently: false) }
         if request.method == "notifications/cancelled" { return cancel(request, idMember: "requestId", silently: true) }
-        guard let handler = methods[request.method] else { return .failure(.methodNotFound(request.method)) }
-        let params: FieldReader
-        let corr: String?
-        do {
-            if case .array? = request.params { throw FieldError(path: "params", problem: "must be an object") }
-            params = try FieldReader(request.params, path: "params", allowAbsent: true)
-            var allowed = handler.params.union(["_meta"])
-            if handler.changesState { allowed.insert("commandId") }
-            try params.rejectUnknown(allowed)
-            corr = handler.changesState ? try params.nonEmptyString("commandId") : nil
-        } catch let error as FieldError {
-            return .failure(.invalidParams(error))
-        } catch {
-            return .failure(.internalError)
-        }
-        let call = MethodCall(
-            id: request.id, params: params, cause: label + "/" + Self.cause(of: request.id, text: request.idText),
-            corr: corr)
-        guard let corr else { return await begin(handler, call) }
-        var repeated = request.params?.objectValue ?? [:]
-        repeated["commandId"] = nil
-        repeated["_meta"] = nil
-        switch registry.start(corr, method: request.method, params: .object(repeated)) {
-        case .conflict(let error): return .failure(RPCError(error))
-        case .done(let result): return .success(Completion { result })
-        case .wait(let outcome): return .success(Completion { try await outcome.value().get() })
-        case .run:
-            let begun = await begin(handler, call)
-            guard case .success(let completion) = begun else {
-                if case .failure(let error) = begun { registry.finish(corr, with: .failure(error)) }
-                return begun
-            }
-            // The commandId's outcome is recorded before the answer goes out, so a repeat sent after it
-            // finds it.
-            let record: @Sendable (DurableAnswer<JSONValue>.Outcome) -> Void = { [registry] outcome in
-                registry.finish(corr, with: outcome.mapError { self.wireError($0, method: "commandId \(corr)") })
-            }
-            if let durable = completion.durable { return .success(Completion(durable.before(record))) }
-            return .success(
-                Completion {
-                    do {
-                        let result = try await completion()
-                        record(.success(result))
-                        return result
-                    } catch {
-                        record(.failure(error))
-                        throw error
-                    }
-                })
-        }
-    }
-
-    private func begin(_ handler: MethodHandler, _ call: MethodCall) async -> Result<Completion<JSONValue>, RPCError> {
-        do {
-            return .success(try await handler.begin(call))
-        } catch {
-            return .failure(wireError(error, method: call.cause))
-        }
-    }
-
-    private func complete(_ completion: Completion<JSONValue>, method: String) async -> Result<JSONValue, RPCError> {
-        do {
-            return .success(try await completion())
-        } catch {
-            return .failure(wireError(error, method: method))
-        }
+        let cause = label + "/" + Self.cause(of: request.id, text: request.idText)
+        return await dispatch.begin(request.method, params: request.params, id: request.id, cause: cause)
     }
 
     /// `$/cancelRequest` (`id`) and MCP's `notifications/cancelled` (`requestId`): cancels the running
@@ -245,9 +177,7 @@ package final class RPCServer: Sendable {
         return .success(Completion { .null })
     }
 
-    private func wireError(_ error: any Error, method: String) -> RPCError {
-        RPCError.wire(error, method: method, logger: logger)
-    }
+    private func wireError(_ error: any Error, method: String) -> RPCError { dispatch.wireError(error, method: method) }
 
     /// `rpc:<id>`: a string id as it is, a number as the client wrote it (`text`) or else in its canonical
     /// form, `rpc:null` for a null id and `rpc:-` for a notification.
