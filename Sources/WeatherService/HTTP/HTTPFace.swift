@@ -16,23 +16,26 @@ package struct HTTPFace: Sendable {
     let token: HTTPToken
     let allowRemote: Bool
     let places: PlaceAnswer?
+    let api: APIFace
 
     package init(engine: Engine, token: HTTPToken, allowRemote: Bool, places: PlaceAnswer? = nil) {
         self.engine = engine
         self.token = token
         self.allowRemote = allowRemote
         self.places = places
+        api = APIFace(methods: HTTPMethods(engine: engine))
     }
 
     /// The routes and what they give, for `/:help`.
-    package static let routes: [(route: String, meaning: String)] = [
-        ("GET /metrics", "the Prometheus exposition (weatherd metrics)"),
-        ("GET /{place}", "wttr.in's answer for a place: Berlin, S%C3%A3o%20Paulo, 48.85,2.35"),
-        ("GET /{place}?format=1..4 or %-codes", "one line, as weatherd now --format"),
-        ("?m ?M ?u", "metric units (wind in m/s for both), or USCS"),
-        ("GET /", "the same for the current location (needs the token)"),
-        ("GET /:help", "this page"),
-    ]
+    package static let routes: [(route: String, meaning: String)] =
+        [
+            ("GET /metrics", "the Prometheus exposition (weatherd metrics)"),
+            ("GET /{place}", "wttr.in's answer for a place: Berlin, S%C3%A3o%20Paulo, 48.85,2.35"),
+            ("GET /{place}?format=1..4 or %-codes", "one line, as weatherd now --format"),
+            ("?m ?M ?u", "metric units (wind in m/s for both), or USCS"),
+            ("GET /", "the same for the current location (needs the token)"),
+            ("GET /:help", "this page"),
+        ] + APIRoute.all.map { ($0.written, $0.meaning) }
 
     /// The answer to `request`.
     package func answer(_ request: HTTPRequest, _ target: HTTPTarget) async -> HTTPResponse {
@@ -47,6 +50,8 @@ package struct HTTPFace: Sendable {
         case [":help"]:
             guard request.method == "GET" || request.method == "HEAD" else { return Self.methodNotAllowed("GET, HEAD") }
             return HTTPResponse(.ok, text: Self.help)
+        case let segments where segments.first == "v1":
+            return await api.answer(request, target, authorized: authorized)
         case let segments where segments.count <= 1 && places != nil:
             guard request.method == "GET" || request.method == "HEAD" else { return Self.methodNotAllowed("GET, HEAD") }
             return await places?(request, target, authorized) ?? Self.notFound()

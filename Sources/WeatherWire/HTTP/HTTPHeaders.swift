@@ -34,7 +34,7 @@ package struct HTTPHeaders: Sendable, Equatable, Sequence {
 
 extension StringProtocol {
     /// Without the spaces and tabs HTTP allows around values.
-    var trimmingHTTPSpace: String {
+    package var trimmingHTTPSpace: String {
         String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }

@@ -22,6 +22,7 @@ package struct HTTPStatus: Equatable, Hashable, Sendable {
     package static let conflict = HTTPStatus(409, "Conflict")
     package static let contentTooLarge = HTTPStatus(413, "Content Too Large")
     package static let uriTooLong = HTTPStatus(414, "URI Too Long")
+    package static let unsupportedMediaType = HTTPStatus(415, "Unsupported Media Type")
     package static let unprocessableContent = HTTPStatus(422, "Unprocessable Content")
     package static let requestHeaderFieldsTooLarge = HTTPStatus(431, "Request Header Fields Too Large")
     package static let internalServerError = HTTPStatus(500, "Internal Server Error")
