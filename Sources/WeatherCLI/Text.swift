@@ -3,6 +3,9 @@ import WeatherService
 
 /// Small text helpers the commands share.
 enum Text {
+    /// `text` with its first letter capitalized (a condition as a sentence begins: "Partly cloudy").
+    static func capitalized(_ text: String) -> String { text.prefix(1).uppercased() + text.dropFirst() }
+
     /// Rows with their columns aligned (two spaces between columns; the last column is not padded), leaving
     /// out a column that is empty in every row.
     static func table(_ allRows: [[String]]) -> String {

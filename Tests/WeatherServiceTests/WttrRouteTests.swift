@@ -101,4 +101,68 @@ struct WttrRouteTests {
             #expect(try await Self.get(port, "/a/b/c").status == 404)
         }
     }
+
+    /// The WorldWeatherOnline codes wttr.in gives, which wttrbar looks every `weatherCode` up in.
+    static let wwoCodes: Set<String> = Set(
+        [
+            113, 116, 119, 122, 143, 176, 179, 182, 185, 200, 227, 230, 248, 260, 263, 266, 281, 284, 293, 296, 299,
+            302, 305, 308, 311, 314, 317, 320, 323, 326, 329, 332, 335, 338, 350, 353, 356, 359, 362, 365, 368, 371,
+            374, 377, 386, 389, 392, 395,
+        ].map(String.init))
+
+    @Test("format=j1: wttr.in's JSON as wttrbar reads it, every value a string, from the engine's answers")
+    func j1() async throws {
+        try await Self.serving { service, port in
+            let answer = try await Self.get(port, "/S%C3%A3o%20Paulo?format=j1")
+            #expect(answer.status == 200)
+            #expect(answer.headers["content-type"] == "application/json")
+            #expect(answer.headers["etag"] != nil)
+            let json = try JSONValue.parse(answer.body)
+            let now = try #require(json["current_condition"]?.arrayValue?.first?.objectValue)
+            #expect(now["temp_C"] == "3")
+            #expect(now["temp_F"] == "37")
+            for name in ["FeelsLikeC", "FeelsLikeF", "humidity", "windspeedKmph", "windspeedMiles", "weatherCode"] {
+                #expect(now[name]?.stringValue?.isEmpty == false, "\(name) is a non-empty string")
+            }
+            #expect(Self.wwoCodes.contains(now["weatherCode"]?.stringValue ?? ""))
+            #expect(now["weatherDesc"]?.arrayValue?.first?["value"]?.stringValue?.isEmpty == false)
+            let clock = /^\d\d:\d\d [AP]M$/
+            #expect(now["observation_time"]?.stringValue?.wholeMatch(of: clock) != nil)
+            let area = try #require(json["nearest_area"]?.arrayValue?.first)
+            #expect(area["areaName"]?.arrayValue?.first?["value"] == "São Paulo")
+            #expect(area["country"]?.arrayValue?.first?["value"] == "BR")
+            #expect(json["request"]?.arrayValue?.first?["type"] == "City")
+            // The days and steps are the forecast's, rounded as wttr.in writes them.
+            let place = try #require(area["latitude"]?.stringValue.flatMap(Double.init))
+            #expect(abs(place - -23.55) < 0.001)
+            let forecast = try await service.result(
+                "weather/forecast", ["city": "São Paulo", "units": "metric", "type": "threeHourly", "days": 3])
+            let days = try #require(json["weather"]?.arrayValue)
+            #expect(days.count == min(3, forecast["daily"]?.arrayValue?.count ?? 0) && !days.isEmpty)
+            let times = Set(stride(from: 0, through: 2100, by: 300).map(String.init))
+            var steps = 0
+            for (day, expected) in zip(days, forecast["daily"]?.arrayValue ?? []) {
+                #expect(day["date"] == expected["date"])
+                #expect(day["maxtempC"]?.stringValue == WttrJSONExpect.whole(expected["max"]))
+                #expect(day["mintempC"]?.stringValue == WttrJSONExpect.whole(expected["min"]))
+                let sunrise = day["astronomy"]?.arrayValue?.first?["sunrise"]?.stringValue ?? ""
+                #expect(sunrise.wholeMatch(of: clock) != nil || sunrise == "No sunrise", "\(sunrise)")
+                for hour in day["hourly"]?.arrayValue ?? [] {
+                    steps += 1
+                    #expect(times.contains(hour["time"]?.stringValue ?? ""), "\(hour["time"] ?? .null)")
+                    #expect(Self.wwoCodes.contains(hour["weatherCode"]?.stringValue ?? ""))
+                    #expect(hour["tempC"]?.stringValue.flatMap(Int.init) != nil)
+                    #expect(hour["chanceofrain"]?.stringValue.flatMap(Int.init) != nil)
+                }
+            }
+            #expect(steps > 0, "the days carry their three-hourly steps")
+        }
+    }
+}
+
+/// wttr.in's rounding, written apart from the face's.
+enum WttrJSONExpect {
+    static func whole(_ value: JSONValue?) -> String? {
+        value?.doubleValue.map { String(Int(($0).rounded())) }
+    }
 }

@@ -162,7 +162,7 @@ private struct Reading {
     func value(_ code: Character) -> String {
         switch code {
         case "c": return Symbols.emoji(conditions["condition"] ?? .null, night: isNight)
-        case "C": return (conditions["condition"]?["text"]?.stringValue).map(Self.capitalized) ?? "?"
+        case "C": return (conditions["condition"]?["text"]?.stringValue).map(Text.capitalized) ?? "?"
         case "h": return conditions["humidity"]?.doubleValue.map { "\(Text.number($0, decimals: 0))%" } ?? "?"
         case "t": return temperature(conditions["temperature"])
         case "f": return temperature(conditions["feelsLike"])
@@ -226,6 +226,4 @@ private struct Reading {
         guard let text = value?.stringValue, let time = Timestamp(rfc3339: text) else { return "?" }
         return LocalTime.clock(time, zone: zone)
     }
-
-    static func capitalized(_ text: String) -> String { text.prefix(1).uppercased() + text.dropFirst() }
 }

@@ -4,10 +4,7 @@ import WeatherDomain
 enum Symbols {
     /// The condition's emoji, as wttr.in draws them, with night emoji where the sun would show.
     static func emoji(_ condition: JSONValue, night: Bool) -> String {
-        let code = condition["code"]?.intValue ?? -1
-        let kind =
-            condition["scheme"]?.stringValue == "owm" ? owmKind(code) : wmoKind(code)
-        switch kind {
+        switch kind(condition) {
         case .clear: return night ? "🌙" : "☀️"
         case .mostlyClear: return night ? "🌙" : "🌤️"
         case .partlyCloudy: return night ? "☁️" : "⛅️"
@@ -23,7 +20,14 @@ enum Symbols {
         }
     }
 
-    private enum Kind {
+    /// The kind of a condition (`{code, scheme}`), whichever provider's codes it is in.
+    static func kind(_ condition: JSONValue) -> Kind {
+        let code = condition["code"]?.intValue ?? -1
+        return condition["scheme"]?.stringValue == "owm" ? owmKind(code) : wmoKind(code)
+    }
+
+    /// What a condition is, as weatherd's faces draw it.
+    enum Kind {
         case clear, mostlyClear, partlyCloudy, cloudy, fog, lightRain, rain, lightSnow, snow, thunder, tornado,
             unknown
     }

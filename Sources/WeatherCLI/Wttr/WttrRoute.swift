@@ -23,6 +23,7 @@ package struct WttrRoute: Sendable {
         let place = target.segments.first
         guard place != nil || authorized else { return HTTPFace.unauthorized() }
         let format = target.query("format") ?? OneLine.standard
+        if format == "j1" { return await json(request, place: place) }
         let line: OneLine
         do {
             line = try OneLine(format)
@@ -49,6 +50,35 @@ package struct WttrRoute: Sendable {
             let nowcast = line.needsNowcast ? await optional("weather/nowcast", params) : nil
             let text = line.render(current: current, forecast: forecast, nowcast: nowcast, now: clock.timestamp())
             return HTTPResponse(.ok, text: TerminalText.safe(text) + "\n")
+        } catch {
+            return HTTPResponse(error.httpStatus, text: error.message + "\n")
+        }
+    }
+
+    /// `?format=j1`: wttr.in's JSON (`WttrJSON`), from the current weather and the three-hourly forecast in
+    /// metric units (it gives both systems whatever the query asks).
+    private func json(_ request: HTTPRequest, place: String?) async -> HTTPResponse {
+        do throws(RPCError) {
+            var params: [String: JSONValue]
+            do {
+                params = try PlaceArgument.params(place, favorites: [])
+            } catch {
+                return HTTPResponse(.badRequest, text: "\(error)\n")
+            }
+            if place == nil { params["autoLocation"] = .bool(false) }
+            params["units"] = .string(Units.metric.rawValue)
+            let current = try await methods.call("weather/current", params)
+            params["type"] = "threeHourly"
+            params["days"] = 3
+            let forecast = try await methods.call("weather/forecast", params)
+            let byCoordinates = params["lat"] != nil
+            let query =
+                byCoordinates
+                ? "Lat \(WttrJSON.decimal(params["lat"], 2)) and Lon \(WttrJSON.decimal(params["lon"], 2))"
+                : OneLine.placeName(current["location"] ?? .null)
+            let answer = WttrJSON.render(
+                current: current, forecast: forecast, query: query, byCoordinates: byCoordinates)
+            return APIAnswer.json(answer, for: request)
         } catch {
             return HTTPResponse(error.httpStatus, text: error.message + "\n")
         }

@@ -142,11 +142,11 @@ package enum CivilDate {
 
 extension Int64 {
     /// Division rounding toward negative infinity.
-    static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
+    package static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
         let q = a / b
         return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
     }
 
     /// The remainder that goes with `floorDiv`, always in `0..<b` for positive `b`.
-    static func floorMod(_ a: Int64, _ b: Int64) -> Int64 { a - floorDiv(a, b) * b }
+    package static func floorMod(_ a: Int64, _ b: Int64) -> Int64 { a - floorDiv(a, b) * b }
 }
