@@ -49,6 +49,27 @@ package final class HTTPTestClient: Sendable {
     /// Reads the next answer; nil when the connection ends first. `forHEAD`: the answer has no body whatever
     /// its length says.
     package func answer(forHEAD: Bool = false) async -> Answer? {
+        guard var answer = await head() else { return nil }
+        let (status, headers) = (answer.status, answer.headers)
+        if forHEAD || status == 204 || status == 304 || (100..<200).contains(status) { return answer }
+        if let length = headers["content-length"].flatMap(Int.init) {
+            guard await readUntil({ $0.count >= length ? length : nil }) != nil else { return nil }
+            answer.body = take(length)
+        } else if headers["transfer-encoding"]?.lowercased() == "chunked" {
+            while true {
+                guard let chunk = await chunk() else { return nil }
+                if chunk.isEmpty { break }
+                answer.body += chunk
+            }
+        } else {
+            _ = await readUntil { _ in nil }
+            answer.body = take(pending.withLock { $0.count })
+        }
+        return answer
+    }
+
+    /// Reads an answer's head: the status and the headers, and no body (a stream's is read by `streamed`).
+    package func head() async -> Answer? {
         guard let headEnd = await readUntil({ Self.find([13, 10, 13, 10], in: $0).map { $0 + 4 } }) else { return nil }
         let headBytes = take(headEnd)
         let lines = String(decoding: headBytes, as: UTF8.self).split(separator: "\r\n").map(String.init)
@@ -59,26 +80,26 @@ package final class HTTPTestClient: Sendable {
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
                 in: .whitespaces)
         }
-        var answer = Answer(status: status, headers: headers, body: [])
-        if forHEAD || status == 204 || status == 304 || (100..<200).contains(status) { return answer }
-        if let length = headers["content-length"].flatMap(Int.init) {
-            guard await readUntil({ $0.count >= length ? length : nil }) != nil else { return nil }
-            answer.body = take(length)
-        } else if headers["transfer-encoding"]?.lowercased() == "chunked" {
-            while true {
-                guard let lineEnd = await readUntil({ Self.find([13, 10], in: $0).map { $0 + 2 } }) else { return nil }
-                let line = String(decoding: take(lineEnd).dropLast(2), as: UTF8.self)
-                guard let size = Int(line.split(separator: ";").first ?? "", radix: 16) else { return nil }
-                guard await readUntil({ $0.count >= size + 2 ? size + 2 : nil }) != nil else { return nil }
-                let chunk = take(size + 2)
-                if size == 0 { break }
-                answer.body += chunk.dropLast(2)
-            }
-        } else {
-            _ = await readUntil { _ in nil }
-            answer.body = take(pending.withLock { $0.count })
+        return Answer(status: status, headers: headers, body: [])
+    }
+
+    /// Reads a chunked body's next chunk: its bytes, empty for the last chunk, nil when the connection ends first.
+    package func chunk() async -> [UInt8]? {
+        guard let lineEnd = await readUntil({ Self.find([13, 10], in: $0).map { $0 + 2 } }) else { return nil }
+        let line = String(decoding: take(lineEnd).dropLast(2), as: UTF8.self)
+        guard let size = Int(line.split(separator: ";").first ?? "", radix: 16) else { return nil }
+        guard await readUntil({ $0.count >= size + 2 ? size + 2 : nil }) != nil else { return nil }
+        return Array(take(size + 2).dropLast(2))
+    }
+
+    /// Reads a streamed (chunked) body's chunks until `done` holds for its text read so far by this call; that
+    /// text, or what came before the body or the connection ended.
+    package func streamed(until done: (String) -> Bool) async -> String {
+        var text: [UInt8] = []
+        while !done(String(decoding: text, as: UTF8.self)), let chunk = await chunk(), !chunk.isEmpty {
+            text += chunk
         }
-        return answer
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// The answers' bytes read until the server closes (for a test that counts what came).

@@ -23,7 +23,7 @@ package struct HTTPFace: Sendable {
         self.token = token
         self.allowRemote = allowRemote
         self.places = places
-        api = APIFace(methods: HTTPMethods(engine: engine))
+        api = APIFace(methods: HTTPMethods(engine: engine), events: EventStream(log: engine, clock: engine.clock))
     }
 
     /// The routes and what they give, for `/:help`.
@@ -35,7 +35,9 @@ package struct HTTPFace: Sendable {
             ("?m ?M ?u", "metric units (wind in m/s for both), or USCS"),
             ("GET /", "the same for the current location (needs the token)"),
             ("GET /:help", "this page"),
-        ] + APIRoute.all.map { ($0.written, $0.meaning) }
+        ] + APIRoute.all.map { ($0.written, $0.meaning) } + [
+            ("GET /v1/events", "the log's events, live (Server-Sent Events)")
+        ]
 
     /// The answer to `request`.
     package func answer(_ request: HTTPRequest, _ target: HTTPTarget) async -> HTTPResponse {

@@ -1,9 +1,11 @@
-/// An answer with its whole body, framed by `Content-Length` (or, for a stream, only its head: see
-/// `streamHead`).
+/// An answer with its whole body, framed by `Content-Length`; or, with a `stream`, its head (`streamHead`) and
+/// a body the stream writes as it goes.
 package struct HTTPResponse: Sendable, Equatable {
     package var status: HTTPStatus
     package var headers: HTTPHeaders
     package var body: [UInt8]
+    /// What writes the body of a streamed answer (then `body` is unused).
+    package var stream: HTTPStream?
 
     package init(_ status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
@@ -51,6 +53,11 @@ package struct HTTPResponse: Sendable, Equatable {
         }
         if !keepAlive { head += "Connection: close\r\n" }
         return head
+    }
+
+    package static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool {
+        lhs.status == rhs.status && lhs.headers == rhs.headers && lhs.body == rhs.body
+            && (lhs.stream == nil) == (rhs.stream == nil)
     }
 
     /// The interim `100 Continue` a client that sent `Expect: 100-continue` waits for.

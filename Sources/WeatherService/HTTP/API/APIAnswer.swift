@@ -36,6 +36,19 @@ package enum APIAnswer {
     static func problem(
         _ status: HTTPStatus, kind: String, detail: String, code: Int? = nil, data: [String: JSONValue] = [:]
     ) -> HTTPResponse {
+        HTTPResponse(
+            status, headers: HTTPHeaders([("Content-Type", "application/problem+json")]),
+            body: JSONValue.object(problemJSON(status, kind: kind, detail: detail, code: code, data: data)).jsonBytes)
+    }
+
+    /// The members of `error`'s problem.
+    static func problemJSON(_ error: RPCError) -> [String: JSONValue] {
+        problemJSON(error.httpStatus, kind: error.kind, detail: error.message, code: error.rpcCode, data: error.details)
+    }
+
+    private static func problemJSON(
+        _ status: HTTPStatus, kind: String, detail: String, code: Int?, data: [String: JSONValue]
+    ) -> [String: JSONValue] {
         var members = data
         members["type"] = .string("urn:weatherd:error:" + kind)
         members["title"] = .string(status.reason)
@@ -43,8 +56,6 @@ package enum APIAnswer {
         members["detail"] = .string(detail)
         members["kind"] = .string(kind)
         if let code { members["code"] = .int(Int64(code)) }
-        return HTTPResponse(
-            status, headers: HTTPHeaders([("Content-Type", "application/problem+json")]),
-            body: JSONValue.object(members).jsonBytes)
+        return members
     }
 }

@@ -12,6 +12,7 @@ import WeatherWire
 ///   unknown route is a 404 problem, a known path asked with another method a 405 with `Allow`.
 struct APIFace: Sendable {
     let methods: HTTPMethods
+    let events: EventStream
 
     func answer(_ request: HTTPRequest, _ target: HTTPTarget, authorized: Bool) async -> HTTPResponse {
         guard authorized else {
@@ -23,6 +24,10 @@ struct APIFace: Sendable {
         }
         let segments = target.segments.dropFirst()
         let verb = request.method == "HEAD" ? "GET" : request.method
+        if segments.elementsEqual(["events"]) {
+            guard verb == "GET" else { return Self.methodNotAllowed(["GET", "HEAD"]) }
+            return events.response(request, target)
+        }
         var allowed: [String] = []
         for route in APIRoute.all {
             guard let bound = route.bind(segments) else { continue }
@@ -37,6 +42,10 @@ struct APIFace: Sendable {
                 .notFound, kind: "no_route", detail: "weatherd's API has no such route; GET /:help lists them.")
         }
         if allowed.contains("GET") { allowed.append("HEAD") }
+        return Self.methodNotAllowed(allowed)
+    }
+
+    static func methodNotAllowed(_ allowed: [String]) -> HTTPResponse {
         var response = APIAnswer.problem(
             .methodNotAllowed, kind: "method_not_allowed",
             detail: "This route answers only \(allowed.joined(separator: ", ")).")
