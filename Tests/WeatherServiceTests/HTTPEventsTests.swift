@@ -1,10 +1,12 @@
 import Foundation
+import Synchronization
 import Testing
 import WeatherDomain
 import WeatherEngine
 import WeatherRuntime
 import WeatherService
 import WeatherTesting
+import WeatherWire
 
 /// Server-Sent Events read apart from the server's code: blocks split at blank lines, comments dropped.
 enum ServerSentEvents {
@@ -126,6 +128,52 @@ struct HTTPEventsTests {
             #expect(post.headers["allow"] == "GET, HEAD")
             let anonymous = try await HTTPAPITests.ask(port, "GET", "/v1/events?after=0", headers: [])
             #expect(anonymous.status == 401)
+        }
+    }
+
+    /// A stream's sink that records what is written and has room for `rooms` pieces, then none (a client
+    /// that stopped reading and let the connection's timeout pass).
+    final class StallingSink: HTTPStreamSink {
+        private let state: Mutex<(written: [UInt8], rooms: Int)>
+        init(rooms: Int) { state = Mutex(([], rooms)) }
+        var text: String { state.withLock { String(decoding: $0.written, as: UTF8.self) } }
+        func write(_ bytes: [UInt8]) { state.withLock { $0.written += bytes } }
+        func room() async -> Bool {
+            state.withLock { state in
+                state.rooms -= 1
+                return state.rooms >= 0
+            }
+        }
+    }
+
+    @Test("a client that stops reading holds its feed; when it has no room it is sent event: cut naming the last seq")
+    func cutWhenNotReading() async throws {
+        try await InProcessWeatherd.with { service in
+            service.engine.ready.open()
+            let face = HTTPFace(engine: service.engine, token: HTTPToken(testToken), allowRemote: false)
+            let request = HTTPRequest(
+                method: "GET", target: "/v1/events",
+                headers: HTTPHeaders([
+                    ("Host", "127.0.0.1"), ("Authorization", "Bearer \(testToken)"),
+                ]))
+            let response = await face.answer(request, try request.parsedTarget())
+            let stream = try #require(response.stream)
+            let sink = StallingSink(rooms: 2)
+            let feeding = Task { await stream.body(sink) }
+            #expect(await eventually { sink.text.contains("event: caughtUp") })
+            // Live from now: the feed asks for room before each event; the third finds none.
+            var seqs: [Int64] = []
+            for index in 0..<3 {
+                let added = try await service.call(
+                    "favorites/add", ["name": .string("F\(index)"), "lat": .int(Int64(index)), "lon": 1])
+                #expect(added["result"] != nil)
+                seqs.append(try await service.result("service/status")["lastSeq"]?.intValue ?? 0)
+            }
+            await feeding.value
+            let events = ServerSentEvents.parse(sink.text).filter { $0.event != "caughtUp" }
+            #expect(events.map(\.id) == [String(seqs[0]), String(seqs[1]), nil])
+            #expect(events.last?.event == "cut")
+            #expect(events.last?.json?["lastSeq"] == .int(seqs[1]), "the last event it was sent")
         }
     }
 }

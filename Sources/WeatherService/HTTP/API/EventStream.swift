@@ -66,6 +66,8 @@ struct EventStream: Sendable {
                     progress.sent.withLock { $0 = max($0, lastSeq) }
                     sink.write(Self.event("caughtUp", id: lastSeq, data: ["lastSeq": .int(lastSeq)]))
                 } send: { object in
+                    // Once stalled, the feed only winds down: what it still hands over is not sent.
+                    guard !stalled.isOpen else { return }
                     let seq = object["seq"]?.intValue ?? 0
                     progress.sent.withLock { $0 = seq }
                     sink.write(Self.event(object["type"]?.stringValue ?? "event", id: seq, data: object))
