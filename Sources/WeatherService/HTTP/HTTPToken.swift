@@ -19,23 +19,35 @@ package struct HTTPToken: Sendable {
 
     package init(_ text: String) { secret = Array(text.utf8) }
 
+    /// The token itself, for `weatherd http-token` to print (never logged).
+    package var text: String { String(decoding: secret, as: UTF8.self) }
+
     /// The token in `dataDirectory`, made (0600) when there is none.
     ///
     /// - Throws: `SocketError` when the file cannot be made or read, is empty, or others may read it (a token
     ///   every local user can read protects nothing).
     package static func loadOrCreate(dataDirectory: String) throws(SocketError) -> HTTPToken {
-        let path = (dataDirectory as NSString).appendingPathComponent(fileName)
+        if let kept = try load(dataDirectory: dataDirectory) { return kept }
+        // Written whole or not at all (a crash leaves no empty token behind); the data dir's lock, held by this
+        // serve, keeps a second one from making another meanwhile.
+        var generator = SystemRandomNumberGenerator()
+        let text = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        do throws(StorageError) {
+            try LogFiles.replaceFile(path(dataDirectory), with: Array((text + "\n").utf8), mode: 0o600)
+        } catch {
+            throw .system(error.operation, error.path, errno: error.errno)
+        }
+        return HTTPToken(text)
+    }
+
+    /// The token in `dataDirectory`, or nil when none was made yet.
+    ///
+    /// - Throws: `SocketError` when the file cannot be read, holds no token, or others may read it.
+    package static func load(dataDirectory: String) throws(SocketError) -> HTTPToken? {
+        let path = path(dataDirectory)
         let bytes: [UInt8]
         do throws(StorageError) {
-            guard let kept = try LogFiles.readWholeFile(path) else {
-                // Written whole or not at all (a crash leaves no empty token behind); the data dir's lock, held
-                // by this serve, keeps a second one from making another meanwhile.
-                var generator = SystemRandomNumberGenerator()
-                let text = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }
-                    .joined()
-                try LogFiles.replaceFile(path, with: Array((text + "\n").utf8), mode: 0o600)
-                return HTTPToken(text)
-            }
+            guard let kept = try LogFiles.readWholeFile(path) else { return nil }
             bytes = kept
         } catch {
             throw .system(error.operation, error.path, errno: error.errno)
@@ -48,6 +60,10 @@ package struct HTTPToken: Sendable {
         let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard text.count >= 16 else { throw SocketError("\(path) holds no token of at least 16 characters") }
         return HTTPToken(text)
+    }
+
+    private static func path(_ dataDirectory: String) -> String {
+        (dataDirectory as NSString).appendingPathComponent(fileName)
     }
 
     /// Whether `header` (an `Authorization` value) is `Bearer <this token>`, compared in constant time.
