@@ -17,6 +17,7 @@ package struct HTTPFace: Sendable {
     let allowRemote: Bool
     let places: PlaceAnswer?
     let api: APIFace
+    let mcp: MCPOverHTTP
 
     package init(engine: Engine, token: HTTPToken, allowRemote: Bool, places: PlaceAnswer? = nil) {
         self.engine = engine
@@ -24,6 +25,7 @@ package struct HTTPFace: Sendable {
         self.allowRemote = allowRemote
         self.places = places
         api = APIFace(methods: HTTPMethods(engine: engine), events: EventStream(log: engine, clock: engine.clock))
+        mcp = MCPOverHTTP(engine: engine)
     }
 
     /// The routes and what they give, for `/:help`.
@@ -52,6 +54,9 @@ package struct HTTPFace: Sendable {
         case [":help"]:
             guard request.method == "GET" || request.method == "HEAD" else { return Self.methodNotAllowed("GET, HEAD") }
             return HTTPResponse(.ok, text: Self.help)
+        case ["mcp"]:
+            guard authorized else { return APIFace.unauthorized() }
+            return await mcp.answer(request)
         case let segments where segments.first == "v1":
             return await api.answer(request, target, authorized: authorized)
         case let segments where segments.count <= 1 && places != nil:

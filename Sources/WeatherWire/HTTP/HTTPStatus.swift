@@ -11,6 +11,7 @@ package struct HTTPStatus: Equatable, Hashable, Sendable {
     package static let `continue` = HTTPStatus(100, "Continue")
     package static let ok = HTTPStatus(200, "OK")
     package static let created = HTTPStatus(201, "Created")
+    package static let accepted = HTTPStatus(202, "Accepted")
     package static let noContent = HTTPStatus(204, "No Content")
     package static let notModified = HTTPStatus(304, "Not Modified")
     package static let badRequest = HTTPStatus(400, "Bad Request")

@@ -15,13 +15,7 @@ struct APIFace: Sendable {
     let events: EventStream
 
     func answer(_ request: HTTPRequest, _ target: HTTPTarget, authorized: Bool) async -> HTTPResponse {
-        guard authorized else {
-            var response = APIAnswer.problem(
-                .unauthorized, kind: "token_required",
-                detail: "The API needs the token in the data dir's http-token file: Authorization: Bearer TOKEN.")
-            response.headers.add("WWW-Authenticate", "Bearer")
-            return response
-        }
+        guard authorized else { return Self.unauthorized() }
         let segments = target.segments.dropFirst()
         let verb = request.method == "HEAD" ? "GET" : request.method
         if segments.elementsEqual(["events"]) {
@@ -43,6 +37,16 @@ struct APIFace: Sendable {
         }
         if allowed.contains("GET") { allowed.append("HEAD") }
         return Self.methodNotAllowed(allowed)
+    }
+
+    /// 401 as a problem: the token is missing or wrong.
+    static func unauthorized() -> HTTPResponse {
+        var response = APIAnswer.problem(
+            .unauthorized, kind: "token_required",
+            detail: "This needs the token in the data dir's http-token file (weatherd http-token): "
+                + "Authorization: Bearer TOKEN.")
+        response.headers.add("WWW-Authenticate", "Bearer")
+        return response
     }
 
     static func methodNotAllowed(_ allowed: [String]) -> HTTPResponse {
