@@ -70,6 +70,9 @@ struct HTTPAPITests {
                 port, "GET", "/v1/current?lat=52.52&lon=13.41", headers: [Self.bearer, "If-None-Match: \"0\""])
             #expect(other.status == 200)
             #expect(service.network.requests.count(where: { $0.contains("current=") }) == 1, "one upstream call")
+            let http = try await service.result("service/status")["http"]
+            #expect(http?["url"] == .string("http://127.0.0.1:\(port)/"))
+            #expect(http?["routes"]?.arrayValue?.contains("GET /v1/events") == true)
             let head = try await Self.ask(port, "HEAD", "/v1/current?lat=52.52&lon=13.41")
             #expect(head.status == 200)
             #expect(head.headers["content-length"] == String(second.body.count))

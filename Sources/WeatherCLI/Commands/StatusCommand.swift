@@ -49,6 +49,10 @@ enum StatusCommand {
         if let socket = status["socket"]?.stringValue {
             rows.append(("socket", "\(socket), connections: \(status["connections"]?.intValue ?? 0)"))
         }
+        if let url = status["http"]?["url"]?.stringValue {
+            rows.append(
+                ("HTTP", "\(url): /{place} (wttr.in), /v1 (the token), /v1/events, /mcp, /metrics; \(url):help"))
+        }
         if let shipping = status["shipping"] { rows.append(("shipping", Self.shipping(shipping))) }
         context.output.print(Text.table(rows.map { [$0.0, $0.1] }))
         return CLI.Exit.ok

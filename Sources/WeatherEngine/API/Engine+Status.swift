@@ -43,6 +43,8 @@ package struct ServiceStatus: Sendable {
     package var front: FrontStatus?
     /// How far the log is shipped (`--nats`); nil when it is not.
     package var shipping: ShipStatus?
+    /// Where the HTTP face listens; nil without one.
+    package var httpURL: String?
 }
 
 extension Engine {
@@ -61,6 +63,6 @@ extension Engine {
             readOnlyReason: writerStatus.failure?.message,
             batches: writerStatus.batches, syncs: writerStatus.syncs,
             pid: ProcessInfo.processInfo.processIdentifier, logDamage: logHealth.known, front: frontStatus,
-            shipping: shipStatus)
+            shipping: shipStatus, httpURL: httpURL)
     }
 }

@@ -206,8 +206,9 @@ extension Configuration {
             holding: .daemon),
         Option(
             "--http-listen", "--metrics-listen", at: \.httpListen, .httpEndpoint.optional,
-            help: "serve: answer HTTP at this address (port 9466 when left out): GET /metrics (Prometheus) and "
-                + "wttr.in's URLs (GET /:help lists them); loopback only unless --http-allow-remote",
+            help: "serve: answer HTTP at this address (port 9466 when left out): GET /metrics (Prometheus), "
+                + "wttr.in's URLs, the /v1 JSON API, /v1/events and /mcp (GET /:help lists them); loopback only "
+                + "unless --http-allow-remote",
             defaults: defaults,
             holding: .daemon),
         Option(

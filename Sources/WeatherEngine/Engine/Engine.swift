@@ -66,6 +66,7 @@ package final class Engine: Sendable {
     let autoLocationDefault: Bool
     /// Facts the front adds to `service/status` (the socket, the connections).
     private let frontFacts = CallbackSlot<@Sendable () -> FrontStatus>()
+    private let httpAddress = Mutex<String?>(nil)
     /// How far the log is shipped (`--nats`), told by the shipper.
     private let shipFacts = CallbackSlot<@Sendable () -> ShipStatus>()
 
@@ -216,6 +217,12 @@ package final class Engine: Sendable {
     }
 
     var frontStatus: FrontStatus? { frontFacts.callback?() }
+
+    /// Where the HTTP face listens (`http://127.0.0.1:9466/`), once it does: `service/status` shows it.
+    package var httpURL: String? {
+        get { httpAddress.withLock { $0 } }
+        set { httpAddress.withLock { $0 = newValue } }
+    }
 
     /// Where `service/status` and the metrics read how far the log is shipped.
     package func setShipStatus(_ facts: @escaping @Sendable () -> ShipStatus) {

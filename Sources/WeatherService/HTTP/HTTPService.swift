@@ -59,6 +59,7 @@ package struct HTTPService: Service {
     package func run() async {
         await engine.ready.wait()
         engine.logger.info("HTTP on http://\(listener.endpoint)/")
+        engine.httpURL = "http://\(listener.endpoint)/"
         let (accepted, acceptor) = AsyncStream<Int32>.makeStream()
         listener.start(on: engine.runtime) { fd in
             if case .terminated = acceptor.yield(fd) { close(fd) }

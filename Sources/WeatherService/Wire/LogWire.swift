@@ -62,6 +62,11 @@ extension ServiceStatus {
             result["connections"] = .int(Int64(front.connections))
             result["maxConnections"] = .int(Int64(front.maxConnections))
         }
+        if let httpURL {
+            result["http"] = .object([
+                "url": .string(httpURL), "routes": .array(HTTPFace.routes.map { .string($0.route) }),
+            ])
+        }
         if let shipping {
             result["shipping"] = .object([
                 "url": .string(shipping.url), "stream": .string(shipping.stream), "subject": .string(shipping.subject),
