@@ -44,7 +44,17 @@ package final class WaitQueue<Value: Sendable>: Sendable {
             }
         } onCancel: {
             guard !ignoringCancellation else { return }
-            state.withLock { $0.waiters.removeValue(forKey: id) }?.resume(returning: nil)
+            let waiter = state.withLock { state -> CheckedContinuation<Value?, Never>? in
+                guard let waiter = state.waiters.removeValue(forKey: id) else { return nil }
+                // The order forgets cancelled waiters now and then, so a queue whose waiters are cancelled more
+                // often than resumed does not grow (amortized: once it holds twice as many ids as waiters).
+                if state.order.count > 2 * state.waiters.count + 64 {
+                    let live = state.waiters
+                    state.order.removeAll { live[$0] == nil }
+                }
+                return waiter
+            }
+            waiter?.resume(returning: nil)
         }
     }
 
