@@ -14,20 +14,8 @@ struct HTTPAPITests {
         network.route("/v1/forecast", query: "hourly=", InMemoryTransport.ok(OpenMeteoBodies.forecast()))
         network.route("/v1/forecast", query: "current=", InMemoryTransport.ok(OpenMeteoBodies.current(temperature: 3)))
         try await InProcessWeatherd.with(network: network) { service in
-            service.engine.ready.open()
-            let listener = try TCPListener(MetricsEndpoint(host: "127.0.0.1", port: 0))
             let face = HTTPFace(engine: service.engine, token: HTTPToken(testToken), allowRemote: false)
-            let http = HTTPService(engine: service.engine, listener: listener, handler: face.answer)
-            let running = Task { await http.run() }
-            do {
-                try await body(service, listener.endpoint.port)
-            } catch {
-                running.cancel()
-                await running.value
-                throw error
-            }
-            running.cancel()
-            await running.value
+            try await service.servingHTTP(face.answer) { _, port in try await body(service, port) }
         }
     }
 

@@ -15,21 +15,10 @@ struct MetricsEndpointTests {
         handler: HTTPHandler? = nil, _ body: (InProcessWeatherd, HTTPService, Int) async throws -> Void
     ) async throws {
         try await InProcessWeatherd.with { service in
-            service.engine.ready.open()
-            let listener = try TCPListener(MetricsEndpoint(host: "127.0.0.1", port: 0))
             let face = HTTPFace(engine: service.engine, token: HTTPToken(testToken), allowRemote: allowRemote)
-            let metrics = HTTPService(
-                engine: service.engine, listener: listener, settings: settings, handler: handler ?? face.answer)
-            let running = Task { await metrics.run() }
-            do {
-                try await body(service, metrics, listener.endpoint.port)
-            } catch {
-                running.cancel()
-                await running.value
-                throw error
+            let metrics = try await service.servingHTTP(handler ?? face.answer, settings: settings) { http, port in
+                try await body(service, http, port)
             }
-            running.cancel()
-            await running.value
             #expect(metrics.connections.count == 0, "every connection ended at shutdown")
         }
     }
