@@ -32,12 +32,10 @@ package struct WttrRoute: Sendable {
         }
         var params: [String: JSONValue]
         do {
-            // Favorites are private: a named place is looked up as a city, never among them.
-            params = try PlaceArgument.params(place, favorites: [])
+            params = try Self.params(place)
         } catch {
             return HTTPResponse(.badRequest, text: "\(error)\n")
         }
-        if place == nil { params["autoLocation"] = .bool(false) }
         if target.has("u") {
             params["units"] = .string(Units.imperial.rawValue)
         } else if target.has("m") || target.has("M") {
@@ -61,11 +59,10 @@ package struct WttrRoute: Sendable {
         do throws(RPCError) {
             var params: [String: JSONValue]
             do {
-                params = try PlaceArgument.params(place, favorites: [])
+                params = try Self.params(place)
             } catch {
                 return HTTPResponse(.badRequest, text: "\(error)\n")
             }
-            if place == nil { params["autoLocation"] = .bool(false) }
             params["units"] = .string(Units.metric.rawValue)
             let current = try await methods.call("weather/current", params)
             params["type"] = "threeHourly"
@@ -82,6 +79,14 @@ package struct WttrRoute: Sendable {
         } catch {
             return HTTPResponse(error.httpStatus, text: error.message + "\n")
         }
+    }
+
+    /// The params naming `place` (nil: the current location, as set, never looked for). Favorites are private: a
+    /// named place is looked up as a city, never among them.
+    private static func params(_ place: String?) throws(UsageError) -> [String: JSONValue] {
+        var params = try PlaceArgument.params(place, favorites: [])
+        if place == nil { params["autoLocation"] = .bool(false) }
+        return params
     }
 
     /// The result of a call whose failure only leaves some codes unknown.
