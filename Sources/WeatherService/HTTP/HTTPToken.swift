@@ -30,8 +30,7 @@ package struct HTTPToken: Sendable {
         if let kept = try load(dataDirectory: dataDirectory) { return kept }
         // Written whole or not at all (a crash leaves no empty token behind); the data dir's lock, held by this
         // serve, keeps a second one from making another meanwhile.
-        var generator = SystemRandomNumberGenerator()
-        let text = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        let text = randomHex(bytes: 32)
         do throws(StorageError) {
             try LogFiles.replaceFile(path(dataDirectory), with: Array((text + "\n").utf8), mode: 0o600)
         } catch {
@@ -60,6 +59,12 @@ package struct HTTPToken: Sendable {
         let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard text.count >= 16 else { throw SocketError("\(path) holds no token of at least 16 characters") }
         return HTTPToken(text)
+    }
+
+    /// `bytes` random bytes from the system's generator, in hex: a secret, or a name no one can guess.
+    package static func randomHex(bytes: Int) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<bytes).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
     }
 
     private static func path(_ dataDirectory: String) -> String {

@@ -25,15 +25,16 @@ struct EventStream: Sendable {
 
     func response(_ request: HTTPRequest, _ target: HTTPTarget) -> HTTPResponse {
         let after: Int64
-        var types: Set<String>?
+        let types: Set<String>?
         do throws(RPCError) {
-            for (name, _) in target.query where name != "after" && name != "types" {
+            let query = try APIQuery.params(target)
+            for name in query.keys where name != "after" && name != "types" {
                 throw .invalidParams("query.\(name) is not a parameter of /v1/events (after, types)")
             }
             let resumed = try Self.seq(request.headers["Last-Event-ID"], "Last-Event-ID")
-            let asked = try Self.seq(target.query("after"), "query.after")
+            let asked = try Self.seq(query["after"]?.stringValue, "query.after")
             after = resumed ?? asked ?? log.lastSeq
-            if let list = target.query("types") { types = Set(list.split(separator: ",").map(String.init)) }
+            types = query["types"]?.arrayValue.map { Set($0.compactMap(\.stringValue)) }
         } catch {
             return APIAnswer.problem(error)
         }

@@ -104,11 +104,7 @@ final class MCPOverHTTP: Sendable {
     }
 
     private func open() async -> MCPHTTPSession {
-        var generator = SystemRandomNumberGenerator()
-        let id = (0..<16).map { _ in
-            let byte = UInt8.random(in: 0...255, using: &generator)
-            return String(byte >> 4, radix: 16) + String(byte & 15, radix: 16)
-        }.joined()
+        let id = HTTPToken.randomHex(bytes: 16)
         let (session, evicted) = state.withLock { state -> (MCPHTTPSession, MCPHTTPSession?) in
             state.opened += 1
             state.uses += 1
