@@ -23,14 +23,24 @@ package func withHangGuard<T: Sendable>(
 /// Returns true once `condition` holds, looked at again every 20 ms (what it reads may change on another
 /// thread or in another process, which tell no one); false only when the hang guard fires first.
 ///
+/// The guard counts the time this wait got to run: a 20 ms sleep that took seconds means the process's threads
+/// were all held by other tests (a loaded machine runs the whole suite at once on its cooperative threads), and
+/// the work waited for was held with it, so that stall is not counted against it. Otherwise a wait that woke
+/// after a long stall would give up at once, before the work queued ahead of it had run.
+///
 /// Each wait looks at its own condition only: nothing wakes every waiter of the suite at once.
 package func eventually(
     _ limit: Duration = hangGuardLimit, _ condition: () throws -> Bool
 ) async rethrows -> Bool {
-    let giveUp = ContinuousClock.now.advanced(by: limit)
+    let poll = Duration.milliseconds(20)
+    var giveUp = ContinuousClock.now.advanced(by: limit)
     while try !condition() {
-        if ContinuousClock.now >= giveUp { return false }
-        try? await Task.sleep(for: .milliseconds(20))
+        let asleep = ContinuousClock.now
+        if asleep >= giveUp { return false }
+        try? await Task.sleep(for: poll)
+        // Time past a generous second per poll is a stall of the whole process, not of what this waits for.
+        let stalled = asleep.duration(to: ContinuousClock.now) - .seconds(1)
+        if stalled > .zero { giveUp = giveUp.advanced(by: stalled) }
     }
     return true
 }
