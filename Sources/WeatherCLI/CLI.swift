@@ -32,7 +32,7 @@ package enum CLI {
         WarningsCommand.command, AirCommand.command, SearchCommand.command, LocationCommand.command,
         UnitsCommand.command, RefreshCommand.command, FavoritesCommand.command, AlertsCommand.command,
         EventsCommand.command, NotifyCommand.command, StatusCommand.command, MetricsCommand.command,
-        StopCommand.command, HTTPTokenCommand.command,
+        StopCommand.command, HTTPTokenCommand.command, OpenCommand.command,
         CompletionsCommand.command,
     ]
 

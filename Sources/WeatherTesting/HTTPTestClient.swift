@@ -41,9 +41,11 @@ package final class HTTPTestClient: Sendable {
         _ = await onOwnThread(named: "http-test-send") { Descriptor.writeAll(fd, bytes, socket: true) }
     }
 
-    /// `GET target` with `Host: 127.0.0.1` and the extra header lines given.
+    /// `GET target` with `Host: 127.0.0.1` (unless `headers` give a `Host` of their own) and the extra header lines
+    /// given.
     package static func get(_ target: String, _ headers: [String] = [], method: String = "GET") -> String {
-        "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers.map { $0 + "\r\n" }.joined() + "\r\n"
+        let host = headers.contains { $0.lowercased().hasPrefix("host:") } ? "" : "Host: 127.0.0.1\r\n"
+        return "\(method) \(target) HTTP/1.1\r\n" + host + headers.map { $0 + "\r\n" }.joined() + "\r\n"
     }
 
     /// Reads the next answer; nil when the connection ends first. `forHEAD`: the answer has no body whatever

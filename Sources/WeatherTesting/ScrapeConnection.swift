@@ -80,4 +80,10 @@ package final class ScrapeConnection: Sendable {
     /// `GET /metrics` as Prometheus sends it, asking to close after the answer (this client reads to the end).
     package static let scrape =
         "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/plain\r\nConnection: close\r\n\r\n"
+
+    /// Prometheus' scrape with the HTTP face's token, as its `authorization.credentials_file` sends it.
+    package static func scrape(token: String) -> String {
+        "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/plain\r\nAuthorization: Bearer \(token)\r\n"
+            + "Connection: close\r\n\r\n"
+    }
 }

@@ -16,6 +16,9 @@ extension InProcessWeatherd {
         let http = HTTPService(engine: engine, listener: listener, settings: settings, handler: handler)
         let running = Task { await http.run() }
         do {
+            // Served once the service says where (`service/status`, `http/open`).
+            let served = await eventually { engine.httpURL != nil }
+            guard served else { throw RunningWeatherdError("the HTTP service never said where it listens") }
             try await body(http, listener.endpoint.port)
         } catch {
             running.cancel()

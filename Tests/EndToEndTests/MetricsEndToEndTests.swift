@@ -43,7 +43,9 @@ struct MetricsEndToEndTests {
         try await shared.stopDaemon()
     }
 
-    @Test("weatherd serve --metrics-listen answers GET /metrics beside its socket, and stops cleanly at SIGTERM")
+    @Test(
+        "weatherd serve --metrics-listen answers GET /metrics with the token beside its socket, and stops cleanly at SIGTERM"
+    )
     func servesHTTP() async throws {
         let shared = try SharedDataDir()
         let daemon = try RunningWeatherd(
@@ -56,8 +58,12 @@ struct MetricsEndToEndTests {
         let line = try #require(daemon.standardError.split(separator: "\n").first { $0.contains(announced) })
         let port = try #require(Int(line.split(separator: ":").last?.split(separator: "/").first ?? ""))
         let before = try Self.log(shared.directory.path)
+        let refused = try await ScrapeConnection.exchange(port: port, ScrapeConnection.scrape)
+        #expect(refused.status == 401, "the metrics name the places: they need the token")
+        let token = try String(contentsOfFile: shared.directory.path + "/http-token", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
         for _ in 0..<20 {
-            let answer = try await ScrapeConnection.exchange(port: port, ScrapeConnection.scrape)
+            let answer = try await ScrapeConnection.exchange(port: port, ScrapeConnection.scrape(token: token))
             #expect(answer.status == 200)
             #expect(try ExpositionParser.parse(answer.body)["weatherd_build_info"] != nil)
         }

@@ -14,7 +14,7 @@ struct HTTPAPITests {
         network.route("/v1/forecast", query: "hourly=", InMemoryTransport.ok(OpenMeteoBodies.forecast()))
         network.route("/v1/forecast", query: "current=", InMemoryTransport.ok(OpenMeteoBodies.current(temperature: 3)))
         try await InProcessWeatherd.with(network: network) { service in
-            let face = HTTPFace(engine: service.engine, token: HTTPToken(testToken), allowRemote: false)
+            let face = HTTPFace(engine: service.engine, access: HTTPAccess(token: HTTPToken(testToken)))
             try await service.servingHTTP(face.answer) { _, port in try await body(service, port) }
         }
     }

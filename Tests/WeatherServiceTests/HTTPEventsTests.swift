@@ -150,7 +150,7 @@ struct HTTPEventsTests {
     func cutWhenNotReading() async throws {
         try await InProcessWeatherd.with { service in
             service.engine.ready.open()
-            let face = HTTPFace(engine: service.engine, token: HTTPToken(testToken), allowRemote: false)
+            let face = HTTPFace(engine: service.engine, access: HTTPAccess(token: HTTPToken(testToken)))
             let request = HTTPRequest(
                 method: "GET", target: "/v1/events",
                 headers: HTTPHeaders([

@@ -9,13 +9,16 @@ import WeatherTesting
 @Suite("the metrics endpoint: GET /metrics over HTTP, bounded against bad, slow and many clients")
 struct MetricsEndpointTests {
     /// Runs an `HTTPService` with the HTTP face on 127.0.0.1 (a port the system chooses) over an in-process
-    /// service, and stops it (by cancellation, as the daemon does) afterwards.
+    /// service, and stops it (by cancellation, as the daemon does) afterwards. The metrics are public here
+    /// (`--metrics-public`): these tests are about HTTP itself; `HTTPAccessTests` checks who may scrape.
     static func serving(
         _ settings: HTTPService.Settings = HTTPService.Settings(), allowRemote: Bool = false,
         handler: HTTPHandler? = nil, _ body: (InProcessWeatherd, HTTPService, Int) async throws -> Void
     ) async throws {
         try await InProcessWeatherd.with { service in
-            let face = HTTPFace(engine: service.engine, token: HTTPToken(testToken), allowRemote: allowRemote)
+            let face = HTTPFace(
+                engine: service.engine,
+                access: HTTPAccess(token: HTTPToken(testToken), allowRemote: allowRemote, metricsPublic: true))
             let metrics = try await service.servingHTTP(handler ?? face.answer, settings: settings) { http, port in
                 try await body(service, http, port)
             }

@@ -20,7 +20,7 @@ struct WttrRouteTests {
         try await InProcessWeatherd.with(network: network) { service in
             let route = WttrRoute(engine: service.engine)
             let face = HTTPFace(
-                engine: service.engine, token: HTTPToken(testToken), allowRemote: false, places: route.answer)
+                engine: service.engine, access: HTTPAccess(token: HTTPToken(testToken)), places: route.answer)
             try await service.servingHTTP(face.answer) { _, port in try await body(service, port) }
         }
     }

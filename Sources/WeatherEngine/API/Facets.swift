@@ -103,6 +103,8 @@ package protocol LogFacet: Sendable {
     func status() async -> ServiceStatus
     /// See `Engine.metrics()`.
     func metrics() async -> MetricsReading
+    /// See `Engine.browserLink()`.
+    func browserLink() throws(EngineError) -> BrowserLink
 }
 
 extension Engine: WeatherFacet, FavoritesFacet, SettingsFacet, LocationFacet, AlertsFacet, LogFacet {}

@@ -216,6 +216,14 @@ extension Configuration {
             help: "serve: let --http-listen take an address other hosts reach; every request then needs the "
                 + "token in DIR/http-token (Authorization: Bearer)", defaults: defaults, holding: .daemon),
         Option(
+            "--metrics-public", at: \.metricsPublic, .on,
+            help: "serve: answer GET /metrics without the token (its labels name your places)", defaults: defaults,
+            holding: .daemon),
+        Option(
+            "--http-host", at: \.httpHosts, .hostNames,
+            help: "serve: names a request's Host may give besides localhost, 127.0.0.1 and [::1] (comma-separated; "
+                + "others are refused against DNS rebinding)", defaults: defaults, holding: .daemon),
+        Option(
             "--nats", environment: ["WEATHERD_NATS"], at: \.nats, .natsURL.optional,
             help: "serve: ship every committed event to this NATS server's JetStream, exactly once and in order",
             defaults: defaults, holding: .daemon),
@@ -261,6 +269,22 @@ extension OptionValue {
                 else { throw OptionRefusal("must be a language tag such as de or fr-BE") }
                 return tag
             }, write: { $0 })
+    }
+
+    /// `--http-host`: host names, comma-separated, each a DNS name or an address, kept lowercased.
+    static var hostNames: OptionValue<[String]> {
+        OptionValue<[String]>(
+            placeholder: "NAME[,NAME…]",
+            read: { text throws(OptionRefusal) in
+                let names = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.lowercased() }
+                guard !names.isEmpty else { throw OptionRefusal("needs at least one host name") }
+                for name in names {
+                    guard !name.isEmpty, name.count <= 253,
+                        name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-.:[]".contains($0)) })
+                    else { throw OptionRefusal("\(name) is not a host name (letters, digits, - . : [ ])") }
+                }
+                return names
+            }, write: { $0.isEmpty ? nil : $0.joined(separator: ",") })
     }
 
     /// `--http-listen`: `HOST[:PORT]` (`MetricsEndpoint.parse`).

@@ -102,6 +102,12 @@ package struct Configuration: Sendable, Equatable {
     /// Whether `httpListen` may be an address other hosts reach (`--http-allow-remote`); every request then
     /// needs the token.
     package var httpAllowRemote = false
+    /// Whether `GET /metrics` answers without the token (`--metrics-public`): its labels name the places weatherd
+    /// keeps, so it needs the token unless this says otherwise.
+    package var metricsPublic = false
+    /// Names besides the loopback's that a request's `Host` may give (`--http-host`, lowercased): the names the
+    /// listener is reached by, the rest refused against DNS rebinding.
+    package var httpHosts: [String] = []
     /// Where `weatherd serve` ships its log (`--nats`); nil: nowhere.
     package var nats: NATSURL?
     /// The JetStream stream it ships to (`--nats-stream`).

@@ -67,6 +67,8 @@ package final class Engine: Sendable {
     /// Facts the front adds to `service/status` (the socket, the connections).
     private let frontFacts = CallbackSlot<@Sendable () -> FrontStatus>()
     private let httpAddress = Mutex<String?>(nil)
+    /// The one-time codes and browser sessions of the HTTP face (`http/open`, `weatherd open`).
+    package let browserPasses = BrowserPasses()
     /// How far the log is shipped (`--nats`), told by the shipper.
     private let shipFacts = CallbackSlot<@Sendable () -> ShipStatus>()
 

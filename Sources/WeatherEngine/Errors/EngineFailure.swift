@@ -26,6 +26,8 @@ package enum EngineError: EngineFailure, Equatable {
     case logKeptChanging
     /// An answer of the wrong shape reached the engine: a bug, reported as an internal error.
     case inconsistent(String)
+    /// The daemon answers no HTTP (it runs without `--http-listen`).
+    case httpNotServed
 
     package var kind: String {
         switch self {
@@ -34,6 +36,7 @@ package enum EngineError: EngineFailure, Equatable {
         case .logDamaged: "log_damaged"
         case .logKeptChanging: "invalid_request"
         case .inconsistent: "internal_error"
+        case .httpNotServed: "http_not_served"
         }
     }
 
@@ -56,6 +59,9 @@ package enum EngineError: EngineFailure, Equatable {
             "the log kept changing during verification; try again"
         case .inconsistent(let what):
             "internal inconsistency: \(what)"
+        case .httpNotServed:
+            "this weatherd answers no HTTP; start it with `weatherd serve --http-listen 127.0.0.1` (or stop it and "
+                + "let the next command start it with that option)."
         }
     }
 }

@@ -93,6 +93,7 @@ package enum ApplicationErrorCode {
         "too_many_connections": 1014,
         "peer_refused": 1015,
         "daemon_unavailable": 1016,
+        "http_not_served": 1017,
     ]
 
     /// The code of a kind; unknown kinds get 1099 so they still fall in the application range.
@@ -140,6 +141,8 @@ extension RPCError {
             self.init(
                 code: ApplicationErrorCode.code(for: error.kind), kind: error.kind, message: error.message,
                 details: damage.details)
+        case .httpNotServed:
+            self = .application(error.kind, error.message)
         case .logKeptChanging:
             self = .invalidRequest(error.message)
         case .inconsistent:

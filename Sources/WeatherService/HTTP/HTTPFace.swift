@@ -1,28 +1,24 @@
 import WeatherEngine
 import WeatherWire
 
-/// The routes of weatherd's HTTP listener: what each answers, and who may ask.
+/// The routes of weatherd's HTTP listener: what each answers, and who may ask (`HTTPAccess`).
 ///
-/// - Every request's `Host` must name the loopback (`localhost`, `127.x.x.x`, `[::1]`, with any port) unless
-///   `--http-allow-remote`: a page on another site that rebinds its name to 127.0.0.1 is refused (DNS rebinding).
-/// - With `--http-allow-remote` every route needs the token (`Authorization: Bearer`, `HTTPToken`).
-/// - `places` answers `GET /{place}` (wttr.in's grammar), given by the shell that has the formatter.
+/// `places` answers `GET /` and `GET /{place}` (wttr.in's grammar and the dashboard), given by the shell that has
+/// the formatters; `GET /?code=…` trades a `weatherd open` code for a browser session.
 package struct HTTPFace: Sendable {
-    /// What answers `GET /{place}`, told whether the request carries the token; nil when no such face is given
-    /// (404).
+    /// What answers `GET /` and `GET /{place}`, told whether the request may see what is private; nil when no
+    /// such face is given (404).
     package typealias PlaceAnswer = @Sendable (HTTPRequest, HTTPTarget, _ authorized: Bool) async -> HTTPResponse
 
     let engine: Engine
-    let token: HTTPToken
-    let allowRemote: Bool
+    let access: HTTPAccess
     let places: PlaceAnswer?
     let api: APIFace
     let mcp: MCPOverHTTP
 
-    package init(engine: Engine, token: HTTPToken, allowRemote: Bool, places: PlaceAnswer? = nil) {
+    package init(engine: Engine, access: HTTPAccess, places: PlaceAnswer? = nil) {
         self.engine = engine
-        self.token = token
-        self.allowRemote = allowRemote
+        self.access = access
         self.places = places
         api = APIFace(methods: HTTPMethods(engine: engine), events: EventStream(log: engine, clock: engine.clock))
         mcp = MCPOverHTTP(engine: engine)
@@ -43,12 +39,15 @@ package struct HTTPFace: Sendable {
 
     /// The answer to `request`.
     package func answer(_ request: HTTPRequest, _ target: HTTPTarget) async -> HTTPResponse {
-        if !allowRemote, let refusal = Self.checkHost(request) { return refusal }
-        let authorized = token.admits(authorization: request.headers["Authorization"])
-        if allowRemote, !authorized { return Self.unauthorized() }
+        if let refusal = access.checkHost(request) { return refusal }
+        let authorized = access.admits(request, passes: engine.browserPasses)
+        if access.allowRemote, !authorized { return Self.unauthorized() }
         switch target.segments {
+        case [] where target.query("code") != nil:
+            return openSession(request, code: target.query("code") ?? "")
         case ["metrics"]:
             guard request.method == "GET" || request.method == "HEAD" else { return Self.methodNotAllowed("GET, HEAD") }
+            guard authorized || access.metricsPublic else { return Self.unauthorized() }
             let text = MetricsText.render(await engine.metrics())
             return HTTPResponse(.ok, text: text, contentType: Exposition.contentType)
         case [":help"]:
@@ -92,23 +91,20 @@ package struct HTTPFace: Sendable {
         return response
     }
 
-    /// 403 for a `Host` that is not a loopback name (the name itself is not echoed).
-    static func checkHost(_ request: HTTPRequest) -> HTTPResponse? {
-        guard let host = request.headers["Host"] else { return nil }
-        var name = Substring(host.lowercased())
-        if name.hasPrefix("[") {
-            name = name.prefix { $0 != "]" }.dropFirst()
-        } else if let colon = name.firstIndex(of: ":") {
-            name = name[..<colon]
+    /// `GET /?code=…`: a code `weatherd open` printed, traded once for a session cookie and a redirect to `/`
+    /// (so the code leaves the address bar and the history); a spent, unknown or expired code is a 403.
+    private func openSession(_ request: HTTPRequest, code: String) -> HTTPResponse {
+        guard request.method == "GET" else { return Self.methodNotAllowed("GET") }
+        guard let session = engine.browserPasses.redeem(code, now: engine.clock.now) else {
+            return HTTPResponse(
+                .forbidden,
+                text: "This link was used already or has expired (a link works once, within "
+                    + "\(BrowserPasses.codeLifetime.components.seconds) s); run `weatherd open` for a new one.\n")
         }
-        let octets = name.split(separator: ".", omittingEmptySubsequences: false)
-        let isLoopback =
-            name == "localhost" || name == "::1"
-            || (octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil })
-        guard !isLoopback else { return nil }
-        return HTTPResponse(
-            .forbidden,
-            text: "The Host header does not name this machine's loopback; weatherd answers only localhost, "
-                + "127.0.0.1 and [::1] (add --http-allow-remote to serve others).\n")
+        var response = HTTPResponse(.seeOther, text: "Opened; go on to /.\n")
+        response.headers.add("Location", "/")
+        response.headers.add("Set-Cookie", HTTPAccess.sessionCookie(session))
+        response.headers.add("Cache-Control", "no-store")
+        return response
     }
 }

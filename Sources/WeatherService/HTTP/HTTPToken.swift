@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import WeatherEngine
 import WeatherRuntime
 
 #if canImport(Glibc)
@@ -30,7 +31,7 @@ package struct HTTPToken: Sendable {
         if let kept = try load(dataDirectory: dataDirectory) { return kept }
         // Written whole or not at all (a crash leaves no empty token behind); the data dir's lock, held by this
         // serve, keeps a second one from making another meanwhile.
-        let text = randomHex(bytes: 32)
+        let text = Secret.randomHex(bytes: 32)
         do throws(StorageError) {
             try LogFiles.replaceFile(path(dataDirectory), with: Array((text + "\n").utf8), mode: 0o600)
         } catch {
@@ -61,12 +62,6 @@ package struct HTTPToken: Sendable {
         return HTTPToken(text)
     }
 
-    /// `bytes` random bytes from the system's generator, in hex: a secret, or a name no one can guess.
-    package static func randomHex(bytes: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<bytes).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
-    }
-
     private static func path(_ dataDirectory: String) -> String {
         (dataDirectory as NSString).appendingPathComponent(fileName)
     }
@@ -74,9 +69,6 @@ package struct HTTPToken: Sendable {
     /// Whether `header` (an `Authorization` value) is `Bearer <this token>`, compared in constant time.
     package func admits(authorization header: String?) -> Bool {
         guard let header, header.lowercased().hasPrefix("bearer ") else { return false }
-        let given = Array(header.dropFirst(7).utf8)
-        var difference = UInt8(given.count == secret.count ? 0 : 1)
-        for index in secret.indices { difference |= secret[index] ^ (index < given.count ? given[index] : 0) }
-        return difference == 0
+        return Secret.equal(secret, Array(header.dropFirst(7).utf8))
     }
 }

@@ -13,6 +13,12 @@ struct LogController: Controller {
             },
             "state/verify": MethodHandler { [log] _ in Completion { try await log.verify().json } },
             "service/status": MethodHandler { [log] _ in Completion { await log.status().json } },
+            // A one-time link into the HTTP face for a browser (`weatherd open`): only over the socket, whose peer
+            // is the user; no HTTP route reaches it.
+            "http/open": MethodHandler { [log] _ in
+                let link = try log.browserLink()
+                return Completion { ["url": .string(link.url), "expiresInSeconds": .int(link.expiresInSeconds)] }
+            },
             // The Prometheus exposition, as `GET /metrics` serves it: for `weatherd metrics` and anyone without HTTP.
             "metrics/get": MethodHandler { [log] _ in
                 Completion {

@@ -58,8 +58,10 @@ package enum Daemon {
         settings.idleExit = configuration.idleExit
         var faces: [any Service] = []
         if let http {
-            let face = HTTPFace(
-                engine: engine, token: http.token, allowRemote: configuration.httpAllowRemote, places: places?(engine))
+            let access = HTTPAccess(
+                token: http.token, allowRemote: configuration.httpAllowRemote,
+                metricsPublic: configuration.metricsPublic, hosts: configuration.httpHosts)
+            let face = HTTPFace(engine: engine, access: access, places: places?(engine))
             faces.append(HTTPService(engine: engine, listener: http.listener, handler: face.answer))
         }
         await ServiceGroup.serve(

@@ -13,6 +13,7 @@ package struct HTTPStatus: Equatable, Hashable, Sendable {
     package static let created = HTTPStatus(201, "Created")
     package static let accepted = HTTPStatus(202, "Accepted")
     package static let noContent = HTTPStatus(204, "No Content")
+    package static let seeOther = HTTPStatus(303, "See Other")
     package static let notModified = HTTPStatus(304, "Not Modified")
     package static let badRequest = HTTPStatus(400, "Bad Request")
     package static let unauthorized = HTTPStatus(401, "Unauthorized")

@@ -104,7 +104,7 @@ final class MCPOverHTTP: Sendable {
     }
 
     private func open() async -> MCPHTTPSession {
-        let id = HTTPToken.randomHex(bytes: 16)
+        let id = Secret.randomHex(bytes: 16)
         let (session, evicted) = state.withLock { state -> (MCPHTTPSession, MCPHTTPSession?) in
             state.opened += 1
             state.uses += 1
