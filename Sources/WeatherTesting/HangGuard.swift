@@ -32,9 +32,16 @@ package func withHangGuard<T: Sendable>(
 package func eventually(
     _ limit: Duration = hangGuardLimit, _ condition: () throws -> Bool
 ) async rethrows -> Bool {
+    try await eventually(limit, asking: condition)
+}
+
+/// `eventually` for a condition that must itself wait to be known (a question to a browser, a server).
+package func eventually(
+    _ limit: Duration = hangGuardLimit, asking condition: () async throws -> Bool
+) async rethrows -> Bool {
     let poll = Duration.milliseconds(20)
     var giveUp = ContinuousClock.now.advanced(by: limit)
-    while try !condition() {
+    while try await !condition() {
         let asleep = ContinuousClock.now
         if asleep >= giveUp { return false }
         try? await Task.sleep(for: poll)

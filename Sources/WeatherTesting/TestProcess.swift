@@ -30,16 +30,18 @@ package final class TestProcess: Sendable {
     /// The read end of the child's standard error, when it is a pipe.
     package let errors: FileHandle?
 
-    /// Starts `executable` with `arguments` and exactly `environment`, in `directory` (else this process's).
+    /// Starts `executable` with `arguments` and exactly `environment`, in `directory` (else this process's), with
+    /// `inherited` as its descriptors 3, 4, … (see `ChildProcess.Options.inherited`).
     ///
     /// - Throws: `SystemError` when a pipe cannot be made or the process cannot be started.
     package init(
         _ executable: String, arguments: [String], environment: [String: String],
         standardInput: Stream = .null, standardOutput: Stream = .null, standardError: Stream = .null,
-        directory: String? = nil
+        directory: String? = nil, inherited: [Int32] = []
     ) throws(SystemError) {
         var options = ChildProcess.Options()
         options.workingDirectory = directory
+        options.inherited = inherited
         var theirs: [Int32] = []
         defer { theirs.forEach(Descriptor.close) }
         var ours: [Int32?] = []

@@ -94,7 +94,7 @@ case .serve:
             configuration: configuration, environment: environment, runtime: startedRuntime(), logger: logger,
             provider: configuration.makeProvider(),
             transport: .live(maxBodyBytes: configuration.maxBodyBytes, idleTimeout: configuration.fetch.deadline),
-            places: { engine in WttrRoute(engine: engine).answer }))
+            places: { engine in WebPages(engine: engine).answer }))
 case .relay:
     // A relay needs no thread but this one: its event loop runs here.
     exit(

@@ -26,3 +26,46 @@ struct HTTPTokenCommandTests {
         #expect(exposed.errors.contains("chmod 600"))
     }
 }
+
+@Suite("weatherd open: a one-time link from the running daemon, on the real binary")
+struct OpenCommandTests {
+    @Test("weatherd open prints the daemon's URL with a code a browser trades once for a session; without HTTP, exit 1")
+    func printsALink() async throws {
+        let shared = try SharedDataDir()
+        let options = ["--data-dir", shared.directory.path, "--idle-exit", "3600"] + quietTimers
+        let daemon = try RunningWeatherd(
+            arguments: [
+                "serve", "--socket", try shared.socketPath, "--log-level", "info", "--http-listen", "127.0.0.1:0",
+            ]
+                + options, environment: shared.environment)
+        let announced = "HTTP on http://127.0.0.1:"
+        #expect(await eventually { daemon.standardError.contains(announced) }, "\(daemon.standardError)")
+        let line = try #require(daemon.standardError.split(separator: "\n").first { $0.contains(announced) })
+        let port = try #require(Int(line.split(separator: ":").last?.split(separator: "/").first ?? ""))
+
+        let opened = try await runCommand(["open"] + options, environment: shared.environment)
+        #expect(opened.status == 0, "\(opened.errors)")
+        let prefix = "http://127.0.0.1:\(port)/?code="
+        #expect(opened.output.hasPrefix(prefix), "\(opened.output)")
+        let target = "/?code=" + opened.output.dropFirst(prefix.count).trimmingCharacters(in: .whitespacesAndNewlines)
+        let client = try HTTPTestClient(port: port)
+        await client.send(HTTPTestClient.get(target))
+        let traded = try #require(await client.answer())
+        #expect(traded.status == 303)
+        let session = try #require(traded.headers["set-cookie"]?.split(separator: ";").first.map(String.init))
+        await client.send(HTTPTestClient.get("/", ["Cookie: " + session, "Accept: text/html"]))
+        let page = try #require(await client.answer())
+        #expect(page.status == 200)
+        #expect(page.text.contains("<title>weatherd</title>"))
+        await client.send(HTTPTestClient.get(target, ["Connection: close"]))
+        #expect(try #require(await client.answer()).status == 403, "the code worked once")
+        daemon.signal(SIGTERM)
+        #expect(await daemon.waitForExit() == 0)
+
+        // A daemon started without --http-listen (the next command starts one) has no link to give.
+        let none = try await runCommand(["open"] + options, environment: shared.environment)
+        #expect(none.status == 1)
+        #expect(none.output.isEmpty)
+        #expect(none.errors.contains("--http-listen"), "\(none.errors)")
+    }
+}

@@ -27,6 +27,10 @@ package final class ChildProcess: Sendable {
         package var newProcessGroup = false
         /// The directory it starts in; nil: this process's.
         package var workingDirectory: String?
+        /// Descriptors of this process the child gets as 3, 4, … in order (a browser's `--remote-debugging-pipe`
+        /// reads 3 and writes 4). Each must be above 2 + their count, so that none is overwritten before it is
+        /// duplicated.
+        package var inherited: [Int32] = []
 
         package init() {}
     }
@@ -113,8 +117,16 @@ package final class ChildProcess: Sendable {
                 code = posix_spawn_file_actions_addopen(&actions, target, "/dev/null", mode, 0)
             }
         }
+        let firstFree = Int32(3 + options.inherited.count)
+        for (index, source) in options.inherited.enumerated() where code == 0 {
+            guard source >= firstFree else {
+                throw SystemError(
+                    "an inherited descriptor \(source) below \(firstFree) for \(executable)", errno: EINVAL)
+            }
+            code = posix_spawn_file_actions_adddup2(&actions, source, Int32(3 + index))
+        }
         #if canImport(Glibc)
-            if code == 0, let closeFrom = Pidfd.addCloseFrom { code = closeFrom(&actions, 3) }
+            if code == 0, let closeFrom = Pidfd.addCloseFrom { code = closeFrom(&actions, firstFree) }
             if code == 0, let directory = options.workingDirectory {
                 guard let addChdir = Pidfd.addChdir else {
                     throw SystemError("posix_spawn_file_actions_addchdir_np for \(executable)", errno: ENOSYS)

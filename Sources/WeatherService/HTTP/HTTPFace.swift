@@ -27,11 +27,12 @@ package struct HTTPFace: Sendable {
     /// The routes and what they give, for `/:help`.
     package static let routes: [(route: String, meaning: String)] =
         [
-            ("GET /metrics", "the Prometheus exposition (weatherd metrics)"),
+            ("GET /", "the dashboard, for a browser with a session (weatherd open) or the token"),
+            ("GET /metrics", "the Prometheus exposition (weatherd metrics; needs the token unless --metrics-public)"),
             ("GET /{place}", "wttr.in's answer for a place: Berlin, S%C3%A3o%20Paulo, 48.85,2.35"),
             ("GET /{place}?format=1..4 or %-codes", "one line, as weatherd now --format"),
             ("?m ?M ?u", "metric units (wind in m/s for both), or USCS"),
-            ("GET /", "the same for the current location (needs the token)"),
+            ("GET / (not a browser)", "wttr.in's answer for the current location (needs the token)"),
             ("GET /:help", "this page"),
         ] + APIRoute.all.map { ($0.written, $0.meaning) } + [
             ("GET /v1/events", "the log's events, live (Server-Sent Events)")
