@@ -115,12 +115,11 @@ extension Engine {
         }
     }
 
-    /// The spread of the place's forecast already cached (of the configured model, or MET Norway's) and fetched
-    /// less than a day before `now`, for a forecast to carry; nil otherwise. Reading it makes no call.
-    func cachedSpread(at key: String, now: Timestamp) async -> EnsembleSummary? {
-        let entry = EnsembleFetched.entry(
-            model: fetcher.provider is MetNorwayProvider
-                ? fetcher.provider.name : configuration.ensembleModel, key: key)
+    /// The spread a forecast at the place carries: its own (MET Norway's percentiles), else the configured ensemble
+    /// model's already cached and fetched less than a day before `now`; nil otherwise. Reading it makes no call.
+    func spread(carriedBy report: ForecastReport, at key: String, now: Timestamp) async -> EnsembleSummary? {
+        if let own = report.spread { return own }
+        let entry = EnsembleFetched.entry(model: configuration.ensembleModel, key: key)
         return await cache.read { cache in
             cache.confidence.ensembles[entry].flatMap {
                 now.milliseconds - $0.fetchedAt.milliseconds < Self.spreadAge ? $0.value : nil

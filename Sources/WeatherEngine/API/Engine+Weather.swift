@@ -83,7 +83,7 @@ extension Engine {
             let now = self.clock.timestamp()
             return ForecastWeather(
                 answer: answer, units: try await self.units(units), now: now, days: days, detail: detail, type: type,
-                normals: normals, spread: await self.cachedSpread(at: resolved.key, now: now))
+                normals: normals, spread: await self.spread(carriedBy: answer.value, at: resolved.key, now: now))
         }
     }
 

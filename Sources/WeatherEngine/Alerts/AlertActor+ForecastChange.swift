@@ -10,7 +10,7 @@ extension AlertActor {
         let today = LocalDate.string(now, zone: zone)
         note(key: key, days: report.daily, fetchedAt: fetchedAt, today: today)
         let baselines = horizonFirst[key] ?? [:]
-        let lowConfidence = await lowConfidenceDates(key: key, around: fetchedAt)
+        let lowConfidence = await lowConfidenceDates(of: report, key: key, around: fetchedAt)
         for target in await targets(for: key) {
             await append(cause: cause) { state in
                 ForecastChangeAlerts.decide(
@@ -20,12 +20,14 @@ extension AlertActor {
         }
     }
 
-    /// The dates the place's cached ensemble spread (of any model, fetched within a day of `time`) labels `low`.
-    func lowConfidenceDates(key: String, around time: Timestamp) async -> Set<String> {
-        guard let spread = await cache.read({ $0.confidence.latestEnsemble(key: key) }),
-            abs(time.milliseconds - spread.fetchedAt.milliseconds) < 86_400_000
-        else { return [] }
-        return Set(spread.value.days.filter { $0.label == .low }.map(\.date))
+    /// The dates the forecast's own spread (MET Norway's percentiles) labels `low`, else those of the place's cached
+    /// ensemble spread (of any model, fetched within a day of `time`).
+    func lowConfidenceDates(of report: ForecastReport, key: String, around time: Timestamp) async -> Set<String> {
+        let cached = await cache.read { $0.confidence.latestEnsemble(key: key) }.flatMap {
+            abs(time.milliseconds - $0.fetchedAt.milliseconds) < 86_400_000 ? $0.value : nil
+        }
+        guard let spread = report.spread ?? cached else { return [] }
+        return Set(spread.days.filter { $0.label == .low }.map(\.date))
     }
 
     /// Keeps, per watched date, the first forecast of it fetched within the rule's days; forgets past dates.
