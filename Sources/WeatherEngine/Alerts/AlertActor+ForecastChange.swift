@@ -20,14 +20,13 @@ extension AlertActor {
         }
     }
 
-    /// The dates the forecast's own spread (MET Norway's percentiles) labels `low`, else those of the place's cached
-    /// ensemble spread (of any model, fetched within a day of `time`).
+    /// The dates the spread the forecast carries (`ConfidenceCache.spread(carriedBy:key:model:around:)`) labels
+    /// `low`.
     func lowConfidenceDates(of report: ForecastReport, key: String, around time: Timestamp) async -> Set<String> {
-        let cached = await cache.read { $0.confidence.latestEnsemble(key: key) }.flatMap {
-            abs(time.milliseconds - $0.fetchedAt.milliseconds) < 86_400_000 ? $0.value : nil
+        let spread = await cache.read { [ensembleModel] in
+            $0.confidence.spread(carriedBy: report, key: key, model: ensembleModel, around: time)
         }
-        guard let spread = report.spread ?? cached else { return [] }
-        return Set(spread.days.filter { $0.label == .low }.map(\.date))
+        return Set((spread?.days ?? []).filter { $0.label == .low }.map(\.date))
     }
 
     /// Keeps, per watched date, the first forecast of it fetched within the rule's days; forgets past dates.
