@@ -23,7 +23,8 @@ package final class InProcessWeatherd: Sendable {
     private let nextID = Mutex<Int64>(1)
 
     /// Opens the service on `directory` (replaying whatever log is there); the weather provider is Open-Meteo at
-    /// `http://weather.test` and `http://geo.test` unless `provider` is given.
+    /// `http://weather.test` and `http://geo.test` unless `provider` is given. Its calls go to `network` unless
+    /// `transport` is given (the live one, to a `LocalHTTPServer` on 127.0.0.1 that counts what it is asked).
     package init(
         directory: TemporaryDataDirectory, clock: ManualClock = ManualClock(), fsync: FsyncMode = .always,
         maxLineBytes: Int = 1 << 20, commandWindow: Int = 100_000, file: FaultInjectingFile? = nil,
@@ -32,7 +33,8 @@ package final class InProcessWeatherd: Sendable {
         segmentBytes: Int64 = 64 << 20, logger: Logger = Logger(level: .error), warningsInterval: Duration? = nil,
         warningsLanguage: String? = nil, followerCapacity: Int = 10_000,
         summaryCheckInterval: Duration? = .seconds(60), provider: (any WeatherProvider)? = nil,
-        autoLocator: AutoLocator = .unavailable, configure: (inout Configuration) -> Void = { _ in }
+        autoLocator: AutoLocator = .unavailable, transport: HTTPTransport? = nil,
+        configure: (inout Configuration) -> Void = { _ in }
     ) throws {
         self.network = network
         self.clock = clock
@@ -65,7 +67,7 @@ package final class InProcessWeatherd: Sendable {
             opened, configuration: configuration, runtime: .testing(clock: clock), logger: logger,
             provider: provider
                 ?? OpenMeteoProvider(baseURL: "http://weather.test", geocodingBaseURL: "http://geo.test"),
-            transport: network.transport, autoLocator: autoLocator)
+            transport: transport ?? network.transport, autoLocator: autoLocator)
         self.engine = engine
         connection = Connection(engine: engine, label: "stdio", sink: output, maxLineBytes: maxLineBytes)
         writerTask = Task { await engine.runLog() }

@@ -126,7 +126,9 @@ struct ConfidenceSourcesTests {
             } != nil)
     }
 
-    @Test("MET Norway's percentiles: each day's band from its steps' 10th and 90th, against the body read directly")
+    @Test(
+        "MET Norway's percentiles come with its forecast: each day's band from its steps' 10th and 90th, as in the body"
+    )
     func metNorway() throws {
         let zones = ZoneTable(tab: "NO,SJ\t+5955+01045\tEurope/Oslo\n")
         let provider = MetNorwayProvider(
@@ -135,7 +137,7 @@ struct ConfidenceSourcesTests {
         let body = try Fixture.bytes("metno-locationforecast-complete-59n10e-alt63-20220518")
         let place = Place(name: nil, country: nil, state: nil, lat: 59, lon: 10)
         let start = try #require(Timestamp(rfc3339: "2022-05-18T21:00:00Z"))
-        let summary = try provider.decodeSpread(body, place: place, now: start)
+        let summary = try #require(try provider.decodeForecast(body, place: place).spread, "read with the forecast")
         #expect(summary.model == "met-norway" && summary.method == .percentiles && summary.members == nil)
         #expect(summary.timezone == "Europe/Oslo" && summary.utcOffsetSeconds == 7200)
         // The body read directly: each step's percentiles and the precipitation of the hours to the next step.

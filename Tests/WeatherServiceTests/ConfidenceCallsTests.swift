@@ -63,23 +63,8 @@ struct ConfidenceCallsTests {
         #expect(answer["members"] == nil)
         #expect(network.requests.count == 1 && network.requests.allSatisfy { $0.contains(Self.path) })
         #expect(answer["spread"]?.stringValue?.contains("MET Norway's own 10th and 90th percentiles") == true)
-        // The body read directly: the steps of 19 May, local (UTC+2), whole day.
-        let series = try #require(try JSONValue.parse(body)["properties"]?["timeseries"]?.arrayValue)
-        let steps = series.compactMap { item -> (p10: Double, p90: Double)? in
-            guard let time = item["time"]?.stringValue.flatMap(Timestamp.init(rfc3339:)),
-                LocalDate.string(time, zone: .fixed(7200)) == "2022-05-19",
-                let details = item["data"]?["instant"]?["details"],
-                let p10 = details["air_temperature_percentile_10"]?.doubleValue,
-                let p90 = details["air_temperature_percentile_90"]?.doubleValue
-            else { return nil }
-            return (p10, p90)
-        }
-        #expect(steps.count == 24, "hourly steps that day")
         let day = try #require(answer["days"]?.arrayValue?.first { $0["date"] == "2022-05-19" })
-        #expect(day["high"]?["p10"]?.doubleValue == steps.map(\.p10).max())
-        #expect(day["high"]?["p90"]?.doubleValue == steps.map(\.p90).max())
-        #expect(day["low"]?["p10"]?.doubleValue == steps.map(\.p10).min())
-        #expect(day["low"]?["p90"]?.doubleValue == steps.map(\.p90).min())
+        let steps = try MetNorwaySpreadCallsTests.expectPercentiles(of: day, in: body)
         #expect(day["high"]?["p50"] == nil && day["members"] == nil, "no median, no members counted")
         let highs = (try #require(steps.map(\.p10).max()), try #require(steps.map(\.p90).max()))
         let lows = (try #require(steps.map(\.p10).min()), try #require(steps.map(\.p90).min()))

@@ -1,22 +1,18 @@
 import WeatherDomain
 
 extension MetNorwayProvider {
-    /// The spread MET Norway publishes in its `complete` product, read into a place's days and next hours: each
-    /// step's `air_temperature_percentile_10` and `_90`, and over the hours until the next step (1, then 6) its
-    /// `precipitation_amount_min` and `_max` and `probability_of_precipitation` (`EnsembleSummary.ofPercentiles`).
+    /// The spread MET Norway publishes in its `complete` product, read into a place's days and the hours from `now`:
+    /// each step's `air_temperature_percentile_10` and `_90`, and over the hours until the next step (1, then 6)
+    /// its `precipitation_amount_min` and `_max` and `probability_of_precipitation`
+    /// (`EnsembleSummary.ofPercentiles`). `decodeForecast` reads it from the forecast's own answer.
     ///
-    /// The request is the forecast's own (`request(lat:lon:)`); a step without percentiles adds nothing. A
-    /// percentile MET Norway names another unit for than `celsius` (or `mm`, `%`) is left out.
+    /// A step without percentiles adds nothing. A percentile MET Norway names another unit for than `celsius` (or
+    /// `mm`, `%`) is left out.
     ///
-    /// - Throws: `ProviderError` for a body that is not a forecast, or one without any temperature percentile.
-    package func decodeSpread(_ body: [UInt8], place: Place, now: Timestamp) throws(ProviderError) -> EnsembleSummary {
-        try ResponseBody.decode(body, provider: name) { (root) throws(FieldError) in
-            try spread(try Self.timeline(root), root: root, place: place, now: now)
-        }
-    }
-
-    private func spread(_ timeline: Timeline, root: JSONValue, place: Place, now: Timestamp) throws(FieldError)
-        -> EnsembleSummary
+    /// - Returns: nil for an answer without a step with both temperature percentiles (the `compact` product).
+    /// - Throws: `FieldError` for a percentile that is not a number.
+    func spread(_ timeline: Timeline, root: JSONValue, place: Place, now: Timestamp) throws(FieldError)
+        -> EnsembleSummary?
     {
         let units = try FieldReader(
             root["properties"]?["meta"]?["units"], path: "$.properties.meta.units", allowAbsent: true)
@@ -53,10 +49,7 @@ extension MetNorwayProvider {
                     precipitationMax: try value(details, "precipitation_amount_max"),
                     probability: try value(details, "probability_of_precipitation").map { $0 / 100 }))
         }
-        guard steps.contains(where: { $0.temperature10 != nil && $0.temperature90 != nil }) else {
-            throw FieldError(
-                path: "$.properties.timeseries", problem: "has no step with air_temperature_percentile_10 and _90")
-        }
+        guard steps.contains(where: { $0.temperature10 != nil && $0.temperature90 != nil }) else { return nil }
         let first = timeline.steps[0].time
         let (timezone, offset) = zones.zone(lat: place.lat, lon: place.lon, at: first)
         let zone = ZoneOffsets.place(timezone: timezone, utcOffsetSeconds: offset, around: first)

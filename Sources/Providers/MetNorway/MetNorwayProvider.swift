@@ -74,10 +74,19 @@ package struct MetNorwayProvider: WeatherProvider {
         }
     }
 
-    /// Reads the hourly steps, the 3-hourly ones made of them, and the days of every step.
+    /// Reads the hourly steps, the 3-hourly ones made of them, the days of every step, and the spread the same
+    /// answer publishes (`spread`, from its first step on): none from an answer without percentiles, and none with
+    /// a warning that says why from one whose percentiles cannot be read.
     package func decodeForecast(_ body: [UInt8], place: Place) throws(ProviderError) -> ForecastReport {
         try ResponseBody.decode(body, provider: name) { (root) throws(FieldError) in
-            try forecast(try Self.timeline(root), place: place)
+            let timeline = try Self.timeline(root)
+            var report = try forecast(timeline, place: place)
+            do {
+                report.spread = try spread(timeline, root: root, place: place, now: timeline.steps[0].time)
+            } catch {
+                report.warnings.append("no spread: \(error)")
+            }
+            return report
         }
     }
 

@@ -57,6 +57,10 @@ extension ForecastCommand {
     /// Asks `weather/confidence` for the place (unless `--json`), so the forecast answered next carries each day's
     /// spread, which the engine keeps; weatherd's refusal of it costs only the "±" column.
     ///
+    /// It costs no upstream call beyond what the spread itself costs: with MET Norway, the spread comes in the
+    /// forecast's own answer, so the ask fetches (or finds cached) the forecast the command then reads from the
+    /// cache, one call for both; otherwise it is the ensemble's call, once per place and model run however many ask.
+    ///
     /// - Throws: what the connection to weatherd throws (not an `RPCError`).
     static func askSpread(_ context: Context) async throws {
         guard !context.json else { return }

@@ -35,9 +35,24 @@ package struct ConfidenceCache: Sendable, Equatable {
         }
     }
 
-    /// The last spread of a place from any model, the most recently fetched first when several are cached.
-    package func latestEnsemble(key: String) -> Cached<EnsembleSummary>? {
-        ensembles.filter { $0.key.hasSuffix("|\(key)") }.values.max { $0.fetchedAt < $1.fetchedAt }
+    /// How far from a forecast's fetch a cached ensemble spread may have been fetched to be taken as that
+    /// forecast's: a day.
+    package static let spreadReach: Int64 = 86_400_000
+
+    /// The spread a forecast at the place `key`, fetched at `time`, carries: its own (`report.spread`, published in
+    /// the same answer), else the place's spread of the ensemble `model` cached from a fetch within `spreadReach`
+    /// of `time`; nil otherwise.
+    ///
+    /// The one rule for what a forecast's days and hours carry (the `±`, the chart's band, a bar's labels) and for
+    /// the `forecast_change` alert's low confidence. Reading it makes no call.
+    package func spread(carriedBy report: ForecastReport, key: String, model: String, around time: Timestamp)
+        -> EnsembleSummary?
+    {
+        if let own = report.spread { return own }
+        guard let cached = ensembles[EnsembleFetched.entry(model: model, key: key)],
+            abs(time.milliseconds - cached.fetchedAt.milliseconds) < Self.spreadReach
+        else { return nil }
+        return cached.value
     }
 
     /// `{ensembles, comparisons}`, each entry `{fetchedAt, provider, value}`: the canonical form of snapshots.

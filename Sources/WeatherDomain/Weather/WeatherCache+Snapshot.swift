@@ -16,7 +16,7 @@ extension WeatherCache {
         }
         forecast = try reader.values("forecast") { item, itemPath throws(FieldError) in
             let entry = try FieldReader(item, path: itemPath)
-            let report = ForecastReport(
+            var report = ForecastReport(
                 place: try Place(json: entry.members["place"] ?? .null, path: "\(itemPath).place"),
                 timezone: try entry.optionalString("timezone"), utcOffsetSeconds: try entry.int("utcOffsetSeconds"),
                 entries: try entry.elements("value") { step, stepPath throws(FieldError) in
@@ -29,6 +29,9 @@ extension WeatherCache {
                 daily: try entry.elements("daily") { day, dayPath throws(FieldError) in
                     try DailySummary(json: day, path: dayPath)
                 })
+            report.spread = try entry.members["spread"].map { spread throws(FieldError) in
+                try EnsembleSummary(try FieldReader(spread, path: "\(itemPath).spread"))
+            }
             return try Self.cached(report, entry)
         }
         geocodes = try reader.values("geocodes") { item, itemPath throws(FieldError) in

@@ -149,6 +149,7 @@ package struct WeatherCache: StateSlice {
                 object["value"] = .array(report.entries.map(\.json))
                 if !report.hourly.isEmpty { object["hourly"] = .array(report.hourly.map(\.json)) }
                 object["daily"] = .array(report.daily.map(\.json))
+                if let spread = report.spread { object["spread"] = spread.json }
                 located(report.place, report.timezone, report.utcOffsetSeconds, into: &object)
             },
             "geocodes": entries(geocodes) { places, object in object["value"] = .array(places.map(\.json)) },

@@ -31,6 +31,12 @@ package struct ForecastReport: Sendable, Equatable {
     /// (OpenWeatherMap's 5-day / 3-hour forecast) and in fetches logged before they were kept.
     package var hourly: [ForecastEntry]
     package var daily: [DailySummary]
+    /// The spread the provider published in the same answer (MET Norway's percentiles), per day and per hour; nil
+    /// from a provider that publishes none.
+    ///
+    /// It comes with the forecast, so the forecast's one call serves `weather/confidence` too: it is logged in
+    /// the forecast's `weather.fetched` and cached with it, never asked for again.
+    package var spread: EnsembleSummary? = nil
     /// The fields left out of the provider's answer, each with why: recorded in the fetch event, never
     /// kept in the cache.
     package var warnings: [String] = []
@@ -167,6 +173,7 @@ package struct WeatherFetched: Sendable, Equatable {
             // Written only when there are any, so a fetch without hourly steps reads as it always did.
             if !report.hourly.isEmpty { object["hourly"] = .array(report.hourly.map(\.json)) }
             object["daily"] = .array(report.daily.map(\.json))
+            if let spread = report.spread { object["spread"] = spread.json }
         }
         if !warnings.isEmpty { object["warnings"] = .array(warnings.map { .string($0) }) }
         return .object(object)
@@ -196,10 +203,13 @@ package struct WeatherFetched: Sendable, Equatable {
             for (index, item) in (r.members["daily"]?.arrayValue ?? []).enumerated() {
                 daily.append(try DailySummary(json: item, path: "data.daily[\(index)]"))
             }
-            report = .forecast(
-                ForecastReport(
-                    place: place, timezone: timezone, utcOffsetSeconds: offset, entries: entries, hourly: hourly,
-                    daily: daily))
+            var forecast = ForecastReport(
+                place: place, timezone: timezone, utcOffsetSeconds: offset, entries: entries, hourly: hourly,
+                daily: daily)
+            forecast.spread = try r.members["spread"].map { spread throws(FieldError) in
+                try EnsembleSummary(try FieldReader(spread, path: "data.spread"))
+            }
+            report = .forecast(forecast)
         case nil:
             throw FieldError(path: "data.kind", problem: "is required")
         }

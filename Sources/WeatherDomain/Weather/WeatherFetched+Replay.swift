@@ -35,8 +35,9 @@ extension WeatherFetched {
 
 extension WeatherFetched {
     /// What log compaction may strip from a `weather.fetched` line once a later fetch of the same cache entry
-    /// (`kind` and `key`) replaced it: the report, which is cache; the place, time zone and audit facts stay.
-    package static let payloadMembers: Set<String> = ["current", "entries", "hourly", "daily"]
+    /// (`kind` and `key`) replaced it: the report and its spread, which are cache; the place, time zone and audit
+    /// facts stay.
+    package static let payloadMembers: Set<String> = ["current", "entries", "hourly", "daily", "spread"]
     /// The payload compaction keeps in reduced form: a forecast's `daily`, each day with only its date, low,
     /// high, condition, chance and amount of precipitation (a few hundred bytes a forecast), so every forecast
     /// of a date can still be read from the log past the payload window; and a current fetch's `current` with

@@ -42,8 +42,6 @@ package struct ModelComparisonAnswer: Sendable {
 extension Engine {
     /// The most days `weather/confidence` and `weather/compareModels` answer.
     package static let confidenceDays = 16
-    /// How old a cached spread may be for a forecast to carry it (`weather/forecast`'s days and hours).
-    static let spreadAge: Int64 = 24 * 3_600_000
 
     /// The sources of how sure forecasts are, as the configuration chooses them.
     var confidenceSources: ConfidenceSources { configuration.makeConfidenceSources(provider: fetcher.provider) }
@@ -115,16 +113,4 @@ extension Engine {
         }
     }
 
-    /// The spread of the place's forecast already cached (of the configured model, or MET Norway's) and fetched
-    /// less than a day before `now`, for a forecast to carry; nil otherwise. Reading it makes no call.
-    func cachedSpread(at key: String, now: Timestamp) async -> EnsembleSummary? {
-        let entry = EnsembleFetched.entry(
-            model: fetcher.provider is MetNorwayProvider
-                ? fetcher.provider.name : configuration.ensembleModel, key: key)
-        return await cache.read { cache in
-            cache.confidence.ensembles[entry].flatMap {
-                now.milliseconds - $0.fetchedAt.milliseconds < Self.spreadAge ? $0.value : nil
-            }
-        }
-    }
 }

@@ -83,7 +83,11 @@ extension Engine {
             let now = self.clock.timestamp()
             return ForecastWeather(
                 answer: answer, units: try await self.units(units), now: now, days: days, detail: detail, type: type,
-                normals: normals, spread: await self.cachedSpread(at: resolved.key, now: now))
+                normals: normals,
+                spread: await self.cache.read { [model = self.configuration.ensembleModel] in
+                    $0.confidence.spread(
+                        carriedBy: answer.value, key: resolved.key, model: model, around: answer.fetchedAt)
+                })
         }
     }
 

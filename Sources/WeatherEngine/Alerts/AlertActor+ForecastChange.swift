@@ -10,7 +10,7 @@ extension AlertActor {
         let today = LocalDate.string(now, zone: zone)
         note(key: key, days: report.daily, fetchedAt: fetchedAt, today: today)
         let baselines = horizonFirst[key] ?? [:]
-        let lowConfidence = await lowConfidenceDates(key: key, around: fetchedAt)
+        let lowConfidence = await lowConfidenceDates(of: report, key: key, around: fetchedAt)
         for target in await targets(for: key) {
             await append(cause: cause) { state in
                 ForecastChangeAlerts.decide(
@@ -20,12 +20,13 @@ extension AlertActor {
         }
     }
 
-    /// The dates the place's cached ensemble spread (of any model, fetched within a day of `time`) labels `low`.
-    func lowConfidenceDates(key: String, around time: Timestamp) async -> Set<String> {
-        guard let spread = await cache.read({ $0.confidence.latestEnsemble(key: key) }),
-            abs(time.milliseconds - spread.fetchedAt.milliseconds) < 86_400_000
-        else { return [] }
-        return Set(spread.value.days.filter { $0.label == .low }.map(\.date))
+    /// The dates the spread the forecast carries (`ConfidenceCache.spread(carriedBy:key:model:around:)`) labels
+    /// `low`.
+    func lowConfidenceDates(of report: ForecastReport, key: String, around time: Timestamp) async -> Set<String> {
+        let spread = await cache.read { [ensembleModel] in
+            $0.confidence.spread(carriedBy: report, key: key, model: ensembleModel, around: time)
+        }
+        return Set((spread?.days ?? []).filter { $0.label == .low }.map(\.date))
     }
 
     /// Keeps, per watched date, the first forecast of it fetched within the rule's days; forgets past dates.

@@ -30,12 +30,15 @@ package actor AlertActor {
     /// `forecast_change` rule's days: the rule's baseline until an alert tells of the date
     /// (`AlertActor+ForecastChange.swift`).
     var horizonFirst: [String: [String: ForecastRevision]] = [:]
+    /// The ensemble model whose cached spread a forecast that publishes none carries (`--ensemble-model`).
+    let ensembleModel: String
 
     init(
         cache: StateActor<WeatherCache>, favorites: StateActor<FavoritesState>, location: StateActor<LocationState>,
         alerts: StateActor<AlertState>, follower: LogFollower, clock: any RuntimeClock, pool: BlockingPool,
-        logger: Logger
+        logger: Logger, ensembleModel: String
     ) {
+        self.ensembleModel = ensembleModel
         self.cache = cache
         self.favorites = favorites
         self.location = location

@@ -135,7 +135,7 @@ package final class Engine: Sendable {
             startup: opened.replay.startup)
         alertActor = AlertActor(
             cache: cache, favorites: favorites, location: location, alerts: alerts, follower: follower, clock: clock,
-            pool: runtime.pool, logger: logger)
+            pool: runtime.pool, logger: logger, ensembleModel: configuration.ensembleModel)
         let from = opened.replay.startup.snapshotSeq.map { "the snapshot of seq \($0) and " } ?? ""
         logger.info(
             "serving \(opened.directory.path): started from \(from)\(opened.replay.startup.replayedEvents) events "

@@ -2,44 +2,43 @@ import Providers
 import WeatherDomain
 
 extension FetchActor {
-    /// The spread of the forecast at `place`: MET Norway's own percentiles when it is the provider (its forecast's
-    /// request, fresh as its `Expires` says), else the members of `sources.model` from Open-Meteo's Ensemble API,
-    /// asked once per place and model in each of a model run's 6-hour windows (00, 06, 12, 18 UTC) however many
-    /// ask, as every fetch: joined when in flight, within the rate limit, audited (`ensemble.fetched`, or
-    /// `weather.fetch_failed` of kind `ensemble`).
+    /// The spread of the forecast at `place`: with MET Norway as the provider, the percentiles of its forecast
+    /// (`forecast(at:)`: the one call for the place in its validity window, or the cached answer, whose
+    /// `weather.fetched` logs both); else the members of `sources.model` from Open-Meteo's Ensemble API, asked once per
+    /// place and model in each of a model run's 6-hour windows (00, 06, 12, 18 UTC) however many ask, as every fetch:
+    /// joined when in flight, within the rate limit, audited (`ensemble.fetched`, or `weather.fetch_failed` of kind
+    /// `ensemble`).
+    ///
+    /// - Throws: the forecast's errors, or `bad_upstream_response` for a MET Norway forecast without percentiles.
     package func ensemble(at place: Place, sources: ConfidenceSources, cause: String) async throws
         -> FetchAnswer<EnsembleSummary>
     {
-        let key = place.key
-        let asked = Place(name: nil, country: nil, state: nil, lat: place.lat, lon: place.lon)
-        let model = sources.metNorway?.name ?? sources.model
-        let entry = EnsembleFetched.entry(model: model, key: key)
-        let request: ProviderRequest
-        let source: String
-        let ttlMs: Int64
-        let read: @Sendable ([UInt8], Timestamp) throws(ProviderError) -> EnsembleSummary
         if let metNorway = sources.metNorway {
-            request = metNorway.request(lat: place.lat, lon: place.lon)
-            (source, ttlMs) = (metNorway.name, policy.forecastTTL.milliseconds)
-            read = { body, at throws(ProviderError) in try metNorway.decodeSpread(body, place: asked, now: at) }
-        } else {
-            let ensemble = sources.ensemble
-            request = ensemble.request(lat: place.lat, lon: place.lon, model: model)
-            source = ensemble.name
-            let fetchedAt = await cache.read { $0.confidence.ensembles[entry]?.fetchedAt }
-            ttlMs = fetchedAt.map(Self.runWindowTTL) ?? 0
-            read = { body, at throws(ProviderError) in try ensemble.decode(body, model: model, now: at) }
+            let forecast = try await forecast(at: place, cause: cause)
+            guard let spread = forecast.value.spread else {
+                throw ProviderError(
+                    .badUpstreamResponse,
+                    "\(metNorway.name)'s forecast fetched at \(forecast.fetchedAt) gives no percentiles.",
+                    advice: "The forecast's fetch event (weather.fetched) says why in its warnings.")
+            }
+            return forecast.map(spread)
         }
+        let key = place.key
+        let ensemble = sources.ensemble
+        let model = sources.model
+        let entry = EnsembleFetched.entry(model: model, key: key)
+        let fetchedAt = await cache.read { $0.confidence.ensembles[entry]?.fetchedAt }
         let answer = try await fetch(
-            kind: EnsembleFetched.fetchKind, key: entry, maxAgeMs: nil, refresh: false, cause: cause, request: request,
-            source: source, ttlMs: ttlMs,
+            kind: EnsembleFetched.fetchKind, key: entry, maxAgeMs: nil, refresh: false, cause: cause,
+            request: ensemble.request(lat: place.lat, lon: place.lon, model: model), source: ensemble.name,
+            ttlMs: fetchedAt.map(Self.runWindowTTL) ?? 0,
             cached: { cache in
                 cache.confidence.ensembles[entry].map {
                     Cached(value: .ensemble($0.value), fetchedAt: $0.fetchedAt, provider: $0.provider)
                 }
             }
         ) { (body: [UInt8], call: UpstreamCall) throws(ProviderError) -> (FetchedValue, DomainEvent) in
-            let summary = try read(body, call.at)
+            let summary = try ensemble.decode(body, model: model, now: call.at)
             return (.ensemble(summary), .ensembleFetched(EnsembleFetched(key: key, summary: summary, call: call)))
         }
         guard case .ensemble(let summary) = answer.value else {
