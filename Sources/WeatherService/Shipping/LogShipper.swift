@@ -153,7 +153,16 @@ package final class LogShipper: Service, Sendable {
     private func acknowledge(_ window: ShipWindow) async throws {
         var previousStreamSeq: Int64 = 0
         while let entry = await window.oldest() {
-            let ack = try JetStream.pubAck(try await entry.reply.answer())
+            let answer: NATSMessage
+            do {
+                answer = try await entry.reply.answer()
+            } catch {
+                guard error.kind == "nats_no_responders" else { throw error }
+                throw ShipProblem(
+                    "no stream takes \(settings.subject) any more (was the stream \(settings.stream) deleted?); "
+                        + "at the next connect it is made again and the log ships from its start")
+            }
+            let ack = try JetStream.pubAck(answer)
             guard ack.stream == settings.stream, ack.streamSeq > previousStreamSeq else {
                 throw ShipProblem("the acknowledgement of seq \(entry.seq) is out of order (\(ack))")
             }

@@ -57,6 +57,36 @@ struct LogShippingTests {
         #expect(zip(messages, messages.dropFirst()).allSatisfy { $0.streamSeq < $1.streamSeq })
     }
 
+    @Test("a stream deleted while shipping: one clear line, then it is made again and holds the whole log once")
+    func streamDeletedWhileShipping() async throws {
+        guard let server = try await natsServer() else { return }
+        defer { server.stop() }
+        let directory = TemporaryDataDirectory()
+        let service = try InProcessWeatherd(directory: directory)
+        let (shipper, task) = try startShipping(service, to: server, directory: directory.path)
+        try await addFavorites(service, 1...10)
+        #expect(await caughtUp(shipper, service))
+
+        let connection = try await NATSConnection.connect(
+            to: try NATSURL.parse(server.url).endpoint, credentials: nil, runtime: Runtime.testing())
+        _ = try await connection.call("$JS.API.STREAM.DELETE.WEATHERD")
+        connection.close()
+        try await addFavorites(service, 11...15)
+        // The manual clock holds the shipper in its backoff: the line stays until the test moves it.
+        #expect(await eventually { shipper.current.problem != nil })
+        #expect(shipper.current.problem?.contains("was the stream WEATHERD deleted?") == true)
+        #expect(await caughtUp(shipper, service))
+        task.cancel()
+        _ = await task.result
+        await service.stop()
+
+        let logID = try #require(try LogIdentity.read(directory: directory.path))
+        let messages = try await streamMessages(server, subject: "weatherd.\(logID)")
+        let lines = try logLines(directory.path)
+        #expect(messages.map(\.data) == lines)
+        #expect(messages.map { $0.headers?["Nats-Msg-Id"] } == lines.indices.map { "\(logID)-\($0 + 1)" })
+    }
+
     @Test("a stream that does not take the log's subject: one clear line in the status, nothing lost")
     func streamWithoutTheSubject() async throws {
         guard let server = try await natsServer() else { return }
