@@ -32,7 +32,7 @@ package enum CLI {
         WarningsCommand.command, AirCommand.command, SearchCommand.command, LocationCommand.command,
         UnitsCommand.command, RefreshCommand.command, FavoritesCommand.command, AlertsCommand.command,
         EventsCommand.command, NotifyCommand.command, StatusCommand.command, MetricsCommand.command,
-        StopCommand.command, HTTPTokenCommand.command, OpenCommand.command,
+        StopCommand.command, HTTPTokenCommand.command, OpenCommand.command, RestoreCommand.command,
         CompletionsCommand.command,
     ]
 
@@ -98,9 +98,11 @@ package enum CLI {
             output.error("weatherd \(command.name): \(error)\n\(command.usage)")
             return Exit.usage
         }
-        if let local = command.local {
-            return await local(
+        if let local = command.local,
+            let status = await local(
                 LocalContext(invocation: invocation, configuration: configuration, environment: environment))
+        {
+            return status
         }
         let notifications = AsyncStream<Notification>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
         let json = invocation[Self.json]

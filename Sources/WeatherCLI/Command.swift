@@ -23,8 +23,9 @@ package struct Command: Sendable {
     package var options: [Option<OptionValues>] = []
     /// Further checks of the arguments (options that go together), throwing a `UsageError`.
     var check: @Sendable (Invocation) throws -> Void = { _ in }
-    /// Runs the command without a connection to weatherd (`stop`, `completions`); nil: `run` runs, connected.
-    var local: (@Sendable (LocalContext) async -> Int32)? = nil
+    /// Runs the command without a connection to weatherd (`stop`, `completions`, `restore`, `events --nats`) and
+    /// returns its exit status, or nil when this invocation runs connected after all; nil: `run` runs, connected.
+    var local: (@Sendable (LocalContext) async -> Int32?)? = nil
     /// Runs the command; returns the exit status.
     var run: @Sendable (Context) async throws -> Int32
 

@@ -8,13 +8,14 @@
 /// (`<prefix>.<log id>` in NATS JetStream, `Nats-Msg-Id: <log id>-<seq>`).
 ///
 /// Made once, when a data dir first ships (16 random lowercase hex digits), and kept: snapshots, compaction
-/// and retention never touch the file. The file is one line, written atomically.
+/// and retention never touch the file. A restore from the stream writes the original's id, so the restored log
+/// ships on under the same subject. The file is one line, written atomically.
 package enum LogIdentity {
     /// The file's name in the data dir.
     package static let fileName = "log-id"
 
     /// Whether `id` can name a log: 1 to 64 ASCII letters, digits, `-` or `_` (one subject token, no wildcard).
-    private static func isValid(_ id: String) -> Bool {
+    package static func isValid(_ id: String) -> Bool {
         !id.isEmpty && id.utf8.count <= 64
             && id.unicodeScalars.allSatisfy {
                 ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
@@ -48,10 +49,11 @@ package enum LogIdentity {
         return id
     }
 
-    /// Writes `id` as the data dir's log id (atomically).
+    /// Writes `id` as the data dir's log id (atomically): made by `ensure`, or kept from the original by a
+    /// restore.
     ///
     /// - Throws: `StorageError`.
-    private static func write(_ id: String, directory: String) throws(StorageError) {
+    package static func write(_ id: String, directory: String) throws(StorageError) {
         try LogFiles.replaceFile(directory + "/" + fileName, with: Array((id + "\n").utf8), mode: 0o600)
     }
 }

@@ -39,12 +39,20 @@ package enum EventsCommand {
             --follow, then every new one as it is committed, until interrupted. --json prints each event's
             envelope as one JSON line.
 
+            With --nats URL (and --nats-stream, --nats-subject-prefix, --nats-credentials as for serve) it reads
+            the JetStream stream instead: every machine's log shipped there, in the stream's order, each line
+            led by its log id and its machine's name (--json: the envelope with logId and host); --log-id ID,…
+            keeps those logs, and --type, --since, --limit and --follow (asking the stream each second) work as
+            above. No daemon is started for it.
+
             example:
               weatherd events --limit 5
               weatherd events --type alert.raised --since 2026-11-27T00:00:00Z
               weatherd events --follow --type weather.fetched
+              weatherd events --nats nats://127.0.0.1:4222 --type favorite.added --limit 50
             """,
-        options: [afterSeq.option, type.option, since.option, limit.option, follow.option]
+        options: [afterSeq.option, type.option, since.option, limit.option, follow.option, logIDs.option],
+        local: { context in await fleet(context) }
     ) { context in
         var filter: [String: JSONValue] = [:]
         if let type = context.invocation[Self.type] { filter["types"] = .array([.string(type)]) }

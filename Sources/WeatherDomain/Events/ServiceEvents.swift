@@ -6,18 +6,28 @@ package struct ServiceStarted: Sendable, Equatable {
     package var fsync: String
     /// The process id, to match the event with a process in other logs.
     package var pid: Int64
+    /// The machine's name (its host name), labelling the log in a fleet's trail (`weatherd events --nats`); nil
+    /// in logs written before it was recorded, or when the machine has none.
+    package var host: String?
 
-    package init(version: String, fsync: String, pid: Int64) {
+    package init(version: String, fsync: String, pid: Int64, host: String? = nil) {
         self.version = version
         self.fsync = fsync
         self.pid = pid
+        self.host = host
     }
 
-    package var json: JSONValue { .object(["version": .string(version), "fsync": .string(fsync), "pid": .int(pid)]) }
+    package var json: JSONValue {
+        var members: [String: JSONValue] = ["version": .string(version), "fsync": .string(fsync), "pid": .int(pid)]
+        if let host { members["host"] = .string(host) }
+        return .object(members)
+    }
 
     package init(json: JSONValue) throws(FieldError) {
         let reader = try FieldReader(json, path: "data")
-        self.init(version: try reader.string("version"), fsync: try reader.string("fsync"), pid: try reader.int("pid"))
+        self.init(
+            version: try reader.string("version"), fsync: try reader.string("fsync"), pid: try reader.int("pid"),
+            host: try reader.optionalString("host"))
     }
 }
 

@@ -55,6 +55,22 @@ package struct LogFollower: Sendable {
         }
     }
 
+    /// The committed event at `seq`, read from the log; nil when the log does not hold it (past its end, or
+    /// dropped by audit retention).
+    ///
+    /// - Throws: `EngineError.logDamaged` when the log cannot be read there.
+    package func envelope(at seq: Int64) throws -> EventEnvelope? {
+        guard seq >= 1, seq <= writer.status.lastSeq else { return nil }
+        var found: EventEnvelope?
+        _ = try logHealth.readCommitted(
+            directory: directory, start: writer.index.start(after: seq - 1), limit: writer.status.end
+        ) { envelope, _ in
+            if envelope.seq == seq { found = envelope }
+            return envelope.seq < seq
+        }
+        return found
+    }
+
     /// Hands over the events after `last` up to `end` from the log, a chunk at a time.
     private func catchUp(
         from last: inout Int64, through end: Int64, room: @Sendable () async -> Void,

@@ -225,20 +225,23 @@ extension Configuration {
                 + "others are refused against DNS rebinding)", defaults: defaults, holding: .daemon),
         Option(
             "--nats", environment: ["WEATHERD_NATS"], at: \.nats, .natsURL.optional,
-            help: "serve: ship every committed event to this NATS server's JetStream, exactly once and in order",
+            help: "serve: ship every committed event to this NATS server's JetStream, exactly once and in order; "
+                + "restore and events: read the log(s) from it",
             defaults: defaults, holding: .daemon),
         Option(
             "--nats-stream", environment: ["WEATHERD_NATS_STREAM"], at: \.natsStream, .streamName,
-            help: "serve: the JetStream stream the log is shipped to (created if absent)", defaults: defaults,
+            help: "serve, restore, events: the JetStream stream the log is shipped to (created if absent)",
+            defaults: defaults,
             holding: .daemon),
         Option(
             "--nats-subject-prefix", environment: ["WEATHERD_NATS_SUBJECT_PREFIX"], at: \.natsSubjectPrefix,
-            .subjectPrefix, help: "serve: the log's events go to PREFIX.<log id>", defaults: defaults,
+            .subjectPrefix, help: "serve, restore, events: the log's events go to PREFIX.<log id>", defaults: defaults,
             holding: .daemon),
         Option(
             "--nats-credentials", environment: ["WEATHERD_NATS_CREDENTIALS"], at: \.natsCredentials,
             .path("FILE", .file).optional,
-            help: "serve: a file with user= and password= lines, or a token= line, for the NATS server",
+            help: "serve, restore, events: a file with user= and password= lines, or a token= line, for the NATS "
+                + "server",
             defaults: defaults, holding: .daemon),
     ]
 }

@@ -17,7 +17,7 @@ struct EngineLogService: Service {
                 .serviceStarted(
                     ServiceStarted(
                         version: Engine.version, fsync: engine.info.fsync.rawValue,
-                        pid: Int64(ProcessInfo.processInfo.processIdentifier))))
+                        pid: Int64(ProcessInfo.processInfo.processIdentifier), host: HostName.current)))
             await append(startup, cause: "startup", what: "the start-up events")
             engine.ready.open()
             await gracefulShutdown()

@@ -1,5 +1,7 @@
 import Foundation
 import WeatherDomain
+import WeatherEngine
+import WeatherRuntime
 import WeatherWire
 
 /// JetStream's JSON API over a NATS connection (request and reply on `$JS.API.…`): what shipping needs of a
@@ -27,6 +29,23 @@ package struct JetStream: Sendable {
     let connection: NATSConnection
 
     package init(_ connection: NATSConnection) { self.connection = connection }
+
+    /// Connects to the server at `url` and checks that it has JetStream on.
+    ///
+    /// - Throws: `NATSError` (`nats_unreachable`, `nats_jetstream_off`, …).
+    package static func connect(to url: NATSURL, credentials: NATSCredentials?, runtime: Runtime)
+        async throws(NATSError) -> JetStream
+    {
+        let connection = try await NATSConnection.connect(to: url.endpoint, credentials: credentials, runtime: runtime)
+        guard connection.serverInfo?.jetStream == true else {
+            connection.close()
+            throw .jetStreamOff(url.description)
+        }
+        return JetStream(connection)
+    }
+
+    /// Closes its connection.
+    package func close() { connection.close() }
 
     /// The stream's configured subjects; nil when there is no such stream.
     ///

@@ -1,3 +1,4 @@
+import Foundation
 import WeatherDomain
 
 /// The user and password, or the token, weatherd gives a NATS server (`--nats-credentials FILE`).
@@ -37,6 +38,17 @@ package struct NATSCredentials: Sendable, Equatable {
         guard (user == nil) == (password == nil) else { throw .credentials("a user needs a password and back") }
         guard user != nil || token != nil else { throw .credentials("it holds neither a user nor a token") }
         guard user == nil || token == nil else { throw .credentials("it holds both a user and a token") }
+    }
+
+    /// The credentials in the file at `path` (`--nats-credentials`); nil when no file is given.
+    ///
+    /// - Throws: `NATSError` when the file cannot be read or is wrong.
+    package static func load(path: String?) throws(NATSError) -> NATSCredentials? {
+        guard let path else { return nil }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .credentials("\(path) cannot be read")
+        }
+        return try NATSCredentials(parsing: String(decoding: data, as: UTF8.self))
     }
 
     /// Adds them to `CONNECT`'s options.

@@ -13,6 +13,8 @@ package struct NATSError: Error, Sendable, Equatable, CustomStringConvertible {
         case jetStream = "jetstream_error"
         case unexpectedAnswer = "nats_unexpected_answer"
         case credentials = "nats_bad_credentials"
+        case jetStreamOff = "nats_jetstream_off"
+        case noStream = "jetstream_no_stream"
     }
 
     private let code: Code
@@ -56,6 +58,14 @@ package struct NATSError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     static func unexpectedAnswer(_ what: String) -> NATSError { NATSError(.unexpectedAnswer, what) }
+
+    static func noStream(_ stream: String) -> NATSError {
+        NATSError(.noStream, "the NATS server has no JetStream stream \(stream) (--nats-stream)")
+    }
+
+    static func jetStreamOff(_ url: String) -> NATSError {
+        NATSError(.jetStreamOff, "the NATS server at \(url) has JetStream off (start it with -js)")
+    }
 }
 
 extension NATSError {

@@ -1,5 +1,4 @@
 import EventLog
-import Foundation
 import WeatherEngine
 
 extension LogShipper {
@@ -11,15 +10,8 @@ extension LogShipper {
     package static func settings(for configuration: Configuration) throws -> Settings? {
         guard let url = configuration.nats else { return nil }
         let logID = try LogIdentity.ensure(directory: configuration.dataDirectory)
-        var credentials: NATSCredentials?
-        if let path = configuration.natsCredentials {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw NATSError.credentials("\(path) cannot be read")
-            }
-            credentials = try NATSCredentials(parsing: String(decoding: data, as: UTF8.self))
-        }
         return Settings(
             url: url, stream: configuration.natsStream, subjectPrefix: configuration.natsSubjectPrefix, logID: logID,
-            credentials: credentials)
+            credentials: try NATSCredentials.load(path: configuration.natsCredentials))
     }
 }

@@ -101,22 +101,12 @@ package final class LogShipper: Service, Sendable {
 
     /// One connection's shipping, until it fails.
     private func shipOnce() async throws {
-        let runtime = engine.runtime
-        let connection = try await NATSConnection.connect(
-            to: settings.url.endpoint, credentials: settings.credentials, runtime: runtime)
+        let jetStream = try await JetStream.connect(
+            to: settings.url, credentials: settings.credentials, runtime: engine.runtime)
+        let connection = jetStream.connection
         defer { connection.close() }
-        guard connection.serverInfo?.jetStream == true else {
-            throw ShipProblem("the NATS server at \(settings.url) has JetStream off (start it with -js)")
-        }
-        let jetStream = JetStream(connection)
         try await ensureStream(jetStream)
         let (shippedSeq, streamSeq) = try await resumePoint(jetStream)
-        let logLast = engine.follower.lastSeq
-        guard shippedSeq <= logLast else {
-            throw ShipProblem(
-                "the stream holds seq \(shippedSeq) of log \(settings.logID) but the log ends at seq \(logLast): "
-                    + "another data dir ships under this log id")
-        }
         status.withLock { status in
             status.shippedSeq = shippedSeq
             status.connected = true
@@ -163,7 +153,16 @@ package final class LogShipper: Service, Sendable {
     private func acknowledge(_ window: ShipWindow) async throws {
         var previousStreamSeq: Int64 = 0
         while let entry = await window.oldest() {
-            let ack = try JetStream.pubAck(try await entry.reply.answer())
+            let answer: NATSMessage
+            do {
+                answer = try await entry.reply.answer()
+            } catch {
+                guard error.kind == "nats_no_responders" else { throw error }
+                throw ShipProblem(
+                    "no stream takes \(settings.subject) any more (was the stream \(settings.stream) deleted?); "
+                        + "at the next connect it is made again and the log ships from its start")
+            }
+            let ack = try JetStream.pubAck(answer)
             guard ack.stream == settings.stream, ack.streamSeq > previousStreamSeq else {
                 throw ShipProblem("the acknowledgement of seq \(entry.seq) is out of order (\(ack))")
             }
@@ -190,7 +189,9 @@ package final class LogShipper: Service, Sendable {
         }
     }
 
-    /// The seq of this log's last event the stream holds (0: none) and its stream sequence (0: none).
+    /// The seq of this log's last event the stream holds (0: none) and its stream sequence (0: none), once it is
+    /// checked to be this log's: its id, its seq, and its chain equal to the log's line of that seq (a restored
+    /// copy of this log whose original still ships holds the same id but another line there).
     private func resumePoint(_ jetStream: JetStream) async throws -> (Int64, Int64) {
         guard let last = try await jetStream.lastMessage(settings.stream, subject: settings.subject) else {
             return (0, 0)
@@ -202,14 +203,26 @@ package final class LogShipper: Service, Sendable {
                 "the last message on \(settings.subject) (stream seq \(last.streamSeq)) is not from log "
                     + "\(settings.logID) (Nats-Msg-Id \(id.isEmpty ? "missing" : id))")
         }
-        let stated: Int64?
+        let line: JSONValue
         do {
-            stated = try JSONValue.parse(last.data)["seq"]?.intValue
+            line = try JSONValue.parse(last.data)
         } catch {
             throw ShipProblem("the last message on \(settings.subject) is not a log line: \(error)")
         }
+        let stated = line["seq"]?.intValue
         guard stated == seq else {
             throw ShipProblem("the last message on \(settings.subject) says seq \(stated ?? 0) but its id says \(seq)")
+        }
+        let logLast = engine.follower.lastSeq
+        guard seq <= logLast else {
+            throw ShipProblem(
+                "the stream holds seq \(seq) of log \(settings.logID) but the log ends at seq \(logLast): "
+                    + "another data dir ships under this log id")
+        }
+        if let own = try engine.follower.envelope(at: seq), line["chain"]?.stringValue != CRC32C.hexString(own.chain) {
+            throw ShipProblem(
+                "the stream's seq \(seq) of log \(settings.logID) is not this log's line \(seq): another data dir "
+                    + "ships under this log id (a restored copy, while its original ships on?)")
         }
         return (seq, last.streamSeq)
     }

@@ -9,74 +9,8 @@ import WeatherWire
 
 @testable import WeatherService
 
-/// A real `nats-server`, or nil with the reason told: under `CI=true` its absence is a failure, elsewhere a skip.
-func natsServer() async throws -> NATSServerProcess? {
-    if let why = NATSServerProcess.unavailable {
-        if ProcessInfo.processInfo.environment["CI"] == "true" {
-            Issue.record("nats-server is needed under CI: \(why)")
-        } else {
-            print("skipped: \(why)")
-        }
-        return nil
-    }
-    let server = try NATSServerProcess()
-    #expect(await eventually { server.accepting }, "nats-server did not start listening")
-    return server
-}
-
 @Suite("Shipping the log to NATS JetStream (a real nats-server)", .serialized)
 struct LogShippingTests {
-    /// A shipper for `service` to `server`, running until the returned task is cancelled.
-    private func startShipping(_ service: InProcessWeatherd, to server: NATSServerProcess, directory: String) throws
-        -> (LogShipper, Task<Void, any Error>)
-    {
-        var configuration = Configuration(dataDirectory: directory)
-        configuration.nats = try NATSURL.parse(server.url)
-        let shipper = LogShipper(
-            engine: service.engine, settings: try #require(try LogShipper.settings(for: configuration)))
-        return (shipper, Task { try await shipper.run() })
-    }
-
-    /// Waits until the stream acknowledged every committed event, moving the manual clock while the shipper
-    /// waits out a backoff (only then: nothing else it waits for is on that clock).
-    private func caughtUp(_ shipper: LogShipper, _ service: InProcessWeatherd) async -> Bool {
-        await eventually {
-            let status = shipper.current
-            if !status.connected, service.clock.sleeperCount(until: nil) > 0 { service.clock.advance(by: .seconds(30)) }
-            return status.connected && status.lag(lastSeq: service.engine.follower.lastSeq) == 0
-        }
-    }
-
-    /// The lines of the data dir's log, without their newlines.
-    private func logLines(_ directory: String) throws -> [[UInt8]] {
-        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory + "/events.jsonl")))
-        return bytes.split(separator: UInt8(ascii: "\n")).map(Array.init)
-    }
-
-    /// Every message the stream holds on `subject`, in stream order.
-    private func streamMessages(_ server: NATSServerProcess, subject: String) async throws -> [JetStream.StoredMessage]
-    {
-        let runtime = Runtime.testing()
-        let connection = try await NATSConnection.connect(
-            to: try NATSURL.parse(server.url).endpoint, credentials: nil, runtime: runtime)
-        defer { connection.close() }
-        let jetStream = JetStream(connection)
-        var messages: [JetStream.StoredMessage] = []
-        var next: Int64 = 1
-        while let message = try await jetStream.nextMessage("WEATHERD", subject: subject, from: next) {
-            messages.append(message)
-            next = message.streamSeq + 1
-        }
-        return messages
-    }
-
-    private func addFavorites(_ service: InProcessWeatherd, _ names: some Sequence<Int>) async throws {
-        for number in names {
-            _ = try await service.result(
-                "favorites/add", ["name": .string("Place \(number)"), "lat": .double(Double(number) / 10), "lon": 5])
-        }
-    }
-
     @Test("every committed event is in the stream exactly once and in order, across a server and a weatherd restart")
     func exactlyOnceAcrossRestarts() async throws {
         guard let server = try await natsServer() else { return }
@@ -121,6 +55,36 @@ struct LogShippingTests {
         #expect(messages.map(\.data) == lines)
         #expect(messages.map { $0.headers?["Nats-Msg-Id"] } == lines.indices.map { "\(logID)-\($0 + 1)" })
         #expect(zip(messages, messages.dropFirst()).allSatisfy { $0.streamSeq < $1.streamSeq })
+    }
+
+    @Test("a stream deleted while shipping: one clear line, then it is made again and holds the whole log once")
+    func streamDeletedWhileShipping() async throws {
+        guard let server = try await natsServer() else { return }
+        defer { server.stop() }
+        let directory = TemporaryDataDirectory()
+        let service = try InProcessWeatherd(directory: directory)
+        let (shipper, task) = try startShipping(service, to: server, directory: directory.path)
+        try await addFavorites(service, 1...10)
+        #expect(await caughtUp(shipper, service))
+
+        let connection = try await NATSConnection.connect(
+            to: try NATSURL.parse(server.url).endpoint, credentials: nil, runtime: Runtime.testing())
+        _ = try await connection.call("$JS.API.STREAM.DELETE.WEATHERD")
+        connection.close()
+        try await addFavorites(service, 11...15)
+        // The manual clock holds the shipper in its backoff: the line stays until the test moves it.
+        #expect(await eventually { shipper.current.problem != nil })
+        #expect(shipper.current.problem?.contains("was the stream WEATHERD deleted?") == true)
+        #expect(await caughtUp(shipper, service))
+        task.cancel()
+        _ = await task.result
+        await service.stop()
+
+        let logID = try #require(try LogIdentity.read(directory: directory.path))
+        let messages = try await streamMessages(server, subject: "weatherd.\(logID)")
+        let lines = try logLines(directory.path)
+        #expect(messages.map(\.data) == lines)
+        #expect(messages.map { $0.headers?["Nats-Msg-Id"] } == lines.indices.map { "\(logID)-\($0 + 1)" })
     }
 
     @Test("a stream that does not take the log's subject: one clear line in the status, nothing lost")
