@@ -68,7 +68,8 @@ package final class NATSServerProcess: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: storeDirectory)
     }
 
-    private static func freePort() throws -> Int {
+    /// A TCP port on 127.0.0.1 that nothing listens on now (the system's choice for a socket bound to port 0).
+    package static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()

@@ -19,8 +19,12 @@ struct DocExamplesTests {
         let directory = TemporaryDataDirectory()
         let server: LocalHTTPServer
         let runtime = "/tmp/wd-\(UUID().uuidString.prefix(8))"
+        /// The port the HTTP face's examples listen on here, in place of the 9466 the docs name (which another
+        /// program may hold).
+        let httpPort: Int
 
         init() throws {
+            httpPort = try NATSServerProcess.freePort()
             server = try LocalHTTPServer()
             server.route(
                 "/v1/search",
@@ -110,6 +114,7 @@ struct DocExamplesTests {
         /// Runs `command` with `/bin/sh` in the working directory.
         func run(_ command: String) async throws -> CommandRun {
             try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+            let command = command.replacingOccurrences(of: "127.0.0.1:9466", with: "127.0.0.1:\(httpPort)")
             return try await runCommand(
                 ["-c", command], environment: environment, executable: "/bin/sh", directory: work)
         }

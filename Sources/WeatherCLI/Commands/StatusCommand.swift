@@ -51,7 +51,10 @@ enum StatusCommand {
         }
         if let url = status["http"]?["url"]?.stringValue {
             rows.append(
-                ("HTTP", "\(url): /{place} (wttr.in), /v1 (the token), /v1/events, /mcp, /metrics; \(url):help"))
+                (
+                    "HTTP",
+                    "\(url): the dashboard (weatherd open), /{place} (wttr.in), /v1, /v1/events, /mcp, /metrics; \(url):help"
+                ))
         }
         if let shipping = status["shipping"] { rows.append(("shipping", Self.shipping(shipping))) }
         context.output.print(Text.table(rows.map { [$0.0, $0.1] }))
