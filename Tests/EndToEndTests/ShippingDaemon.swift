@@ -17,7 +17,8 @@ struct ShippingDaemon {
     private let shared: SharedDataDir
 
     /// Starts the daemon shipping to `url`, and, once it listens, a client (given `--nats` too, so a daemon it
-    /// might start would ship as well).
+    /// might start would ship as well), returning once the client is known to talk to this daemon: a client that
+    /// is still connecting when the daemon dies starts a daemon of its own.
     init(_ shared: SharedDataDir, nats url: String) async throws {
         self.shared = shared
         let daemon = try RunningWeatherd(
@@ -25,13 +26,17 @@ struct ShippingDaemon {
                 "serve", "--data-dir", shared.directory.path, "--socket", try shared.socketPath, "--log-level", "info",
                 "--idle-exit", "3600", "--nats", url,
             ] + quietTimers, environment: shared.environment)
-        let listening = await eventually { daemon.standardError.contains("listening on") }
+        let listening = await eventually { daemon.standardError.contains("info: listening on") }
         guard listening else {
             daemon.signal(SIGKILL)
             throw RunningWeatherdError("weatherd serve did not start listening: \(daemon.standardError)")
         }
         self.daemon = daemon
         client = try shared.client(["--nats", url])
+        let pid = try await client.call("service/status")["result"]?["pid"]?.intValue
+        guard pid == Int64(daemon.pid) else {
+            throw RunningWeatherdError("the client talks to pid \(pid ?? 0), not to weatherd serve (\(daemon.pid))")
+        }
     }
 
     /// Sends every change at once, one request a line, without waiting for the answers.
@@ -76,7 +81,9 @@ struct ShippingDaemon {
     /// SIGKILLs the daemon, only while it is the one holding the data dir's lock (pids are reused), then its
     /// client.
     func kill() async {
-        #expect(lockHolderPID(dataDirectory: shared.directory.path) == daemon.pid, "the daemon holds its lock")
+        #expect(
+            lockHolderPID(dataDirectory: shared.directory.path) == daemon.pid,
+            "the daemon holds its lock; its stderr: \(daemon.standardError); the client's: \(client.standardError)")
         if lockHolderPID(dataDirectory: shared.directory.path) == daemon.pid { daemon.signal(SIGKILL) }
         _ = await daemon.waitForExit()
         client.signal(SIGKILL)
