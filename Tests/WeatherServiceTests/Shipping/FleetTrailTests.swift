@@ -25,7 +25,7 @@ struct FleetTrailTests {
 
     @Test("two data dirs shipping to one stream: each log's events in order, labelled with its id and machine")
     func twoMachines() async throws {
-        guard let server = try await natsServer() else { return }
+        guard let server = try await NATSServerProcess.started() else { return }
         defer { server.stop() }
         var directories: [TemporaryDataDirectory] = []
         for (machine, range) in [1...5, 11...17].enumerated() {
@@ -89,7 +89,7 @@ struct FleetTrailTests {
 
     @Test("a stream that does not exist is one clear error")
     func noStream() async throws {
-        guard let server = try await natsServer() else { return }
+        guard let server = try await NATSServerProcess.started() else { return }
         defer { server.stop() }
         let stream = try await JetStream.connect(
             to: try NATSURL.parse(server.url), credentials: nil, runtime: Runtime.testing())

@@ -54,7 +54,7 @@ struct LogRestoreTests {
 
     @Test("a restored data dir holds the log line for line and its id, and replays to the original's digest")
     func restoresTheSameState() async throws {
-        guard let server = try await natsServer() else { return }
+        guard let server = try await NATSServerProcess.started() else { return }
         defer { server.stop() }
         let original = try await shippedLog(to: server)
         let stream = try await jetStream(server)
@@ -83,7 +83,7 @@ struct LogRestoreTests {
 
     @Test("a data dir that is not empty is refused before anything is read, and left as it was")
     func refusesNonEmpty() async throws {
-        guard let server = try await natsServer() else { return }
+        guard let server = try await NATSServerProcess.started() else { return }
         defer { server.stop() }
         let original = try await shippedLog(to: server)
         let stream = try await jetStream(server)
@@ -107,7 +107,7 @@ struct LogRestoreTests {
         "a damaged, out-of-order or foreign message in the stream stops the restore with a clear line; no data dir is left",
         arguments: ["crc", "gap", "foreign"])
     func refusesDamage(kind: String) async throws {
-        guard let server = try await natsServer() else { return }
+        guard let server = try await NATSServerProcess.started() else { return }
         defer { server.stop() }
         let original = try await shippedLog(to: server)
         let stream = try await jetStream(server)
@@ -151,7 +151,7 @@ struct LogRestoreTests {
 
     @Test("a restored copy shipping while its original ships on: the second to ship stops with one line")
     func twoWritersUnderOneID() async throws {
-        guard let server = try await natsServer() else { return }
+        guard let server = try await NATSServerProcess.started() else { return }
         defer { server.stop() }
         let original = try await shippedLog(to: server)
         let stream = try await jetStream(server)

@@ -13,7 +13,7 @@ import WeatherWire
 struct LogShippingTests {
     @Test("every committed event is in the stream exactly once and in order, across a server and a weatherd restart")
     func exactlyOnceAcrossRestarts() async throws {
-        guard let server = try await natsServer() else { return }
+        guard let server = try await NATSServerProcess.started() else { return }
         defer { server.stop() }
         let directory = TemporaryDataDirectory()
         var service = try InProcessWeatherd(directory: directory)
@@ -49,7 +49,7 @@ struct LogShippingTests {
         await service.stop()
 
         let logID = try #require(try LogIdentity.read(directory: directory.path))
-        let messages = try await streamMessages(server, subject: "weatherd.\(logID)")
+        let messages = try await server.messages(subject: "weatherd.\(logID)")
         let lines = try logLines(directory.path)
         #expect(messages.count == lines.count)
         #expect(messages.map(\.data) == lines)
@@ -59,7 +59,7 @@ struct LogShippingTests {
 
     @Test("a stream deleted while shipping: one clear line, then it is made again and holds the whole log once")
     func streamDeletedWhileShipping() async throws {
-        guard let server = try await natsServer() else { return }
+        guard let server = try await NATSServerProcess.started() else { return }
         defer { server.stop() }
         let directory = TemporaryDataDirectory()
         let service = try InProcessWeatherd(directory: directory)
@@ -67,8 +67,7 @@ struct LogShippingTests {
         try await addFavorites(service, 1...10)
         #expect(await caughtUp(shipper, service))
 
-        let connection = try await NATSConnection.connect(
-            to: try NATSURL.parse(server.url).endpoint, credentials: nil, runtime: Runtime.testing())
+        let connection = try await server.connect()
         _ = try await connection.call("$JS.API.STREAM.DELETE.WEATHERD")
         connection.close()
         try await addFavorites(service, 11...15)
@@ -81,7 +80,7 @@ struct LogShippingTests {
         await service.stop()
 
         let logID = try #require(try LogIdentity.read(directory: directory.path))
-        let messages = try await streamMessages(server, subject: "weatherd.\(logID)")
+        let messages = try await server.messages(subject: "weatherd.\(logID)")
         let lines = try logLines(directory.path)
         #expect(messages.map(\.data) == lines)
         #expect(messages.map { $0.headers?["Nats-Msg-Id"] } == lines.indices.map { "\(logID)-\($0 + 1)" })
@@ -89,11 +88,9 @@ struct LogShippingTests {
 
     @Test("a stream that does not take the log's subject: one clear line in the status, nothing lost")
     func streamWithoutTheSubject() async throws {
-        guard let server = try await natsServer() else { return }
+        guard let server = try await NATSServerProcess.started() else { return }
         defer { server.stop() }
-        let runtime = Runtime.testing()
-        let connection = try await NATSConnection.connect(
-            to: try NATSURL.parse(server.url).endpoint, credentials: nil, runtime: runtime)
+        let connection = try await server.connect()
         try await JetStream(connection).createStream("WEATHERD", subjects: ["other.>"])
         connection.close()
         try await InProcessWeatherd.with { service in

@@ -9,21 +9,6 @@ import WeatherWire
 
 @testable import WeatherService
 
-/// A real `nats-server`, or nil with the reason told: under `CI=true` its absence is a failure, elsewhere a skip.
-func natsServer() async throws -> NATSServerProcess? {
-    if let why = NATSServerProcess.unavailable {
-        if ProcessInfo.processInfo.environment["CI"] == "true" {
-            Issue.record("nats-server is needed under CI: \(why)")
-        } else {
-            print("skipped: \(why)")
-        }
-        return nil
-    }
-    let server = try NATSServerProcess()
-    #expect(await eventually { server.accepting }, "nats-server did not start listening")
-    return server
-}
-
 /// A shipper for `service` to `server`, running until the returned task is cancelled.
 func startShipping(_ service: InProcessWeatherd, to server: NATSServerProcess, directory: String) throws
     -> (LogShipper, Task<Void, any Error>)
@@ -49,22 +34,6 @@ func caughtUp(_ shipper: LogShipper, _ service: InProcessWeatherd) async -> Bool
 func logLines(_ directory: String) throws -> [[UInt8]] {
     let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory + "/events.jsonl")))
     return bytes.split(separator: UInt8(ascii: "\n")).map(Array.init)
-}
-
-/// Every message the stream holds on `subject`, in stream order.
-func streamMessages(_ server: NATSServerProcess, subject: String) async throws -> [JetStream.StoredMessage] {
-    let runtime = Runtime.testing()
-    let connection = try await NATSConnection.connect(
-        to: try NATSURL.parse(server.url).endpoint, credentials: nil, runtime: runtime)
-    defer { connection.close() }
-    let jetStream = JetStream(connection)
-    var messages: [JetStream.StoredMessage] = []
-    var next: Int64 = 1
-    while let message = try await jetStream.nextMessage("WEATHERD", subject: subject, from: next) {
-        messages.append(message)
-        next = message.streamSeq + 1
-    }
-    return messages
 }
 
 func addFavorites(_ service: InProcessWeatherd, _ names: some Sequence<Int>) async throws {
