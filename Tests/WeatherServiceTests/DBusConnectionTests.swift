@@ -48,6 +48,34 @@ struct DBusConnectionTests {
         #expect(bus.received.map(\.serial) == [1, 2, 3, 4, 5], "serials count up from Hello's 1")
     }
 
+    @Test("a reply that does not come within the reply timeout on the runtime's clock is noReply, naming the call")
+    func noReply() async throws {
+        let bus = try TestSessionBus()
+        defer { bus.stop() }
+        let clock = ManualClock()
+        let connection = try await DBusConnection.connect(
+            address: bus.address, uid: getuid(), runtime: .testing(clock: clock), replyTimeout: .seconds(25))
+        bus.holdNotifyReplies(true)
+        let call = Task { () -> Result<[DBusValue], DBusError> in
+            do throws(DBusError) {
+                return .success(try await Self.notify(connection))
+            } catch {
+                return .failure(error)
+            }
+        }
+        #expect(await eventually { bus.calls("Notify").count == 1 }, "the call was sent")
+        await clock.timerArmed(.seconds(25))
+        clock.advance(by: .seconds(24))
+        #expect(bus.calls("Notify").count == 1)
+        clock.advance(by: .seconds(1))
+        let result = await call.value
+        guard case .failure(.noReply(let detail)) = result else {
+            Issue.record("expected noReply, got \(result)")
+            return
+        }
+        #expect(detail.contains("Notify"), "\(detail)")
+    }
+
     @Test("no notification server is a remote ServiceUnknown; a refused handshake and no bus say so")
     func failures() async throws {
         let none = try TestSessionBus(.noServer)

@@ -101,6 +101,11 @@ struct Notifier {
                     } catch  where Task.isCancelled {
                         // Stopped while the desktop was being told: it has the alert, and the cursor says so.
                         return CLI.Exit.ok
+                    } catch .noReply(let detail) {
+                        // The desktop took the call and did not answer in time: it may show the alert, so the
+                        // cursor stays past it, as when notify is stopped while waiting (nothing is shown twice).
+                        output.error("weatherd notify: the notification server did not answer (no reply \(detail))")
+                        return CLI.Exit.unavailable
                     } catch {
                         // The desktop refused or went away: what it was to show is shown when notify runs again.
                         if saved != before { try store.save(before) }

@@ -33,6 +33,9 @@ package struct GeoClueError: Error, Sendable, Equatable, CustomStringConvertible
         case .broken(let detail):
             code = .failed
             description = "the exchange with GeoClue broke (\(detail))"
+        case .noReply(let detail):
+            code = .failed
+            description = "GeoClue did not answer (no reply \(detail))"
         }
     }
 

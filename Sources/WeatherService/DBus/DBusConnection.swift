@@ -17,6 +17,8 @@ package enum DBusError: Error, Sendable, Equatable, CustomStringConvertible {
     case broken(String)
     /// The peer answered with a D-Bus error (`org.freedesktop.DBus.Error.ServiceUnknown`: no notification server).
     case remote(name: String, message: String)
+    /// No reply came within the reply timeout: the call was sent, and the peer may have acted on it.
+    case noReply(String)
 
     package var description: String {
         switch self {
@@ -24,6 +26,7 @@ package enum DBusError: Error, Sendable, Equatable, CustomStringConvertible {
         case .refused(let detail): "the session bus refused weatherd: \(detail)"
         case .broken(let detail): "the session bus connection broke: \(detail)"
         case .remote(let name, let message): "\(name): \(message)"
+        case .noReply(let detail): "no reply from the bus \(detail)"
         }
     }
 }
@@ -374,8 +377,7 @@ extension DBusConnection {
                         sending()
                         timer.withLock {
                             $0 = clock.schedule(at: clock.now.advanced(by: timeout), on: channel.loop) {
-                                cancel()?.resume(
-                                    throwing: DBusError.broken("no reply from the bus within \(timeout) (\(what))"))
+                                cancel()?.resume(throwing: DBusError.noReply("within \(timeout) (\(what))"))
                             }
                         }
                     }
