@@ -54,6 +54,9 @@ package final class LogShipper: Service, Sendable {
     private let settings: Settings
     /// Shared with the engine, which reads it for `service/status` and the metrics.
     private let status: ShipStatusBox
+    /// The last event the stream acknowledged in this run (its seq and stream sequence): where the next connection
+    /// checks that what was in flight when one failed is in the stream without a hole (`hole`).
+    private let acknowledged = Mutex<(seq: Int64, streamSeq: Int64)?>(nil)
 
     package init(engine: Engine, settings: Settings) {
         self.engine = engine
@@ -107,11 +110,14 @@ package final class LogShipper: Service, Sendable {
         defer { connection.close() }
         try await ensureStream(jetStream)
         let (shippedSeq, streamSeq) = try await resumePoint(jetStream)
+        let hole = try await hole(jetStream, through: shippedSeq)
+        if shippedSeq > 0 { acknowledged.withLock { $0 = (shippedSeq, streamSeq) } }
         status.withLock { status in
             status.shippedSeq = shippedSeq
             status.connected = true
-            status.problem = nil
+            status.problem = hole
         }
+        if let hole { engine.logger.error("shipping to \(settings.url) stream \(settings.stream): \(hole)") }
         engine.logger.info(
             "shipping to \(settings.url) stream \(settings.stream) subject \(settings.subject) from seq "
                 + "\(shippedSeq + 1)")
@@ -159,8 +165,9 @@ package final class LogShipper: Service, Sendable {
             } catch {
                 guard error.kind == "nats_no_responders" else { throw error }
                 throw ShipProblem(
-                    "no stream takes \(settings.subject) any more (was the stream \(settings.stream) deleted?); "
-                        + "at the next connect it is made again and the log ships from its start")
+                    "no stream answers for \(settings.subject) (was the stream \(settings.stream) deleted, or is its "
+                        + "leader being elected?); at the next connect weatherd asks again, and a stream that is gone is "
+                        + "made again and the log ships from its start")
             }
             let ack = try JetStream.pubAck(answer)
             guard ack.stream == settings.stream, ack.streamSeq > previousStreamSeq else {
@@ -168,6 +175,7 @@ package final class LogShipper: Service, Sendable {
             }
             previousStreamSeq = ack.streamSeq
             window.acknowledged(streamSeq: ack.streamSeq)
+            acknowledged.withLock { $0 = (entry.seq, ack.streamSeq) }
             status.withLock { status in
                 status.shippedSeq = entry.seq
                 if !ack.duplicate { status.published += 1 }
@@ -225,6 +233,35 @@ package final class LogShipper: Service, Sendable {
                     + "ships under this log id (a restored copy, while its original ships on?)")
         }
         return (seq, last.streamSeq)
+    }
+
+    /// What is wrong with the subject's messages after the last one this run saw acknowledged, up to `last` (the
+    /// seq the stream now ends at); nil when they go on seq by seq. Publishes are pipelined: one answered "no
+    /// responders" while the stream's leader changed, and a later one that a new leader stored, would leave a hole
+    /// the last message alone cannot show. A hole cannot be mended (the stream keeps the order it was given), so it
+    /// is said in a sentence, in the status and the log, and shipping goes on after `last`.
+    private func hole(_ jetStream: JetStream, through last: Int64) async throws -> String? {
+        guard let (seq, streamSeq) = acknowledged.withLock({ $0 }), last > seq else { return nil }
+        var expected = seq + 1
+        var from = streamSeq + 1
+        let prefix = settings.logID + "-"
+        while expected <= last,
+            let message = try await jetStream.nextMessage(settings.stream, subject: settings.subject, from: from)
+        {
+            let id = message.headers?["Nats-Msg-Id"] ?? ""
+            let found = id.hasPrefix(prefix) ? Int64(id.dropFirst(prefix.count)) ?? 0 : 0
+            guard found == expected else {
+                return found > expected
+                    ? "the stream lacks seq \(expected)\(found - 1 > expected ? "…\(found - 1)" : "") of log "
+                        + "\(settings.logID): a publish in flight was lost while a later one was stored (a stream "
+                        + "leader changing?); the trail has a hole there, and shipping goes on from seq \(last + 1)"
+                    : "the stream holds seq \(found) of log \(settings.logID) again after seq \(expected - 1) (stream seq "
+                        + "\(message.streamSeq)); shipping goes on from seq \(last + 1)"
+            }
+            expected += 1
+            from = message.streamSeq + 1
+        }
+        return nil
     }
 
     /// Whether `subject` is matched by the stream subject `filter` (`*` one token, `>` the rest).

@@ -73,7 +73,9 @@ struct LogShippingTests {
         try await addFavorites(service, 11...15)
         // The manual clock holds the shipper in its backoff: the line stays until the test moves it.
         #expect(await eventually { shipper.current.problem != nil })
-        #expect(shipper.current.problem?.contains("was the stream WEATHERD deleted?") == true)
+        #expect(
+            shipper.current.problem?.contains("was the stream WEATHERD deleted, or is its leader being elected?")
+                == true)
         #expect(await caughtUp(shipper, service))
         task.cancel()
         _ = await task.result
@@ -84,6 +86,53 @@ struct LogShippingTests {
         let lines = try logLines(directory.path)
         #expect(messages.map(\.data) == lines)
         #expect(messages.map { $0.headers?["Nats-Msg-Id"] } == lines.indices.map { "\(logID)-\($0 + 1)" })
+    }
+
+    @Test(
+        "a publish lost while a later one was stored (a stream leader changing): the hole is one clear line, shipping goes on"
+    )
+    func holeAfterALostPublish() async throws {
+        guard let server = try await NATSServerProcess.started() else { return }
+        defer { server.stop() }
+        let directory = TemporaryDataDirectory()
+        let service = try InProcessWeatherd(directory: directory)
+        let (shipper, task) = try startShipping(service, to: server, directory: directory.path)
+        try await addFavorites(service, 1...5)
+        #expect(await caughtUp(shipper, service))
+        let acknowledged = service.engine.follower.lastSeq
+
+        // The broker goes away with events to ship; of them, only the last reaches the stream, as when a new leader
+        // stores a later publish after an earlier one was answered "no responders". The manual clock holds the
+        // shipper in its backoff meanwhile.
+        await server.kill()
+        try await addFavorites(service, 6...8)
+        #expect(await eventually { !shipper.current.connected })
+        let last = service.engine.follower.lastSeq
+        try #require(last - acknowledged >= 2)
+        try server.start()
+        #expect(await eventually { server.accepting })
+        let logID = try #require(try LogIdentity.read(directory: directory.path))
+        let connection = try await server.connect()
+        let stored = try connection.request(
+            "weatherd.\(logID)", headers: NATSHeaders([("Nats-Msg-Id", "\(logID)-\(last)")]),
+            payload: try logLines(directory.path)[Int(last) - 1])
+        _ = try JetStream.pubAck(try await stored.answer())
+        connection.close()
+
+        #expect(await caughtUp(shipper, service))
+        let problem = try #require(shipper.current.problem)
+        let missing = last - 1 > acknowledged + 1 ? "\(acknowledged + 1)…\(last - 1)" : "\(acknowledged + 1)"
+        #expect(problem.contains("the stream lacks seq \(missing) of log \(logID)"), "\(problem)")
+        try await addFavorites(service, 9...10)
+        #expect(await caughtUp(shipper, service))
+        task.cancel()
+        _ = await task.result
+        await service.stop()
+
+        let lines = try logLines(directory.path)
+        let messages = try await server.messages(subject: "weatherd.\(logID)")
+        let kept = Array(lines[..<Int(acknowledged)]) + Array(lines[Int(last - 1)...])
+        #expect(messages.map(\.data) == kept, "everything but the hole, once and in order")
     }
 
     @Test("a stream that does not take the log's subject: one clear line in the status, nothing lost")
