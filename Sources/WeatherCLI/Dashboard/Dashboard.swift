@@ -10,6 +10,8 @@ import WeatherWire
 /// arrives, fetches `/:dashboard` (the same places, rendered again) and puts it in place, without a reload.
 struct Dashboard: Sendable {
     let methods: HTTPMethods
+    /// Where the log ends, for the page's script to follow it from.
+    let log: any LogFacet
 
     static let contentType = "text/html; charset=utf-8"
     /// The page's icon, inline (a browser asks for `/favicon.ico` otherwise).
@@ -26,7 +28,7 @@ struct Dashboard: Sendable {
 
     /// The whole page.
     func page() async -> HTTPResponse {
-        let seq = await lastSeq()
+        let seq = log.lastSeq
         let places = await placesHTML()
         let nonce = Secret.randomHex(bytes: 16)
         var html = HTML()
@@ -84,11 +86,6 @@ struct Dashboard: Sendable {
         response.headers.add("Cache-Control", "no-store")
         response.headers.add("X-Content-Type-Options", "nosniff")
         response.headers.add("Referrer-Policy", "no-referrer")
-    }
-
-    /// The seq of the last committed event: the page follows the log from there.
-    private func lastSeq() async -> Int64 {
-        (try? await methods.call("service/status", [:]))?["lastSeq"]?.intValue ?? 0
     }
 
     /// The current location's section, then each favorite's (the first with the chart), or a sentence saying

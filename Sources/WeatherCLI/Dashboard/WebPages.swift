@@ -9,7 +9,7 @@ package struct WebPages: Sendable {
     let wttr: WttrRoute
 
     package init(engine: Engine) {
-        dashboard = Dashboard(methods: HTTPMethods(engine: engine))
+        dashboard = Dashboard(methods: HTTPMethods(engine: engine), log: engine)
         wttr = WttrRoute(engine: engine)
     }
 
