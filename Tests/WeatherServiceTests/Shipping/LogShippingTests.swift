@@ -48,13 +48,7 @@ struct LogShippingTests {
         _ = await task.result
         await service.stop()
 
-        let logID = try #require(try LogIdentity.read(directory: directory.path))
-        let messages = try await server.messages(subject: "weatherd.\(logID)")
-        let lines = try logLines(directory.path)
-        #expect(messages.count == lines.count)
-        #expect(messages.map(\.data) == lines)
-        #expect(messages.map { $0.headers?["Nats-Msg-Id"] } == lines.indices.map { "\(logID)-\($0 + 1)" })
-        #expect(zip(messages, messages.dropFirst()).allSatisfy { $0.streamSeq < $1.streamSeq })
+        try await expectStream(of: server, holdsLogOf: directory.path)
     }
 
     @Test("a stream deleted while shipping: one clear line, then it is made again and holds the whole log once")
@@ -81,11 +75,7 @@ struct LogShippingTests {
         _ = await task.result
         await service.stop()
 
-        let logID = try #require(try LogIdentity.read(directory: directory.path))
-        let messages = try await server.messages(subject: "weatherd.\(logID)")
-        let lines = try logLines(directory.path)
-        #expect(messages.map(\.data) == lines)
-        #expect(messages.map { $0.headers?["Nats-Msg-Id"] } == lines.indices.map { "\(logID)-\($0 + 1)" })
+        try await expectStream(of: server, holdsLogOf: directory.path)
     }
 
     @Test(

@@ -42,3 +42,15 @@ func addFavorites(_ service: InProcessWeatherd, _ names: some Sequence<Int>) asy
             "favorites/add", ["name": .string("Place \(number)"), "lat": .double(Double(number) / 10), "lon": 5])
     }
 }
+
+/// Checks that `server`'s stream holds the data dir's log exactly: each line once, in seq order, as the log holds it,
+/// with its `Nats-Msg-Id`, in increasing stream sequence.
+func expectStream(of server: NATSServerProcess, holdsLogOf directory: String) async throws {
+    let logID = try #require(try LogIdentity.read(directory: directory))
+    let messages = try await server.messages(subject: "weatherd.\(logID)")
+    let lines = try logLines(directory)
+    #expect(messages.count == lines.count)
+    #expect(messages.map(\.data) == lines)
+    #expect(messages.map { $0.headers?["Nats-Msg-Id"] } == lines.indices.map { "\(logID)-\($0 + 1)" })
+    #expect(zip(messages, messages.dropFirst()).allSatisfy { $0.streamSeq < $1.streamSeq })
+}
