@@ -111,7 +111,22 @@ struct MCPResultTests {
             let full = try await Self.tool(
                 service, "get_forecast",
                 ["lat": 52.52, "lon": 13.41, "days": 1, "detail": "full", "type": "twiceDaily"])
-            try Self.expectUniform(full, "full")
+            let fullLine = try Self.expectUniform(full, "full")
+            // The line says what the JSON beside it holds: the day's figures, the steps counted, the fetch time.
+            let answer = try #require(full["structuredContent"])
+            let firstDay = try #require(answer["daily"]?.arrayValue?.first)
+            let low = try #require(firstDay["min"]?.doubleValue), high = try #require(firstDay["max"]?.doubleValue)
+            let steps = try #require(answer["entries"]?.arrayValue?.count)
+            let fetched = try #require(answer["fetchedAt"]?.stringValue.flatMap { Timestamp(rfc3339: $0) })
+            let offset = try #require(answer["location"]?["utcOffsetSeconds"]?.intValue)
+            let minute = (fetched.milliseconds / 60_000 + offset / 60) % 1440
+            let twoDigits = { (value: Int64) in value < 10 ? "0\(value)" : "\(value)" }
+            let clock = "\(twoDigits(minute / 60)):\(twoDigits(minute % 60))"
+            #expect(
+                fullLine.hasSuffix(
+                    " \(Int(low.rounded()))–\(Int(high.rounded())) °C \(firstDay["condition"]?["text"]?.stringValue ?? "")"
+                        + "; \(steps) twiceDaily steps, fetched \(clock), fresh"), "\(fullLine)")
+            #expect(fullLine.hasPrefix("52.52° N, 13.41° E, 1 day: "), "\(fullLine)")
             #expect(full["structuredContent"]?["type"] == "twiceDaily")
             #expect(full["structuredContent"]?["entries"]?.arrayValue?.isEmpty == false)
             let brief = try await Self.tool(service, "get_forecast", ["lat": 52.52, "lon": 13.41, "detail": "summary"])

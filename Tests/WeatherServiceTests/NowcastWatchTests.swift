@@ -1,5 +1,6 @@
 import Foundation
 import Providers
+import Synchronization
 import Testing
 import WeatherDomain
 import WeatherEngine
@@ -115,6 +116,23 @@ struct NowcastWatchTests {
             await service.engine.refreshWatchedNowcasts(cause: "test")
         }
         #expect(Self.met(service) == 1, "nor did any pass after")
+        await service.stop()
+    }
+
+    @Test("a watch of a city no geocoder knows watches nothing, and stderr says why; the request is answered")
+    func unknownCity() async throws {
+        let network = InMemoryTransport()
+        network.route("/v1/search", InMemoryTransport.ok(Array(#"{"results":[]}"#.utf8)))
+        let lines = Mutex<[String]>([])
+        let logger = Logger(level: .warning) { line in lines.withLock { $0.append(line) } }
+        let service = try InProcessWeatherd(directory: TemporaryDataDirectory(), network: network, logger: logger)
+        let answer = try await service.result("nowcast/watch", ["city": "Nowhereville"])
+        #expect(answer["subscriptionId"]?.stringValue != nil)
+        let said = {
+            lines.withLock { $0.contains { $0.contains("a nowcast watch") && $0.contains("watches nothing") } }
+        }
+        #expect(await eventually { said() }, "\(lines.withLock { $0 })")
+        #expect(service.engine.nowcastWatchers.watched.places.isEmpty)
         await service.stop()
     }
 

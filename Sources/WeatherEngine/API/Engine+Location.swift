@@ -23,6 +23,11 @@ package struct RefreshReport: Sendable, Equatable {
     /// The places asked for; nil when the refresh named one place.
     package var scope: RefreshScope?
     package var results: [RefreshOutcome]
+
+    package init(scope: RefreshScope?, results: [RefreshOutcome]) {
+        self.scope = scope
+        self.results = results
+    }
 }
 
 extension Engine {

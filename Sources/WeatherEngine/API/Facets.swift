@@ -83,7 +83,7 @@ package protocol AlertsFacet: Sendable {
     func warningsInForce() async -> WarningsInForce
     func followAlerts(_ raised: @Sendable (RaisedAlert, UnitChoice) -> Void) async
     /// See `Engine.watchNowcast(_:by:cause:)`.
-    func watchNowcast(_ place: PlaceQuery, by watches: NowcastWatches, cause: String) async throws
+    func watchNowcast(_ place: PlaceQuery, by watches: NowcastWatches, cause: String) async
     /// See `Engine.followingAlerts(by:_:)`.
     func followingAlerts<T: Sendable>(by watches: NowcastWatches, _ body: () async throws -> T) async rethrows -> T
 }

@@ -53,8 +53,13 @@ extension AlertActor {
             guard let entered = LocalDate.adding(1 - ForecastChangeAlerts.horizonDays, to: today),
                 let notBefore = LocalDate.start(of: entered, zone: zone)
             else { continue }
-            guard let found = try? await scan.runInPool(key: key, dates: Set(dates), notBefore: notBefore)
-            else { continue }
+            let found: (fetches: [ForecastLogScan.Fetch], scanned: Int64)
+            do {
+                found = try await scan.runInPool(key: key, dates: Set(dates), notBefore: notBefore)
+            } catch {
+                logger.error("forecast_change cannot read the log's past forecasts of one place: \(error)")
+                continue
+            }
             // Each fetch noted as it was when it came in, on its own local date.
             for fetch in found.fetches {
                 note(

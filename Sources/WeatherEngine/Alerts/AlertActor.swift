@@ -20,7 +20,7 @@ package actor AlertActor {
     let clock: any RuntimeClock
     /// Where the start-up scan of the log runs.
     private let pool: BlockingPool
-    private let logger: Logger
+    let logger: Logger
     /// The last current temperature fetched per place key, for the temperature-drop rule.
     private var previous: [String: (temperature: Double, at: Timestamp)] = [:]
     /// The first message of each official warning's thread of updates, for the `official` rule; seeded from

@@ -7,9 +7,18 @@ extension Engine {
     package func openWatches() -> NowcastWatches { nowcastWatchers.holder() }
 
     /// Keeps `place`'s nowcast refreshed at its source's cadence until cancelled or `watches` ends (a bar's, or
-    /// an MCP subscription's, `nowcast/watch`).
-    package func watchNowcast(_ place: PlaceQuery, by watches: NowcastWatches, cause: String) async throws {
-        let resolved = try await resolve(place, cause: cause)
+    /// an MCP subscription's, `nowcast/watch`). A place that cannot be resolved (a city no geocoder knows, the
+    /// geocoder down) is watched by nobody: the subscription goes on for its other work, and stderr says why.
+    package func watchNowcast(_ place: PlaceQuery, by watches: NowcastWatches, cause: String) async {
+        let resolved: Place
+        do {
+            resolved = try await resolve(place, cause: cause)
+        } catch is CancellationError {
+            return
+        } catch {
+            logger.warning("a nowcast watch (\(cause)) watches nothing: its place is not found: \(error)")
+            return
+        }
         await watches.watching(resolved) { await untilCancelled() }
     }
 

@@ -72,7 +72,7 @@ struct MCPController: Controller {
                     if case .weather("nowcast", let place) = target {
                         let query = try await placeQuery(place)
                         pushes.startSubscription(Self.watchID(uri)) {
-                            try? await engine.watchNowcast(query, by: watches, cause: call.cause)
+                            await engine.watchNowcast(query, by: watches, cause: call.cause)
                         }
                     }
                     return request.result([:])

@@ -53,8 +53,7 @@ extension MCPController {
             let answer = engine.current(place.place, units: place.units, maxAgeMs: place.maxAgeMs, origin: origin)
             return { [engine] in
                 let current = try await answer()
-                let value = current.json
-                var summary = MCPSummary.current(value, now: clock.timestamp())
+                var summary = MCPSummary.current(current, now: clock.timestamp())
                 // Only from a climate already cached: the summary never costs an upstream call of its own.
                 if let normal = await engine.todayAgainstNormal(current) {
                     summary +=
@@ -63,7 +62,7 @@ extension MCPController {
                         + " for \(PastWire.dayName(month: normal.month, day: normal.day))"
                 }
                 summary += await Self.approximateNote(place.place, engine: engine, origin: origin)
-                return MCPAnswer(summary, detail.keep(value))
+                return MCPAnswer(summary, detail.keep(current.json))
             }
         case "get_forecast":
             let place = try PlaceParams(a)
@@ -75,17 +74,19 @@ extension MCPController {
                 place.place, units: place.units, maxAgeMs: place.maxAgeMs, days: days, detail: detail.forecast,
                 type: type, origin: origin)
             return { [engine] in
-                let value = try await answer().json
+                let forecast = try await answer()
                 let note = await Self.approximateNote(place.place, engine: engine, origin: origin)
-                return MCPAnswer(MCPSummary.forecast(value, now: clock.timestamp()) + note, detail.keep(value))
+                return MCPAnswer(
+                    MCPSummary.forecast(forecast, now: clock.timestamp()) + note, detail.keep(forecast.json))
             }
         case "search_cities":
             let limit = Int(try a.int("limit", in: 1...5) ?? 5)
             let query = try a.string("query")
             let answer = try engine.searchCities(query, limit: limit, origin: origin)
             return {
-                let value = candidatesJSON(try await answer())
-                return MCPAnswer(MCPSummary.candidates(value, query: query.trimmingWhitespace), value)
+                let candidates = try await answer()
+                return MCPAnswer(
+                    MCPSummary.candidates(candidates, query: query.trimmingWhitespace), candidatesJSON(candidates))
             }
         default:
             return nil
@@ -102,27 +103,29 @@ extension MCPController {
             let page = try PageParams.read(a, defaultLimit: 100)
             let answer = await engine.listFavorites()
             return {
-                let value = try await answer().page(page)
+                let favorites = try await answer()
+                let cut = favorites.cut(page)
                 return MCPAnswer(
-                    MCPSummary.favorites(value), value, page: MCPAnswer.Page(member: "favorites", offset: page.offset))
+                    MCPSummary.favorites(favorites[cut.shown], nextCursor: cut.nextCursor), cut.json,
+                    page: MCPAnswer.Page(member: "favorites", offset: page.offset))
             }
         case "add_favorite":
             let answer = try await engine.addFavorite(try FavoritesController.newFavorite(a), origin: origin)
             return {
-                let value = favoriteJSON(try await answer())
-                return MCPAnswer(MCPSummary.added(value), value)
+                let favorite = try await answer()
+                return MCPAnswer(MCPSummary.added(favorite), favoriteJSON(favorite))
             }
         case "remove_favorite":
             let answer = try await engine.removeFavorite(try a.string("favorite"), origin: origin)
             return {
-                let value = favoriteJSON(try await answer())
-                return MCPAnswer(MCPSummary.removed(value), value)
+                let favorite = try await answer()
+                return MCPAnswer(MCPSummary.removed(favorite), favoriteJSON(favorite))
             }
         case "refresh_weather":
             let scope = try a.choice("scope", as: RefreshScope.self) ?? .all
             return {
-                let value = try await refreshWithProgress(scope, request: request, cause: call.cause)
-                return MCPAnswer(MCPSummary.refresh(value), value)
+                let refreshed = try await refreshWithProgress(scope, request: request, cause: call.cause)
+                return MCPAnswer(MCPSummary.refresh(refreshed.results, pending: refreshed.pending ?? 0), refreshed.json)
             }
         default:
             return nil
@@ -133,14 +136,14 @@ extension MCPController {
     /// the request has a progress token, all sent before the result; after 55 s it answers with what
     /// is done and counts the rest as pending.
     private func refreshWithProgress(_ scope: RefreshScope, request: MCPRequest, cause: String) async throws
-        -> JSONValue
+        -> RefreshToolAnswer
     {
         let progress = RefreshProgress()
         let pushes = self.pushes
         let engine = self.engine
         // The refresh runs in the deadline's own task: at 55 s, or when this request is cancelled, it is
         // cancelled and the answer says what is done.
-        let refresh: @Sendable () async -> Result<JSONValue, any Error>? = {
+        let refresh: @Sendable () async -> Result<RefreshReport, any Error>? = {
             do {
                 return .success(
                     try await Self.refresh(
@@ -156,20 +159,18 @@ extension MCPController {
         }
         progress.close()
         if Task.isCancelled { throw CancellationError() }
-        if let outcome { return try outcome.get() }
+        if let outcome { return RefreshToolAnswer(report: try outcome.get(), pending: nil) }
         let (results, total) = progress.snapshot
-        return .object([
-            "scope": .string(scope.rawValue), "results": .array(results), "pending": .int(Int64(total - results.count)),
-        ])
+        return RefreshToolAnswer(report: RefreshReport(scope: scope, results: results), pending: total - results.count)
     }
 
     /// The native refresh, recording each finished place and sending its progress while the request is open.
     private static func refresh(
         _ engine: Engine, _ scope: RefreshScope, request: MCPRequest, cause: String, progress: RefreshProgress,
         pushes: Pushes
-    ) async throws -> JSONValue {
+    ) async throws -> RefreshReport {
         try await engine.refresh(scope, cause: cause) { outcome, done, total in
-            progress.record(outcome.json, total: total) {
+            progress.record(outcome, total: total) {
                 guard let token = request.progressToken else { return }
                 var params: [String: JSONValue] = [
                     "progressToken": token, "progress": .int(Int64(done)), "total": .int(Int64(total)),
@@ -180,16 +181,33 @@ extension MCPController {
                 }
                 pushes.notify("notifications/progress", .object(params))
             }
-        }.json
+        }
+    }
+}
+
+/// What `refresh_weather` answers: the native refresh's report, and when the deadline cut it short, how many
+/// places were still pending.
+private struct RefreshToolAnswer: Sendable {
+    var report: RefreshReport
+    /// The places not finished by the deadline; nil when the refresh finished.
+    var pending: Int?
+
+    var results: [RefreshOutcome] { report.results }
+
+    /// `refresh`'s answer, with `pending` when the refresh was cut short.
+    var json: JSONValue {
+        guard let pending, case .object(var object) = report.json else { return report.json }
+        object["pending"] = .int(Int64(pending))
+        return .object(object)
     }
 }
 
 /// The places a refresh has finished, and whether progress may still be sent (not after the answer).
 private final class RefreshProgress: Sendable {
-    private let state = Mutex((results: [JSONValue](), total: 0, open: true))
+    private let state = Mutex((results: [RefreshOutcome](), total: 0, open: true))
 
     /// Records a finished place and, while the request is unanswered, sends its progress.
-    func record(_ result: JSONValue, total: Int, notify: () -> Void) {
+    func record(_ result: RefreshOutcome, total: Int, notify: () -> Void) {
         state.withLock { state in
             guard state.open else { return }
             state.results.append(result)
@@ -201,5 +219,5 @@ private final class RefreshProgress: Sendable {
     /// No more progress: the answer is on its way.
     func close() { state.withLock { $0.open = false } }
 
-    var snapshot: ([JSONValue], Int) { state.withLock { ($0.results, $0.total) } }
+    var snapshot: ([RefreshOutcome], Int) { state.withLock { ($0.results, $0.total) } }
 }

@@ -33,8 +33,8 @@ extension MCPController {
         guard name == "set_location" else { return nil }
         let answer = try await engine.setLocation(try LocationController.newLocation(arguments), origin: origin)
         return {
-            let value = try await answer().answer
-            return MCPAnswer(MCPSummary.location(value), value)
+            let location = try await answer()
+            return MCPAnswer(MCPSummary.location(location), location.answer)
         }
     }
 }
@@ -52,7 +52,7 @@ extension MCPController {
             // Cleared since the weather was answered: nothing to say about it.
             return ""
         }
-        guard here.isApproximate, let said = LocationWording.origin(here.answer) else { return "" }
+        guard here.isApproximate, let said = LocationWording.origin(here) else { return "" }
         return ". The current location is an \(said); set_location sets an exact one"
     }
 }

@@ -53,7 +53,7 @@ struct SubscriptionsController: Controller {
                 let id = pushes.newSubscriptionID()
                 return Completion {
                     pushes.startSubscription(id) {
-                        try? await alerts.watchNowcast(place, by: watches, cause: call.cause)
+                        await alerts.watchNowcast(place, by: watches, cause: call.cause)
                     }
                     return .object(["subscriptionId": .string(id)])
                 }

@@ -9,12 +9,23 @@ package enum LocationWording {
     /// Where weatherd found the location: `approximate location: the principal city of the time zone
     /// Europe/Berlin`, or `found by GeoClue, within 4 km`; nil for a location the client set.
     package static func origin(_ location: JSONValue) -> String? {
-        switch location["source"]?.stringValue {
-        case LocationSource.timezone.rawValue?:
-            let zone = location["zone"]?.stringValue.map { " \($0)" } ?? ""
+        origin(
+            source: location["source"]?.stringValue.flatMap(LocationSource.init(rawValue:)),
+            zone: location["zone"]?.stringValue, accuracyM: location["accuracyM"]?.doubleValue)
+    }
+
+    /// The same wording for a typed location.
+    package static func origin(_ location: Location) -> String? {
+        origin(source: location.source, zone: location.zone, accuracyM: location.accuracyM)
+    }
+
+    private static func origin(source: LocationSource?, zone: String?, accuracyM: Double?) -> String? {
+        switch source {
+        case .timezone?:
+            let zone = zone.map { " \($0)" } ?? ""
             return "\(approximate): the principal city of the time zone\(zone)"
-        case LocationSource.geoclue.rawValue?:
-            guard let metres = location["accuracyM"]?.doubleValue else { return "found by GeoClue" }
+        case .geoclue?:
+            guard let metres = accuracyM else { return "found by GeoClue" }
             let within = metres < 1000 ? "\(Int(metres.rounded())) m" : "\(Int((metres / 1000).rounded())) km"
             return "found by GeoClue, within \(within)"
         default:

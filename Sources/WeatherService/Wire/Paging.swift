@@ -18,6 +18,21 @@ enum Paging {
     static func page(
         count: Int, name: String, limit: Int, offset: Int, item: (Int) -> JSONValue
     ) -> JSONValue {
+        cut(count: count, name: name, limit: limit, offset: offset, item: item).json
+    }
+
+    /// One page, and which items it holds.
+    struct Cut {
+        /// `{<name>: […], nextCursor?}`.
+        var json: JSONValue
+        /// The indices of the items on the page.
+        var shown: Range<Int>
+        /// The cursor of the next page; nil on the last.
+        var nextCursor: String?
+    }
+
+    /// One page of a list of `count` items, and which of them it holds.
+    static func cut(count: Int, name: String, limit: Int, offset: Int, item: (Int) -> JSONValue) -> Cut {
         var page: [JSONValue] = []
         var bytes = 0
         var index = offset
@@ -29,8 +44,9 @@ enum Paging {
             bytes += size
             index += 1
         }
+        let next = index < count ? "o\(index)" : nil
         var result: [String: JSONValue] = [name: .array(page)]
-        if index < count { result["nextCursor"] = .string("o\(index)") }
-        return .object(result)
+        if let next { result["nextCursor"] = .string(next) }
+        return Cut(json: .object(result), shown: min(offset, index)..<index, nextCursor: next)
     }
 }

@@ -9,11 +9,16 @@ package enum Staleness {
     /// `stale, 12 min old` when `answer` is stale (`stale, weatherd unreachable`… are the callers' own), `stale`
     /// when it has no `fetchedAt`; nil when it is fresh or absent.
     package static func mark(_ answer: JSONValue?, now: Timestamp) -> String? {
-        guard answer?["stale"]?.boolValue == true else { return nil }
-        guard let fetched = answer?["fetchedAt"]?.stringValue.flatMap({ Timestamp(rfc3339: $0) }) else {
-            return "stale"
-        }
-        return "stale, \(age(since: fetched, now: now)) old"
+        mark(
+            stale: answer?["stale"]?.boolValue == true,
+            fetchedAt: answer?["fetchedAt"]?.stringValue.flatMap { Timestamp(rfc3339: $0) }, now: now)
+    }
+
+    /// The same rule for a typed answer: `stale, 12 min old`, `stale` without a fetch time, nil when fresh.
+    package static func mark(stale: Bool, fetchedAt: Timestamp?, now: Timestamp) -> String? {
+        guard stale else { return nil }
+        guard let fetchedAt else { return "stale" }
+        return "stale, \(age(since: fetchedAt, now: now)) old"
     }
 
     /// How long ago `time` was at `now`, as `age(seconds:)` writes it.

@@ -12,8 +12,11 @@ func clearedJSON(_ count: Int64) -> JSONValue { CommandResult.cleared(count) }
 
 extension [Favorite] {
     /// One page of the favorites as `{favorites, nextCursor?}`.
-    func page(_ page: PageRequest) -> JSONValue {
-        Paging.page(count: count, name: "favorites", limit: page.limit, offset: page.offset) { self[$0].json }
+    func page(_ page: PageRequest) -> JSONValue { cut(page).json }
+
+    /// One page of the favorites, and which of them it holds.
+    func cut(_ page: PageRequest) -> Paging.Cut {
+        Paging.cut(count: count, name: "favorites", limit: page.limit, offset: page.offset) { self[$0].json }
     }
 }
 

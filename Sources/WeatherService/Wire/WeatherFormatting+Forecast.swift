@@ -3,12 +3,7 @@ import WeatherDomain
 import WeatherEngine
 
 extension WeatherFormatting {
-    /// The forecast answer: the days, and the steps of `type` in `entries`.
-    ///
-    /// One rule for what is past (`ForecastTimeline.isPast`): a step, a half or a day is left out once it
-    /// ended at or before `now`, so the day and the step running now are kept. `days` counts the days that
-    /// are not past; with it, the steps are those of the days kept (by the place's local date). Local dates
-    /// and days follow the place's time zone rules (`ForecastReport.zone`).
+    /// The forecast answer: the days, and the steps of `type` in `entries`, as `ForecastSelection` chooses them.
     ///
     /// - Parameters:
     ///   - days: the days kept (all when nil).
@@ -22,65 +17,39 @@ extension WeatherFormatting {
         detail: ForecastDetail = .full, type: ForecastType = .threeHourly, normals: [String: Climate] = [:],
         spread: EnsembleSummary? = nil
     ) -> JSONValue {
+        let report = answer.value
+        let shown = ForecastSelection(report, now: now, days: days, detail: detail, type: type)
+        let zone = shown.zone
         let daySpread = { (date: String) in
             spread?.days.first { $0.date == date }.map { ConfidenceWire.forecastDay($0, units) }
         }
         let hourSpread = { (time: Timestamp) in
             spread?.hours.first { $0.time == time }.map { ConfidenceWire.tenToNinety($0.temperature, units) }
         }
-        let report = answer.value
-        let zone = report.zone(around: now)
-        let upcomingDays = report.daily.filter { day in
-            LocalDate.end(of: day.date, zone: zone).map { !ForecastTimeline.isPast(end: $0, now: now) } ?? true
-        }
-        let kept = days.map { Array(upcomingDays.prefix($0)) } ?? upcomingDays
-        let lastDate = days == nil ? nil : kept.last?.date ?? ""
-        func inKeptDays(_ date: String) -> Bool { lastDate.map { date <= $0 } ?? true }
-
-        let threeHourly = report.entries.filter {
-            !ForecastTimeline.isPast(
-                end: Timestamp(milliseconds: $0.time.milliseconds + ForecastTimeline.threeHours), now: now)
-        }
         var result: [String: JSONValue] = [
             "location": location(report.place, timezone: report.timezone, utcOffsetSeconds: report.utcOffsetSeconds),
             "units": unitNames(units), "type": .string(type.rawValue),
             "daily": .array(
-                kept.map {
+                shown.days.map {
                     ConfidenceWire.adding(
                         daySpread($0.date), to: day(report, $0, zone: zone, units: units, normal: normals[$0.date]))
                 }),
             "fetchedAt": .string(answer.fetchedAt.description), "source": .string(answer.source),
             "stale": .bool(answer.stale), "provider": .string(answer.provider),
         ]
-        if detail == .full {
-            let local = { (time: Timestamp) in LocalDate.string(time, zone: zone) }
-            switch type {
-            case .threeHourly:
-                result["entries"] = .array(
-                    threeHourly.filter { inKeptDays(local($0.time)) }.map { step(report, $0, zone: zone, units: units) }
-                )
-            case .hourly:
-                let hours = report.hourly.filter {
-                    !ForecastTimeline.isPast(
-                        end: Timestamp(milliseconds: $0.time.milliseconds + ForecastTimeline.hour), now: now)
-                        && inKeptDays(local($0.time))
-                }
-                result["entries"] = .array(
-                    hours.prefix(ForecastType.hourlySteps).map {
-                        ConfidenceWire.adding(hourSpread($0.time), to: step(report, $0, zone: zone, units: units))
-                    })
-            case .twiceDaily:
-                let halves = ForecastHalf.halves(
-                    of: ForecastTimeline.finest(report), lat: report.place.lat, lon: report.place.lon, zone: zone
-                ).filter { !ForecastTimeline.isPast(end: $0.end, now: now) && inKeptDays($0.date) }
-                result["entries"] = .array(halves.map { half($0, units: units) })
-            case .daily:
-                break
-            }
+        switch shown.steps {
+        case .entries(let entries):
+            result["entries"] = .array(
+                entries.map { entry in
+                    let step = step(report, entry, zone: zone, units: units)
+                    return type == .hourly ? ConfidenceWire.adding(hourSpread(entry.time), to: step) : step
+                })
+        case .halves(let halves):
+            result["entries"] = .array(halves.map { half($0, units: units) })
+        case .none:
+            break
         }
-        if let first = threeHourly.first ?? report.entries.last ?? report.hourly.first {
-            result["observedAt"] = .string(first.time.description)
-        }
+        if let observedAt = shown.observedAt { result["observedAt"] = .string(observedAt.description) }
         if let credit = attribution(provider: answer.provider) { result["attribution"] = .string(credit) }
         return .object(result)
     }
