@@ -4,10 +4,16 @@ import Providers
 import Synchronization
 import WeatherDomain
 import WeatherEngine
+import WeatherRuntime
 import WeatherService
 
-/// The service in this process on a temporary data dir: the real methods, RPC front and log writer,
-/// with a collecting sink instead of stdout and a manual clock.
+/// The service in this process on a temporary data dir: the real methods, RPC front and log writer, run by
+/// weatherd's own service group (`ServiceGroup.weatherd`), with a collecting sink instead of stdout and a manual
+/// clock.
+///
+/// What differs from a daemon is configuration only: the log records no `service.started`/`service.stopped` (a
+/// test's first event is seq 1), and the scheduled refresh and the nowcast watch run only when a test sets their
+/// intervals (`configure`), so that no call happens behind a test's back when it advances the clock.
 package final class InProcessWeatherd: Sendable {
     package let engine: Engine
     package let output = CollectingSink()
@@ -15,11 +21,11 @@ package final class InProcessWeatherd: Sendable {
     package var server: RPCServer { connection.server }
     /// The provider's in-memory network: route replies here.
     package let network: InMemoryTransport
-    private let writerTask: Task<Void, Never>
-    private let alertTask: Task<Void, Never>
+    /// weatherd's service group, and the task that runs it until `stop`.
+    private let group: ServiceGroup
+    private let running: Task<Void, Never>
     /// The service's one clock: wall time, deadlines, backoff and every timer.
     package let clock: ManualClock
-    private let warningsTask: Task<Void, Never>?
     private let nextID = Mutex<Int64>(1)
 
     /// Opens the service on `directory` (replaying whatever log is there); the weather provider is Open-Meteo at
@@ -61,6 +67,9 @@ package final class InProcessWeatherd: Sendable {
         configuration.openMeteoHistoricalForecastBaseURL = Self.historicalForecastBaseURL
         configuration.openMeteoEnsembleBaseURL = Self.ensembleBaseURL
         configuration.openMeteoBaseURL = "http://weather.test"
+        configuration.lifecycleEvents = false
+        configuration.refreshInterval = nil
+        configuration.nowcastCheckInterval = nil
         configure(&configuration)
         let opened = try Self.open(configuration: configuration, clock: clock, logger: logger, file: file)
         let engine = Engine(
@@ -69,12 +78,11 @@ package final class InProcessWeatherd: Sendable {
                 ?? OpenMeteoProvider(baseURL: "http://weather.test", geocodingBaseURL: "http://geo.test"),
             transport: transport ?? network.transport, autoLocator: autoLocator)
         self.engine = engine
-        connection = Connection(engine: engine, label: "stdio", sink: output, maxLineBytes: maxLineBytes)
-        writerTask = Task { await engine.runLog() }
-        alertTask = Task { await engine.runAlerts() }
-        warningsTask = warningsInterval.map { interval in
-            Task { await engine.runOfficialChecks(every: interval) }
-        }
+        let connection = Connection(engine: engine, label: "stdio", sink: output, maxLineBytes: maxLineBytes)
+        self.connection = connection
+        let group = ServiceGroup.weatherd(engine, front: HeldFront(connection: connection, engine: engine))
+        self.group = group
+        running = Task { await group.run() }
     }
 
     /// The base URLs the official sources are asked at (route replies by their paths).
@@ -166,18 +174,24 @@ package final class InProcessWeatherd: Sendable {
         return result
     }
 
-    /// Waits for every request, stops the writer (and the snapshotter, which writes a last snapshot) and
-    /// releases the data dir.
+    /// Shuts the service group down gracefully, as SIGTERM does a daemon's: the workers stop, every request is
+    /// answered, the writer stops (and the snapshotter writes a last snapshot) and the data dir is released.
     package func stop() async {
+        group.triggerGracefulShutdown()
+        await running.value
+    }
+}
+
+/// The harness's front: the test feeds its connection (`receive`); at the graceful shutdown it answers every
+/// request in flight and waits for the background work they started.
+private struct HeldFront: Service {
+    let connection: Connection
+    let engine: Engine
+
+    func run() async {
+        await gracefulShutdown()
         await connection.finish(grace: .seconds(3600), cutShort: [])
         await engine.drainBackground()
-        alertTask.cancel()
-        await alertTask.value
-        warningsTask?.cancel()
-        await warningsTask?.value
-        engine.finishLog()
-        await writerTask.value
-        engine.releaseLock()
     }
 }
 

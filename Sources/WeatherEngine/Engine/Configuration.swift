@@ -62,6 +62,10 @@ package struct Configuration: Sendable, Equatable {
     package var nowcastCheckInterval: Duration? = .seconds(30)
     /// Time between scheduled refreshes of the favorites (`--refresh-interval`); nil disables them.
     package var refreshInterval: Duration? = .seconds(4 * 3600)
+    /// Whether the log records `service.started` when the engine's log service starts and `service.stopped` when
+    /// it stops. Always on in weatherd; the in-process test harness turns it off, so that a test's first event is
+    /// seq 1.
+    package var lifecycleEvents = true
     /// Decimals kept of the client's coordinates in the log (`--location-precision`; 2 is about 1 km).
     package var locationPrecision = 2
     /// Whether a request with no place and no location set finds the machine's location (`--auto-location

@@ -179,7 +179,7 @@ package final class Engine: Sendable {
     }
 
     /// Runs the log writer and the snapshotter until `finishLog`; the last snapshot is written after the
-    /// writer's last batch. (`logService` runs it; tests that want no start-up events call it directly.)
+    /// writer's last batch. (`logService` runs it.)
     package func runLog() async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { [writer, snapshotter] in
@@ -195,9 +195,6 @@ package final class Engine: Sendable {
 
     /// Releases the data dir's lock.
     package func releaseLock() { opened.lock.release() }
-
-    /// The alert actor's work, on the engine clock's minutes (the `AlertService` runs it; so do tests).
-    package func runAlerts() async { await alertActor.run(summaryCheckInterval: configuration.summaryCheckInterval) }
 
     /// Returns once the alert rules have handled every event committed so far (a barrier for tests and for
     /// whatever must see the alerts a change raises).

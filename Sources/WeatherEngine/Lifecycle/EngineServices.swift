@@ -3,14 +3,21 @@ import Foundation
 import WeatherDomain
 import WeatherRuntime
 
-/// The log writer and the snapshotter: records the start-up events, and at shutdown `service.stopped`,
-/// then stops the writer, writes the last snapshot and releases the data dir's lock.
+/// The log writer and the snapshotter: records the start-up events, and at shutdown `service.stopped` (unless
+/// `Configuration.lifecycleEvents` is off), then stops the writer, writes the last snapshot and releases the data
+/// dir's lock.
 struct EngineLogService: Service {
     let engine: Engine
 
     func run() async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await engine.runLog() }
+            guard engine.configuration.lifecycleEvents else {
+                engine.ready.open()
+                await gracefulShutdown()
+                engine.finishLog()
+                return
+            }
             var startup: [DomainEvent] = []
             if let recovered = engine.openedDataDir.recovered { startup.append(.logRecovered(recovered)) }
             startup.append(

@@ -6,11 +6,7 @@ extension ServiceGroup {
     /// until it shuts down: when the front returns, or at SIGTERM/SIGINT (recorded as `signal`), read on the
     /// engine's event loop. A second signal escalates the graceful shutdown to cancellation.
     static func serve(_ engine: Engine, front: any Service, also others: [any Service] = []) async {
-        let group = ServiceGroup(
-            services: [engine.logService, front] + others + engine.workerServices(), clock: engine.clock
-        ) { error in
-            engine.logger.error("a service stopped: \(error)")
-        }
+        let group = weatherd(engine, front: front, also: others)
         let signals: SignalWatch?
         do {
             signals = try SignalWatch(on: engine.runtime.loop) { _ in
@@ -23,5 +19,17 @@ extension ServiceGroup {
         }
         await group.run()
         signals?.cancel()
+    }
+
+    /// weatherd's one service group: the engine's log first (so it stops last and records `service.stopped`
+    /// after everything else), then `front` (what serves clients) and `others`, then the engine's workers
+    /// (alerts, compaction, the official checks, nowcast watches, scheduled refreshes), which stop first.
+    /// Every way of running weatherd runs this group, and so does the in-process test harness.
+    package static func weatherd(_ engine: Engine, front: any Service, also others: [any Service] = []) -> ServiceGroup
+    {
+        ServiceGroup(services: [engine.logService, front] + others + engine.workerServices(), clock: engine.clock) {
+            error in
+            engine.logger.error("a service stopped: \(error)")
+        }
     }
 }
