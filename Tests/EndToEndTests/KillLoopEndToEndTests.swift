@@ -37,13 +37,15 @@ struct KillLoopEndToEndTests {
                 lines.append(line)
             }
             try weatherd.send(line: lines.joined(separator: "\n"))
+            // Every other cycle (seeded) is killed only after its first answer, so some changes are acknowledged
+            // however slow the machine; the others are killed wherever the time lands, maybe before any answer.
+            if next(2) == 0 { #expect(await weatherd.output.wait(for: 1), "cycle \(cycle): no answer at all") }
             try await Task.sleep(for: .milliseconds(next(40)))
             weatherd.signal(SIGKILL)
             _ = await weatherd.waitForExit()
             for message in try weatherd.output.messages() where message["result"] != nil {
                 if let id = message["id"]?.stringValue { acknowledged.insert(id) }
             }
-            _ = cycle
         }
         let final = try startWeatherd(directory)
         for (id, line) in sent where !acknowledged.contains(id) { try final.send(line: line) }
@@ -62,6 +64,6 @@ struct KillLoopEndToEndTests {
         #expect(corrs.count == Set(corrs).count, "a commandId wrote twice")
         #expect(Set(corrs) == Set(sent.keys), "after the resends every command is there exactly once")
         try Repository.checkLog(directory.path)
-        #expect(acknowledged.count > 0)
+        #expect(acknowledged.count > 0, "the cycles killed after an answer acknowledged something")
     }
 }

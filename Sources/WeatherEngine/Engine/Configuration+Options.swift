@@ -196,6 +196,10 @@ extension Configuration {
             "--max-connections", at: \.maxConnections, .integer(1...10_000), help: "serve: connections served at once",
             defaults: defaults, holding: .daemon),
         Option(
+            "--max-unread-output-bytes", at: \.maxUnreadOutputBytes, .integer(65536...(1 << 30)),
+            help: "serve: cut a connection once this much of its output waits unread", defaults: defaults,
+            defaultText: "16777216, 16 MiB", holding: .daemon),
+        Option(
             "--idle-exit", at: \.idleExit, .secondsOrNever(0...(365 * 86_400)),
             help: "serve: exit after this long without a connection (0: never)", defaults: defaults,
             defaultText: "never; 300 when a client started the daemon", holding: .daemon),

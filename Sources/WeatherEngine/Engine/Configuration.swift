@@ -96,6 +96,9 @@ package struct Configuration: Sendable, Equatable {
     package var socketPath: String?
     /// The most connections the daemon serves at once (`--max-connections`).
     package var maxConnections = 64
+    /// The unread output bytes at which the daemon cuts a connection that does not read
+    /// (`--max-unread-output-bytes`).
+    package var maxUnreadOutputBytes = 16 << 20
     /// How long the daemon runs on with no connection (`--idle-exit`); nil: until stopped.
     package var idleExit: Duration?
     /// Where the daemon's log lines go instead of stderr (`--log-file`, size-bounded).

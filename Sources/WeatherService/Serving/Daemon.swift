@@ -55,6 +55,7 @@ package enum Daemon {
         var settings = DaemonService.Settings(
             maxLineBytes: configuration.maxLineBytes, endOfInputGrace: configuration.endOfInputGrace)
         settings.maxConnections = configuration.maxConnections
+        settings.outputLimit = configuration.maxUnreadOutputBytes
         settings.idleExit = configuration.idleExit
         var faces: [any Service] = []
         if let http {
