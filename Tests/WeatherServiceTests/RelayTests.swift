@@ -232,6 +232,26 @@ struct RelayTests {
         rig.endInput()
     }
 
+    @Test("a daemon that refused the connection and closed: its refusal is passed on, though sending to it failed")
+    func refusedThenClosed() async throws {
+        let rig = try RelayRig()
+        defer { rig.close() }
+        // The daemon refuses and closes before the request is sent, so sending it fails (EPIPE) while the refusal
+        // still waits to be read: the client gets the refusal, then daemon_gone for its request.
+        let daemon = DaemonEnd(fd: rig.daemon)
+        daemon.send(
+            #"{"jsonrpc":"2.0","id":null,"error":{"code":1015,"message":"weatherd: refused","data":{"kind":"peer_refused"}}}"#
+        )
+        daemon.close()
+        rig.type(#"{"jsonrpc":"2.0","id":1,"method":"favorites/list"}"# + "\n")
+        let code = await rig.relay.run()
+        #expect(code == 1)
+        let lines = rig.outputLines()
+        #expect(errorOf(lines.first ?? "").kind == "peer_refused", "\(lines)")
+        #expect(lines.count == 2 && errorOf(lines[1]).id == 1 && errorOf(lines[1]).kind == "daemon_gone", "\(lines)")
+        rig.endInput()
+    }
+
     @Test("a batch's ids are tracked: only the unanswered one gets an error")
     func batch() async throws {
         let rig = try RelayRig()

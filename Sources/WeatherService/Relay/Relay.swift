@@ -99,7 +99,10 @@ package final class Relay: Sendable {
         socket.onOutput { [self] event in
             switch event {
             case .room: input.resumeReading()
-            case .failed: finish(.daemonClosed)
+            case .failed:
+                // The daemon is gone or refused the connection, but what it sent before (a `peer_refused` or
+                // `too_many_connections` line) may still wait to be read: the read side's end finishes the relay.
+                break
             }
         }
         output.onOutput { [self] event in
