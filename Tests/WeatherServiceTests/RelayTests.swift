@@ -237,7 +237,9 @@ struct RelayTests {
         let rig = try RelayRig()
         defer { rig.close() }
         // The daemon refuses and closes before the request is sent, so sending it fails (EPIPE) while the refusal
-        // still waits to be read: the client gets the refusal, then daemon_gone for its request.
+        // still waits to be read: the client gets the refusal first, whichever the relay's loop sees first. Then
+        // daemon_gone for the request when it was sent; when the daemon's end was read before the request, the
+        // request was never sent, and the relay says the daemon closed before the input ended.
         let daemon = DaemonEnd(fd: rig.daemon)
         daemon.send(
             #"{"jsonrpc":"2.0","id":null,"error":{"code":1015,"message":"weatherd: refused","data":{"kind":"peer_refused"}}}"#
@@ -248,7 +250,13 @@ struct RelayTests {
         #expect(code == 1)
         let lines = rig.outputLines()
         #expect(errorOf(lines.first ?? "").kind == "peer_refused", "\(lines)")
-        #expect(lines.count == 2 && errorOf(lines[1]).id == 1 && errorOf(lines[1]).kind == "daemon_gone", "\(lines)")
+        if lines.count == 2 {
+            #expect(errorOf(lines[1]).id == 1 && errorOf(lines[1]).kind == "daemon_gone", "\(lines)")
+        } else {
+            #expect(lines.count == 1, "\(lines)")
+            #expect(
+                rig.logged.contains { $0.contains("closed the connection before the input ended") }, "\(rig.logged)")
+        }
         rig.endInput()
     }
 
