@@ -330,8 +330,9 @@ extension DBusConnection {
         func nextLine() async throws(DBusError) -> String {
             try await bounded(during: "the handshake") { continuation in
                 state.withLock { state -> Result<String, any Error>? in
-                    if let ended = state.ended { return .failure(ended) }
+                    // A line read before the bus closed is still its answer (`REJECTED`, then the close).
                     if !state.lines.isEmpty { return .success(state.lines.removeFirst()) }
+                    if let ended = state.ended { return .failure(ended) }
                     state.lineWaiter = continuation
                     return nil
                 }
