@@ -109,7 +109,11 @@ struct SharedDaemonEndToEndTests {
         let events = try logEvents(shared.directory)
         #expect(events.filter { $0["type"] == "service.started" }.count == 1, "one daemon won the data dir")
         #expect(events.filter { $0["type"] == "favorite.added" }.count == 8)
-        #expect(processCount(containing: ["serve", shared.directory.path]) == 1)
+        // A daemon a relay started that lost the race for the data dir exits on its own, but maybe not yet on a
+        // busy machine: one daemon is what is left.
+        #expect(
+            await eventually { processCount(containing: ["serve", shared.directory.path]) == 1 },
+            "\(processCount(containing: ["serve", shared.directory.path])) daemons on one data dir")
         try await shared.stopDaemon()
         try Repository.checkLog(shared.directory.path)
     }
