@@ -100,10 +100,8 @@ package enum LogRestore {
         var chain: UInt32 = 0
         var next: Int64 = 1
         while let message = try await jetStream.nextMessage(stream, subject: subject, from: next) {
-            let id = message.headers?["Nats-Msg-Id"] ?? ""
-            let prefix = logID + "-"
-            guard id.hasPrefix(prefix), let seq = Int64(id.dropFirst(prefix.count)) else {
-                throw RestoreError.foreign(streamSeq: message.streamSeq, id: id, subject: subject)
+            guard let seq = message.seq(ofLog: logID) else {
+                throw RestoreError.foreign(streamSeq: message.streamSeq, id: message.logMessageID, subject: subject)
             }
             guard seq == expected else {
                 throw RestoreError.outOfOrder(streamSeq: message.streamSeq, seq: seq, expected: expected)

@@ -147,7 +147,10 @@ package final class LogShipper: Service, Sendable {
         }
         line.removeLast()
         try window.publish(seq: envelope.seq) { expected in
-            var fields = [("Nats-Msg-Id", "\(settings.logID)-\(envelope.seq)"), ("Weatherd-Type", envelope.type)]
+            var fields = [
+                (LogMessageID.header, LogMessageID.of(logID: settings.logID, seq: envelope.seq)),
+                ("Weatherd-Type", envelope.type),
+            ]
             // With nothing in flight the stream's last sequence on the subject is known: let the stream check it.
             if let expected { fields.append(("Nats-Expected-Last-Subject-Sequence", String(expected))) }
             return try connection.request(settings.subject, headers: NATSHeaders(fields), payload: line)
@@ -204,9 +207,8 @@ package final class LogShipper: Service, Sendable {
         guard let last = try await jetStream.lastMessage(settings.stream, subject: settings.subject) else {
             return (0, 0)
         }
-        let id = last.headers?["Nats-Msg-Id"] ?? ""
-        let prefix = settings.logID + "-"
-        guard id.hasPrefix(prefix), let seq = Int64(id.dropFirst(prefix.count)), seq > 0 else {
+        guard let seq = last.seq(ofLog: settings.logID), seq > 0 else {
+            let id = last.logMessageID
             throw ShipProblem(
                 "the last message on \(settings.subject) (stream seq \(last.streamSeq)) is not from log "
                     + "\(settings.logID) (Nats-Msg-Id \(id.isEmpty ? "missing" : id))")
@@ -244,12 +246,10 @@ package final class LogShipper: Service, Sendable {
         guard let (seq, streamSeq) = acknowledged.withLock({ $0 }), last > seq else { return nil }
         var expected = seq + 1
         var from = streamSeq + 1
-        let prefix = settings.logID + "-"
         while expected <= last,
             let message = try await jetStream.nextMessage(settings.stream, subject: settings.subject, from: from)
         {
-            let id = message.headers?["Nats-Msg-Id"] ?? ""
-            let found = id.hasPrefix(prefix) ? Int64(id.dropFirst(prefix.count)) ?? 0 : 0
+            let found = message.seq(ofLog: settings.logID) ?? 0
             guard found == expected else {
                 return found > expected
                     ? "the stream lacks seq \(expected)\(found - 1 > expected ? "…\(found - 1)" : "") of log "
