@@ -12,27 +12,26 @@ struct EngineLogService: Service {
     func run() async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await engine.runLog() }
-            guard engine.configuration.lifecycleEvents else {
-                engine.ready.open()
-                await gracefulShutdown()
-                engine.finishLog()
-                return
+            let recording = engine.configuration.lifecycleEvents
+            if recording {
+                var startup: [DomainEvent] = []
+                if let recovered = engine.openedDataDir.recovered { startup.append(.logRecovered(recovered)) }
+                startup.append(
+                    .serviceStarted(
+                        ServiceStarted(
+                            version: Engine.version, fsync: engine.info.fsync.rawValue,
+                            pid: Int64(ProcessInfo.processInfo.processIdentifier), host: HostName.current)))
+                await append(startup, cause: "startup", what: "the start-up events")
             }
-            var startup: [DomainEvent] = []
-            if let recovered = engine.openedDataDir.recovered { startup.append(.logRecovered(recovered)) }
-            startup.append(
-                .serviceStarted(
-                    ServiceStarted(
-                        version: Engine.version, fsync: engine.info.fsync.rawValue,
-                        pid: Int64(ProcessInfo.processInfo.processIdentifier), host: HostName.current)))
-            await append(startup, cause: "startup", what: "the start-up events")
             engine.ready.open()
             await gracefulShutdown()
             let reason = engine.stoppedReason
-            let uptime = engine.clock.timestamp().milliseconds - engine.info.startedAt.milliseconds
-            await append(
-                [.serviceStopped(ServiceStopped(reason: reason, uptimeMs: max(0, uptime)))], cause: "shutdown",
-                what: "service.stopped")
+            if recording {
+                let uptime = engine.clock.timestamp().milliseconds - engine.info.startedAt.milliseconds
+                await append(
+                    [.serviceStopped(ServiceStopped(reason: reason, uptimeMs: max(0, uptime)))], cause: "shutdown",
+                    what: "service.stopped")
+            }
             engine.logger.info("stopped (\(reason))")
             engine.finishLog()
         }
