@@ -96,10 +96,15 @@ struct HookRunnerTests {
     @Test("after 30 s on the clock SIGTERM, and SIGKILL 5 s later for a hook that ignores it")
     func timeout() async throws {
         let clock = ManualClock()
-        let (runner, lines, task) = Self.runner("trap '' TERM; echo waiting >&2; sleep 1000", clock: clock)
+        // The hook says when its trap is set (a file appears), so SIGTERM never comes before the trap does.
+        let ready = NSTemporaryDirectory() + "weatherd-hook-ready-\(UUID().uuidString)"
+        defer { unlink(ready) }
+        let (runner, lines, task) = Self.runner(
+            "trap '' TERM; echo waiting >&2; : > '\(ready)'; sleep 1000", clock: clock)
         defer { task.cancel() }
         runner.submit(Self.notice, ["id": "alert-1", "rule": "severe"])
         await clock.sleepers(atLeast: 1, until: clock.now.advanced(by: .seconds(30)))
+        #expect(await eventually { FileManager.default.fileExists(atPath: ready) }, "the hook set its trap")
         clock.advance(by: .seconds(30))
         await clock.sleepers(atLeast: 1, until: clock.now.advanced(by: .seconds(5)))
         #expect(lines.withLock { $0.isEmpty }, "SIGTERM was ignored")
