@@ -191,15 +191,16 @@ enum ResourceChange: Sendable, Equatable {
     case alerts
     /// A fetch of official warnings.
     case warnings
-    /// A fetch of `kind` (`current` or `forecast`) for the place with `key`.
-    case weather(kind: String, key: String)
+    /// A fetch for the place with `key` that changed its `kinds` (`current`, `forecast`, `nowcast`).
+    case weather(kinds: [String], key: String)
 
     func matches(_ uri: String, key: String?) -> Bool {
         switch self {
         case .favorites: uri == MCPResourceURI.favorites
         case .alerts: uri == MCPResourceURI.alerts
         case .warnings: uri == MCPResourceURI.warnings
-        case .weather(let kind, let fetched): uri.hasPrefix("weather://\(kind)/") && key == fetched
+        case .weather(let kinds, let fetched):
+            key == fetched && kinds.contains { uri.hasPrefix("weather://\($0)/") }
         }
     }
 }
