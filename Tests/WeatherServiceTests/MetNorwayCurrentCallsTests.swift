@@ -7,50 +7,11 @@ import WeatherEngine
 import WeatherService
 import WeatherTesting
 
-@Suite("MET Norway's current weather comes with its forecast: one call per place per validity window, counted")
+@Suite(
+    "MET Norway's current weather comes with its forecast: one call per place per validity window, counted on 127.0.0.1"
+)
 struct MetNorwayCurrentCallsTests {
     typealias Calls = MetNorwaySpreadCallsTests
-
-    /// MET Norway's recorded answer with its own `Expires`, for every request (held until released when `held`).
-    ///
-    /// In memory rather than over 127.0.0.1: URLSession on Linux (swift-corelibs-foundation, with Swift 6.3.1)
-    /// crashed the test process now and then after a local server it had kept connections to was stopped.
-    static func server(held: Bool = false) throws -> InMemoryTransport {
-        let network = InMemoryTransport()
-        let answer = InMemoryTransport.ok(try Calls.body(), headers: Calls.headers)
-        network.route(MetNorwayProvider.path, held ? .held(answer) : answer)
-        return network
-    }
-
-    /// weatherd with MET Norway as its provider, answered by `network`, on `directory`.
-    static func service(
-        _ network: InMemoryTransport, directory: TemporaryDataDirectory, clock: ManualClock
-    ) throws -> InProcessWeatherd {
-        let provider = MetNorwayProvider(
-            userAgent: UserAgent.weatherd(contact: "tests@weatherd.test", version: Engine.version),
-            baseURL: InProcessWeatherd.metNorwayBaseURL, geocodingBaseURL: "http://geo.test",
-            zones: ZoneTable(tab: "NO,SJ\t+5955+01045\tEurope/Oslo\n"))
-        return try InProcessWeatherd(
-            directory: directory, clock: clock, network: network, fetch: OfficialFixture.quick, provider: provider
-        ) { $0.provider = "met-norway" }
-    }
-
-    /// Runs `body` against a service at the recorded answer's time on a fresh data dir, then stops it.
-    static func with(
-        server: InMemoryTransport, _ body: (InMemoryTransport, InProcessWeatherd) async throws -> Void
-    ) async throws {
-        let directory = TemporaryDataDirectory()
-        let service = try Self.service(
-            server, directory: directory, clock: ManualClock(start: try OfficialFixture.time(Calls.start)))
-        do {
-            try await body(server, service)
-        } catch {
-            await service.stop()
-            throw error
-        }
-        await service.stop()
-        withExtendedLifetime(directory) {}
-    }
 
     /// The current weather MET Norway's recorded answer gives, read by the provider directly.
     static func expectedNow() throws -> CurrentReport {
@@ -77,7 +38,7 @@ struct MetNorwayCurrentCallsTests {
 
     @Test("current then forecast, and forecast then current: one call each place; past Expires and the TTL, one more")
     func bothOrders() async throws {
-        try await Self.with(server: try Self.server()) { server, service in
+        try await Calls.with(server: try Calls.server()) { server, service in
             let bergen: JSONValue = ["lat": 60.39, "lon": 5.32]
             let current = try await service.result("weather/current", Calls.oslo)
             let forecast = try await service.result("weather/forecast", Calls.oslo)
@@ -120,7 +81,7 @@ struct MetNorwayCurrentCallsTests {
 
     @Test("clients asking at once for current weather, the forecast and its spread share the one call")
     func concurrentAskers() async throws {
-        try await Self.with(server: try Self.server(held: true)) { server, service in
+        try await Calls.with(server: try Calls.server(held: true)) { server, service in
             let methods = ["weather/current", "weather/forecast", "weather/confidence"]
             for id in 0..<9 {
                 let request: JSONValue = [
@@ -143,7 +104,7 @@ struct MetNorwayCurrentCallsTests {
 
     @Test("the current weather a forecast carries reaches the alert rules: one forecast call raises a temperature drop")
     func alerts() async throws {
-        try await Self.with(server: try Self.server()) { server, service in
+        try await Calls.with(server: try Calls.server()) { server, service in
             _ = try await service.result("favorites/add", ["name": "Oslo", "lat": 59, "lon": 10])
             _ = try await service.result("alerts/configure", ["tempDropC": 1])
             let forecast = try await service.result("weather/forecast", ["favoriteId": "fav-1"])
@@ -161,7 +122,7 @@ struct MetNorwayCurrentCallsTests {
 
     @Test("subscribed current-weather and forecast resources are both announced when one answer brings both")
     func resources() async throws {
-        try await Self.with(server: try Self.server()) { server, service in
+        try await Calls.with(server: try Calls.server()) { server, service in
             try await OfficialMCPTests.initialize(service)
             let uris = ["weather://current/59,10", "weather://forecast/59,10"]
             for uri in uris {
@@ -179,9 +140,10 @@ struct MetNorwayCurrentCallsTests {
     @Test("compaction reduces a replaced forecast's current weather as a reading's; the log replays alike and checks")
     func compaction() async throws {
         let directory = TemporaryDataDirectory()
-        let server = try Self.server()
+        let server = try Calls.server()
+        defer { server.stop() }
         let clock = ManualClock(start: try OfficialFixture.time(Calls.start))
-        let service = try Self.service(server, directory: directory, clock: clock)
+        let service = try Calls.service(server, directory: directory, clock: clock)
         for _ in 0..<3 {
             _ = try await service.result("weather/current", Calls.oslo)
             clock.advance(milliseconds: 31 * 60_000)
@@ -219,10 +181,11 @@ struct MetNorwayCurrentCallsTests {
         "after a restart, from the snapshot and from a replay of the log, the current weather it carried serves until Expires"
     )
     func restart() async throws {
-        let server = try Self.server()
+        let server = try Calls.server()
+        defer { server.stop() }
         let clock = ManualClock(start: try OfficialFixture.time(Calls.start))
         let directory = TemporaryDataDirectory()
-        let first = try Self.service(server, directory: directory, clock: clock)
+        let first = try Calls.service(server, directory: directory, clock: clock)
         _ = try await first.result("weather/forecast", Calls.oslo)
         let before = try await first.result("weather/current", Calls.oslo)
         await first.stop()
@@ -230,7 +193,7 @@ struct MetNorwayCurrentCallsTests {
         clock.advance(milliseconds: 300_000)
         for fromSnapshot in [true, false] {
             if !fromSnapshot { try FileManager.default.removeItem(atPath: directory.path + "/snapshots") }
-            let again = try Self.service(server, directory: directory, clock: clock)
+            let again = try Calls.service(server, directory: directory, clock: clock)
             do {
                 let status = try await again.result("service/status")
                 #expect((status["startup"]?["snapshotSeq"] != .null) == fromSnapshot)
