@@ -35,11 +35,6 @@ package enum ReportCheck {
         for index in report.entries.indices { dropped.screen(&report.entries[index], entryBounds) }
         for index in report.hourly.indices { dropped.screen(&report.hourly[index], entryBounds) }
         for index in report.daily.indices { dropped.screen(&report.daily[index], dayBounds) }
-        if var current = report.current {
-            try range("temperature", current.temperature, temperatures, provider)
-            dropped.screen(&current, currentBounds)
-            report.current = current
-        }
         report.warnings += dropped.warnings
         return report
     }

@@ -33,9 +33,6 @@ package protocol WeatherProvider: Sendable {
     var geocodingName: String { get }
     /// Whether its forecast has hourly steps (besides the 3-hourly ones and the days).
     var hasHourlyForecast: Bool { get }
-    /// Whether its forecast answer is also its current one, and `decodeForecast` reads the current conditions
-    /// from it (`ForecastReport.current`): then current weather is fetched as the forecast, in one call.
-    var forecastCarriesCurrent: Bool { get }
 
     func currentRequest(lat: Double, lon: Double) -> ProviderRequest
     func forecastRequest(lat: Double, lon: Double) -> ProviderRequest
@@ -58,9 +55,6 @@ package protocol WeatherProvider: Sendable {
 extension WeatherProvider {
     /// The provider's own name: it geocodes itself.
     package var geocodingName: String { name }
-
-    /// A provider asked apart for current weather.
-    package var forecastCarriesCurrent: Bool { false }
 }
 
 /// A provider failure with a stable kind and a message that says what to do.

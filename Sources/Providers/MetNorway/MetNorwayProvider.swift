@@ -43,9 +43,6 @@ package struct MetNorwayProvider: WeatherProvider {
     /// The forecast gives hourly steps.
     package var hasHourlyForecast: Bool { true }
 
-    /// One document answers both: current weather is its first hour.
-    package var forecastCarriesCurrent: Bool { true }
-
     /// The one Locationforecast request, at most 4 decimals in the coordinates; `altitude` (whole metres above
     /// sea level) only when it is known, else MET Norway uses its own terrain model's.
     package func request(lat: Double, lon: Double, altitude: Double? = nil) -> ProviderRequest {
@@ -77,15 +74,13 @@ package struct MetNorwayProvider: WeatherProvider {
         }
     }
 
-    /// Reads the hourly steps, the 3-hourly ones made of them, the days of every step, the current conditions
-    /// as `decodeCurrent` reads them (`current`), and the spread the same answer publishes (`spread`, from its
-    /// first step on): none from an answer without percentiles, and none with a warning that says why from one
-    /// whose percentiles cannot be read.
+    /// Reads the hourly steps, the 3-hourly ones made of them, the days of every step, and the spread the same
+    /// answer publishes (`spread`, from its first step on): none from an answer without percentiles, and none with
+    /// a warning that says why from one whose percentiles cannot be read.
     package func decodeForecast(_ body: [UInt8], place: Place) throws(ProviderError) -> ForecastReport {
         try ResponseBody.decode(body, provider: name) { (root) throws(FieldError) in
             let timeline = try Self.timeline(root)
             var report = try forecast(timeline, place: place)
-            report.current = try current(timeline, place: place).current
             do {
                 report.spread = try spread(timeline, root: root, place: place, now: timeline.steps[0].time)
             } catch {

@@ -40,9 +40,6 @@ package struct OpenWeatherMapOneCallProvider: WeatherProvider {
     /// One Call has 48 hourly steps.
     package var hasHourlyForecast: Bool { true }
 
-    /// One answer holds both: current weather is its `current`.
-    package var forecastCarriesCurrent: Bool { true }
-
     /// `/data/3.0/onecall` in the requested units, without minutes and alerts.
     package func currentRequest(lat: Double, lon: Double) -> ProviderRequest {
         oneCallRequest(lat: lat, lon: lon)
@@ -77,19 +74,9 @@ package struct OpenWeatherMapOneCallProvider: WeatherProvider {
     }
 
     /// Reads `hourly` (at most 48 steps, from which the 3-hourly steps are made) and `daily` (at most 8 days, by
-    /// local date from `timezone_offset`); a body with only `hourly` gives days summarized from every hour. The
-    /// current weather comes with it as `decodeCurrent` reads it (`current`): none, with a warning that says why,
-    /// from a body whose `current` is missing or cannot be read.
+    /// local date from `timezone_offset`); a body with only `hourly` gives days summarized from every hour.
     package func decodeForecast(_ body: [UInt8], place: Place) throws(ProviderError) -> ForecastReport {
-        try ResponseBody.decode(body, provider: name) { root throws(FieldError) in
-            var report = try forecast(root, place: place)
-            do {
-                report.current = try current(root, place: place).current
-            } catch {
-                report.warnings.append("no current weather: \(error)")
-            }
-            return report
-        }
+        try ResponseBody.decode(body, provider: name) { root throws(FieldError) in try forecast(root, place: place) }
     }
 
     /// Reads the array of candidates, as `OpenWeatherMapProvider` does.

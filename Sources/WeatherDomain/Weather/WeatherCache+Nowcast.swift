@@ -44,10 +44,7 @@ extension WeatherCache {
         }
         switch confirmed.kind {
         case WeatherKind.current.rawValue: touch(&current, key)
-        case WeatherKind.forecast.rawValue:
-            // The current weather the confirmed answer carried (One Call's, MET Norway's) stands with it.
-            if currentCameWithForecast(key) { touch(&current, key) }
-            touch(&forecast, key)
+        case WeatherKind.forecast.rawValue: touch(&forecast, key)
         case "geocode": touch(&geocodes, key)
         case NowcastFetched.fetchKind: touch(&nowcasts, "\(confirmed.call.provider)|\(key)")
         case WarningsFetched.failureKind: touch(&warnings, "\(confirmed.call.provider)|\(key)")

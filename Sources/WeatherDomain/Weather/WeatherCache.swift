@@ -60,19 +60,14 @@ package struct WeatherCache: StateSlice {
         case .weatherFetched(let fetched):
             notFound["\(fetched.kind.rawValue)|\(fetched.key)"] = nil
             switch fetched.report {
-            case .current:
-                break
-            case .forecast(var report):
-                // The current conditions a forecast carries are the place's current weather, cached there alone.
-                report.current = nil
-                forecast[fetched.key] = Cached(
-                    value: report, fetchedAt: fetched.call.at, provider: fetched.call.provider)
-                Self.trim(&forecast)
-            }
-            if let report = fetched.currentReport {
+            case .current(let report):
                 current[fetched.key] = Cached(
                     value: report, fetchedAt: fetched.call.at, provider: fetched.call.provider)
                 Self.trim(&current)
+            case .forecast(let report):
+                forecast[fetched.key] = Cached(
+                    value: report, fetchedAt: fetched.call.at, provider: fetched.call.provider)
+                Self.trim(&forecast)
             }
         case .geocodeFetched(let fetched):
             notFound["geocode|\(fetched.key)"] = nil
@@ -212,22 +207,5 @@ package enum CachePolicy {
     package static func rateLimitedUntil(_ cache: WeatherCache, provider: String, now: Timestamp) -> Timestamp? {
         guard let until = cache.rateLimitedUntil[provider], until > now else { return nil }
         return until
-    }
-}
-
-extension WeatherCache {
-    /// The cached forecast for `key`; `withCurrent`, with the current weather its answer carried (cached apart,
-    /// in `current`, while no later current fetch has replaced it), as the fetch gave it.
-    package func forecast(_ key: String, withCurrent: Bool) -> Cached<ForecastReport>? {
-        guard var entry = forecast[key] else { return nil }
-        if withCurrent, currentCameWithForecast(key) { entry.value.current = current[key]?.value.current }
-        return entry
-    }
-
-    /// Whether the current weather cached for `key` came with its cached forecast, in one answer (One Call's, MET Norway's):
-    /// fetched at the same time, from the same provider.
-    func currentCameWithForecast(_ key: String) -> Bool {
-        guard let forecast = forecast[key], let current = current[key] else { return false }
-        return current.fetchedAt == forecast.fetchedAt && current.provider == forecast.provider
     }
 }

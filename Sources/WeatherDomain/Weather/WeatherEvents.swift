@@ -37,13 +37,6 @@ package struct ForecastReport: Sendable, Equatable {
     /// It comes with the forecast, so the forecast's one call serves `weather/confidence` too: it is logged in
     /// the forecast's `weather.fetched` and cached with it, never asked for again.
     package var spread: EnsembleSummary? = nil
-    /// The conditions now, when the provider's forecast answer is also its current one (OpenWeatherMap One Call's
-    /// `current`, MET Norway's first hour); nil from the others.
-    ///
-    /// It comes with the forecast, so the forecast's one call serves `weather/current` too: it is logged in the
-    /// forecast's `weather.fetched` and cached as the place's current weather (`WeatherCache.current`), not in
-    /// the forecast's entry.
-    package var current: CurrentConditions? = nil
     /// The fields left out of the provider's answer, each with why: recorded in the fetch event, never
     /// kept in the cache.
     package var warnings: [String] = []
@@ -60,11 +53,6 @@ package struct ForecastReport: Sendable, Equatable {
     /// The hourly steps a report fetched at `now` keeps: from the hour running then, at most `maxHours`.
     package static func hoursKept(_ hours: [ForecastEntry], at now: Timestamp) -> [ForecastEntry] {
         Array(hours.drop { $0.time.milliseconds + 3_600_000 <= now.milliseconds }.prefix(maxHours))
-    }
-
-    /// `current` as the place's current weather, with the forecast's place and clocks.
-    package var currentReport: CurrentReport? {
-        current.map { CurrentReport(place: place, timezone: timezone, utcOffsetSeconds: utcOffsetSeconds, current: $0) }
     }
 
     package init(
@@ -168,15 +156,6 @@ package struct WeatherFetched: Sendable, Equatable {
         return .forecast
     }
 
-    /// The place's current weather this fetch gives: a current fetch's report, or the conditions a forecast
-    /// carries (`ForecastReport.current`); nil for a forecast without them.
-    package var currentReport: CurrentReport? {
-        switch report {
-        case .current(let report): report
-        case .forecast(let report): report.currentReport
-        }
-    }
-
     package var json: JSONValue {
         var object: [String: JSONValue] = ["key": .string(key), "kind": .string(kind.rawValue)]
         call.write(into: &object)
@@ -195,7 +174,6 @@ package struct WeatherFetched: Sendable, Equatable {
             if !report.hourly.isEmpty { object["hourly"] = .array(report.hourly.map(\.json)) }
             object["daily"] = .array(report.daily.map(\.json))
             if let spread = report.spread { object["spread"] = spread.json }
-            if let current = report.current { object["current"] = current.json }
         }
         if !warnings.isEmpty { object["warnings"] = .array(warnings.map { .string($0) }) }
         return .object(object)
@@ -230,9 +208,6 @@ package struct WeatherFetched: Sendable, Equatable {
                 daily: daily)
             forecast.spread = try r.members["spread"].map { spread throws(FieldError) in
                 try EnsembleSummary(try FieldReader(spread, path: "data.spread"))
-            }
-            forecast.current = try r.members["current"].map { current throws(FieldError) in
-                try CurrentConditions(json: current, path: "data.current")
             }
             report = .forecast(forecast)
         case nil:

@@ -1,16 +1,12 @@
 extension WeatherFetched {
-    /// The members of a `weather.fetched` payload that `init(auditOf:)` reads: all but the report (the call's
-    /// facts, with what its answer said about asking again), and the current conditions a forecast carries with
-    /// their place and clocks (a few hundred bytes).
+    /// The members of a `weather.fetched` payload that `init(auditOf:)` reads: all but the report.
     package static let auditMembers: Set<String> = [
-        "key", "kind", "provider", "url", "status", "latencyMs", "bytes", "attempt", "fetchedAt", "expires",
-        "lastModified", "current", "place", "utcOffsetSeconds", "timezone",
+        "key", "kind", "provider", "url", "status", "latencyMs", "bytes", "attempt", "fetchedAt",
     ]
 
-    /// The fetch's key, kind and audit facts, with an empty report of its kind; a forecast keeps the current
-    /// conditions it carries (as written, or reduced by compaction), so the current entry they fill is whole.
+    /// The fetch's key, kind and audit facts, with an empty report of its kind.
     ///
-    /// Enough for the cache to place a fetch the way the full event does (which entries, when, from whom);
+    /// Enough for the cache to place a fetch the way the full event does (which entry, when, from whom);
     /// replay reads only this for a fetch that a later one replaces, and fills in the report of the last
     /// fetch per key with `WeatherCache.fill`.
     ///
@@ -28,15 +24,8 @@ extension WeatherFetched {
                     place: nowhere, timezone: nil, utcOffsetSeconds: 0,
                     current: CurrentConditions(observedAt: call.at, temperature: 0, condition: .wmo(0))))
         case .forecast?:
-            var forecast = ForecastReport(place: nowhere, timezone: nil, utcOffsetSeconds: 0, entries: [], daily: [])
-            if let current = r.members["current"] {
-                forecast = ForecastReport(
-                    place: try Place(json: r.members["place"] ?? .null, path: "data.place"),
-                    timezone: try r.optionalString("timezone"), utcOffsetSeconds: try r.int("utcOffsetSeconds"),
-                    entries: [], daily: [])
-                forecast.current = try CurrentConditions(json: current, path: "data.current")
-            }
-            report = .forecast(forecast)
+            report = .forecast(
+                ForecastReport(place: nowhere, timezone: nil, utcOffsetSeconds: 0, entries: [], daily: []))
         case nil:
             throw FieldError(path: "data.kind", problem: "is required")
         }
@@ -68,12 +57,8 @@ extension WeatherCache {
     package mutating func fill(_ fetched: WeatherFetched) {
         guard holds(fetched.kind, key: fetched.key, at: fetched.call.at) else { return }
         switch fetched.report {
-        case .current(let report):
-            current[fetched.key]?.value = report
-        case .forecast(var report):
-            // The current conditions it carries were whole in its audit facts (`init(auditOf:)`).
-            report.current = nil
-            forecast[fetched.key]?.value = report
+        case .current(let report): current[fetched.key]?.value = report
+        case .forecast(let report): forecast[fetched.key]?.value = report
         }
     }
 

@@ -50,7 +50,7 @@ extension ForecastLogScan {
         return verified
     }
 
-    /// Adds `envelope` to `verified` when it is a `weather.fetched` of `key`: a forecast's days, and a current
+    /// Adds `envelope` to `verified` when it is a `weather.fetched` of `key`: a forecast's days, or a current
     /// temperature of a provider that observes. Only the few members needed are parsed.
     static func collect(_ envelope: EventEnvelope, key: JSONValue, into verified: inout Verified) throws {
         guard envelope.type == "weather.fetched", envelope.v == 1 else { return }
@@ -60,21 +60,24 @@ extension ForecastLogScan {
         guard members["key"] == key else { return }
         let provider = members["provider"]?.stringValue ?? ""
         let fetchedAt = members["fetchedAt"]?.stringValue.flatMap(Timestamp.init(rfc3339:)) ?? envelope.ts
-        // The current weather a fetch gives, read or carried by a forecast (One Call's), unless it is forecast too
-        // (MET Norway's).
-        if provider != "met-norway", let current = members["current"],
-            let temperature = current["temperature"]?.doubleValue,
-            let observedAt = current["observedAt"]?.stringValue.flatMap(Timestamp.init(rfc3339:))
-        {
+        switch members["kind"] {
+        case .string("forecast")?:
+            guard case .array(let items)? = members["daily"] else { return }
+            var days: [DailySummary] = []
+            for (index, item) in items.enumerated() {
+                days.append(try DailySummary(json: item, path: "data.daily[\(index)]"))
+            }
+            if !days.isEmpty {
+                verified.forecasts.append(Fetch(fetchedAt: fetchedAt, provider: provider, days: days))
+            }
+        case .string("current")?:
+            guard provider != "met-norway", let current = members["current"],
+                let temperature = current["temperature"]?.doubleValue,
+                let observedAt = current["observedAt"]?.stringValue.flatMap(Timestamp.init(rfc3339:))
+            else { return }
             verified.readings.append(Reading(at: observedAt, temperature: temperature))
-        }
-        guard members["kind"] == "forecast", case .array(let items)? = members["daily"] else { return }
-        var days: [DailySummary] = []
-        for (index, item) in items.enumerated() {
-            days.append(try DailySummary(json: item, path: "data.daily[\(index)]"))
-        }
-        if !days.isEmpty {
-            verified.forecasts.append(Fetch(fetchedAt: fetchedAt, provider: provider, days: days))
+        default:
+            return
         }
     }
 }

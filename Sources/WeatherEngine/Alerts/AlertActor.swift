@@ -109,9 +109,9 @@ package actor AlertActor {
         let now = clock.timestamp()
         let targets = await targets(for: fetched.key)
         let before = previous[fetched.key]
-        // Current weather comes from a current fetch, or with a forecast whose answer carries it (One Call, MET Norway).
-        let current = fetched.currentReport
-        if let current { previous[fetched.key] = (current.current.temperature, fetched.call.at) }
+        if case .current(let report) = fetched.report {
+            previous[fetched.key] = (report.current.temperature, fetched.call.at)
+        }
         let currentTemperature = previous[fetched.key]?.temperature
         // The place's clocks, looked up once (outside the decisions, which stay pure).
         let zone =
@@ -120,14 +120,12 @@ package actor AlertActor {
             case .forecast(let report): report.zone(around: now)
             }
         for target in targets {
-            if let current {
-                await append(cause: cause) { state in
+            await append(cause: cause) { state in
+                switch fetched.report {
+                case .current(let report):
                     AlertRules.afterCurrent(
-                        state, target: target, report: current, previous: before, zone: zone, now: now)
-                }
-            }
-            if case .forecast(let report) = fetched.report {
-                await append(cause: cause) { state in
+                        state, target: target, report: report, previous: before, zone: zone, now: now)
+                case .forecast(let report):
                     AlertRules.afterForecast(
                         state, target: target, report: report, currentTemperature: currentTemperature, zone: zone,
                         now: now)

@@ -75,8 +75,7 @@ package actor FetchActor {
     /// The counters so far.
     package var upstreamCounts: UpstreamCounts { counts }
 
-    /// Current weather at `place`; from a provider whose forecast answer carries it, the forecast's (one call for
-    /// both, no older than the current TTL).
+    /// Current weather at `place`.
     ///
     /// - Parameters:
     ///   - maxAgeMs: the client's freshness limit, which can only shorten the TTL.
@@ -85,13 +84,6 @@ package actor FetchActor {
     package func current(
         at place: Place, maxAgeMs: Int64? = nil, refresh: Bool = false, cause: String, batch: ChangeBatch? = nil
     ) async throws -> FetchAnswer<CurrentReport> {
-        if provider.forecastCarriesCurrent {
-            let ttlMs = policy.ttl.milliseconds
-            let answer = try await forecast(
-                at: place, maxAgeMs: min(maxAgeMs ?? ttlMs, ttlMs), refresh: refresh, cause: cause, batch: batch)
-            if let report = answer.value.currentReport { return answer.map(report) }
-            // Only a forecast cached before forecasts carried current weather has none: it is asked for apart.
-        }
         let answer = try await weather(
             .current, at: place, maxAgeMs: maxAgeMs, refresh: refresh, cause: cause, batch: batch)
         guard case .weather(.current(let report)) = answer.value else {
@@ -123,7 +115,6 @@ package actor FetchActor {
         // The report records the provider's own description of the point, not the name it was asked under
         // (a favorite's, which may be renamed): answers name their place when they are given.
         let asked = Place(name: nil, country: nil, state: nil, lat: place.lat, lon: place.lon)
-        let withCurrent = provider.forecastCarriesCurrent
         return try await fetch(
             kind: kind.rawValue, key: key, maxAgeMs: maxAgeMs, refresh: refresh, cause: cause, batch: batch,
             request: request, source: provider.name,
@@ -135,7 +126,7 @@ package actor FetchActor {
                         Cached(value: .weather(.current($0.value)), fetchedAt: $0.fetchedAt, provider: $0.provider)
                     }
                 case .forecast:
-                    cache.forecast(key, withCurrent: withCurrent).map {
+                    cache.forecast[key].map {
                         Cached(value: .weather(.forecast($0.value)), fetchedAt: $0.fetchedAt, provider: $0.provider)
                     }
                 }

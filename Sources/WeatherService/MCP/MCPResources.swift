@@ -192,12 +192,8 @@ extension MCPController {
         guard envelope.type == "weather.fetched" || envelope.type == "nowcast.fetched" else { return nil }
         do {
             switch try envelope.decodedEvent() {
-            case .event(.weatherFetched(let fetched)):
-                // A forecast that carries current weather (One Call, MET Norway) changes both.
-                var kinds = [fetched.kind.rawValue]
-                if fetched.kind == .forecast, fetched.currentReport != nil { kinds.append("current") }
-                return .weather(kinds: kinds, key: fetched.key)
-            case .event(.nowcastFetched(let fetched)): return .weather(kinds: ["nowcast"], key: fetched.key)
+            case .event(.weatherFetched(let fetched)): return .weather(kind: fetched.kind.rawValue, key: fetched.key)
+            case .event(.nowcastFetched(let fetched)): return .weather(kind: "nowcast", key: fetched.key)
             default: return nil
             }
         } catch {

@@ -191,16 +191,15 @@ enum ResourceChange: Sendable, Equatable {
     case alerts
     /// A fetch of official warnings.
     case warnings
-    /// A fetch for the place with `key` that changed its `kinds` (`current`, `forecast`, `nowcast`).
-    case weather(kinds: [String], key: String)
+    /// A fetch of `kind` (`current` or `forecast`) for the place with `key`.
+    case weather(kind: String, key: String)
 
     func matches(_ uri: String, key: String?) -> Bool {
         switch self {
         case .favorites: uri == MCPResourceURI.favorites
         case .alerts: uri == MCPResourceURI.alerts
         case .warnings: uri == MCPResourceURI.warnings
-        case .weather(let kinds, let fetched):
-            key == fetched && kinds.contains { uri.hasPrefix("weather://\($0)/") }
+        case .weather(let kind, let fetched): uri.hasPrefix("weather://\(kind)/") && key == fetched
         }
     }
 }
