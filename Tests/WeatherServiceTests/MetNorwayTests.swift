@@ -1,3 +1,5 @@
+import EventLog
+import Foundation
 import Providers
 import Testing
 import WeatherDomain
@@ -39,6 +41,93 @@ struct MetNorwayTests {
         var daemon = config.heldOptions
         daemon["--met-norway-base-url"] = "https://api.met.no"
         #expect(config.differences(fromDaemon: daemon).first?.hasPrefix("--met-norway-base-url ") == true)
+    }
+
+    @Test(
+        "a restart that replays the log keeps each answer's Expires and Last-Modified: no call before it, then a conditional one"
+    )
+    func replayKeepsValidity() async throws {
+        let body = try OfficialFixture.bytes("metno-locationforecast-complete-london-alt25")
+        let network = InMemoryTransport()
+        network.route(
+            Self.path, InMemoryTransport.ok(body, headers: Self.validity(expires: "Mon, 20 Jul 2020 11:50:00 GMT")),
+            InMemoryTransport.status(304, "", headers: Self.validity(expires: "Mon, 20 Jul 2020 12:30:00 GMT")))
+        let clock = ManualClock(start: try OfficialFixture.time("2020-07-20T11:20:00Z"))
+        let directory = TemporaryDataDirectory()
+        let provider = MetNorwayProvider(
+            userAgent: UserAgent.weatherd(contact: "tests@weatherd.test", version: Engine.version),
+            baseURL: InProcessWeatherd.metNorwayBaseURL, geocodingBaseURL: "http://geo.test", zones: Self.zones)
+        func service() throws -> InProcessWeatherd {
+            try InProcessWeatherd(
+                directory: directory, clock: clock, network: network, fetch: OfficialFixture.quick, provider: provider
+            ) { $0.provider = "met-norway" }
+        }
+        let first = try service()
+        _ = try await first.result("weather/forecast", Self.london)
+        await first.stop()
+        #expect(network.requests.count == 1)
+        // No snapshot: the restart replays the whole log.
+        try FileManager.default.removeItem(atPath: directory.path + "/snapshots")
+        clock.advance(by: .seconds(20 * 60))
+        let again = try service()
+        do {
+            #expect(try await again.result("service/status")["startup"]?["snapshotSeq"] == .null)
+            // 11:40, before the answer's Expires (11:50): even asking for fresh data makes no call.
+            let kept = try await again.result("weather/forecast", Self.london.merging(["maxAgeSeconds": 0]))
+            #expect(kept["source"] == "cache" && network.requests.count == 1)
+            // 11:55: asked again, with the exact Last-Modified the replayed fetch recorded.
+            clock.advance(by: .seconds(15 * 60))
+            _ = try await again.result("weather/forecast", Self.london.merging(["maxAgeSeconds": 0]))
+            #expect(network.requests.count == 2)
+            #expect(network.received.last?.headers["If-Modified-Since"] == Self.lastModified)
+        } catch {
+            await again.stop()
+            throw error
+        }
+        await again.stop()
+    }
+
+    @Test("compaction strips a replaced forecast's spread with its steps; the log replays alike and checks")
+    func compaction() async throws {
+        let body = try OfficialFixture.bytes("metno-locationforecast-complete-59n10e-alt63-20220518")
+        let network = InMemoryTransport()
+        network.route(Self.path, InMemoryTransport.ok(body))
+        let clock = ManualClock(start: try OfficialFixture.time("2022-05-18T21:00:00Z"))
+        let directory = TemporaryDataDirectory()
+        let provider = MetNorwayProvider(
+            userAgent: UserAgent.weatherd(contact: "tests@weatherd.test", version: Engine.version),
+            baseURL: InProcessWeatherd.metNorwayBaseURL, geocodingBaseURL: "http://geo.test",
+            zones: ZoneTable(tab: "NO,SJ\t+5955+01045\tEurope/Oslo\n"))
+        let service = try InProcessWeatherd(
+            directory: directory, clock: clock, network: network, fetch: OfficialFixture.quick, provider: provider
+        ) { $0.provider = "met-norway" }
+        for _ in 0..<3 {
+            _ = try await service.result("weather/forecast", ["lat": 59, "lon": 10])
+            clock.advance(by: .seconds(61 * 60))
+        }
+        await service.stop()
+        #expect(network.requests.count == 3)
+        try await onThread {
+            let segments = TemporaryDataDirectory()
+            try DataDirectory(path: segments.path).create()
+            try FileManager.default.copyItem(
+                atPath: directory.path + "/events.jsonl", toPath: segments.path + "/" + LogFiles.segmentName(1))
+            let state = try Replay.run(directory: segments.path, commandWindow: 100_000).state
+            let report = try LogMaintenance.compact(
+                directory: segments.path, retainPayloads: .zero, now: clock.timestamp)
+            #expect(
+                report.eventsStripped == 1, "the second forecast: the third replaced it (a segment's first line stays)")
+            #expect(try Replay.run(directory: segments.path, commandWindow: 100_000).state.json == state.json)
+            // The stripped line names its spread among the members removed, as its schema allows.
+            try LogCheck(schemasDirectory: OfficialFixture.schemas).check(dataDirectory: segments.path)
+            var second: JSONValue?
+            _ = try LogReader.read(directory: segments.path) { envelope, _ in
+                if envelope.seq == 2 { second = try JSONValue.parse(envelope.data) }
+                return envelope.seq < 2
+            }
+            #expect(second?["compacted"]?["members"] == ["entries", "hourly", "spread"])
+            #expect(second?["spread"] == nil)
+        }
     }
 
     static func validity(expires: String) -> [String: String] {

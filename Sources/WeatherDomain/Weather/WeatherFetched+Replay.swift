@@ -1,7 +1,9 @@
 extension WeatherFetched {
-    /// The members of a `weather.fetched` payload that `init(auditOf:)` reads: all but the report.
+    /// The members of a `weather.fetched` payload that `init(auditOf:)` reads: all but the report (the call's
+    /// facts, with what its answer said about asking again: `expires` and `lastModified`).
     package static let auditMembers: Set<String> = [
-        "key", "kind", "provider", "url", "status", "latencyMs", "bytes", "attempt", "fetchedAt",
+        "key", "kind", "provider", "url", "status", "latencyMs", "bytes", "attempt", "fetchedAt", "expires",
+        "lastModified",
     ]
 
     /// The fetch's key, kind and audit facts, with an empty report of its kind.
