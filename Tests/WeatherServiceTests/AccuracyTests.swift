@@ -177,12 +177,12 @@ struct AccuracyTests {
         try await AccuracyFixture.fill(service, clock)
         await service.stop()
         #expect(network.requests.filter { $0.contains("/v1/archive") }.isEmpty, "nothing observed yet")
-        let compacted = TemporaryDataDirectory()
-        let report = try await onThread {
-            try DataDirectory(path: compacted.path).create()
-            try FileManager.default.copyItem(
-                atPath: directory.path + "/events.jsonl", toPath: compacted.path + "/" + LogFiles.segmentName(1))
-            return try LogMaintenance.compact(directory: compacted.path, retainPayloads: .zero, now: clock.timestamp)
+        let (compacted, report) = try await onThread {
+            let compacted = try OfficialFixture.sealedCopy(of: directory)
+            return (
+                compacted,
+                try LogMaintenance.compact(directory: compacted.path, retainPayloads: .zero, now: clock.timestamp)
+            )
         }
         #expect(report.eventsStripped == 29 + 18, "every forecast but the last, every reading but the last")
         var reduced: [String: Int] = [:]

@@ -40,13 +40,8 @@ struct ConfidenceCallsTests {
         let network = InMemoryTransport()
         network.route(Self.path, InMemoryTransport.ok(body))
         let clock = ManualClock(start: try OfficialFixture.time("2022-05-18T21:00:00Z"))
-        let provider = MetNorwayProvider(
-            userAgent: UserAgent.weatherd(contact: "tests@weatherd.test", version: Engine.version),
-            baseURL: InProcessWeatherd.metNorwayBaseURL, geocodingBaseURL: "http://geo.test",
-            zones: ZoneTable(tab: "NO,SJ\t+5955+01045\tEurope/Oslo\n"))
-        let service = try InProcessWeatherd(
-            directory: TemporaryDataDirectory(), clock: clock, network: network, provider: provider
-        ) { $0.provider = "met-norway" }
+        let service = try MetNorwayTests.service(
+            network: network, directory: TemporaryDataDirectory(), clock: clock, zones: MetNorwayTests.oslo)
         do {
             try await Self.exercise(service, network: network, body: body)
         } catch {

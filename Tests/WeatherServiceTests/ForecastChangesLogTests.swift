@@ -183,12 +183,12 @@ struct ForecastChangesLogTests {
         try await Self.fetch(service, clock)
         let before = try await service.result("weather/forecastChanges", .object(params))
         await service.stop()
-        let segments = TemporaryDataDirectory()
-        let report = try await onThread {
-            try DataDirectory(path: segments.path).create()
-            try FileManager.default.copyItem(
-                atPath: directory.path + "/events.jsonl", toPath: segments.path + "/" + LogFiles.segmentName(1))
-            return try LogMaintenance.compact(directory: segments.path, retainPayloads: .zero, now: clock.timestamp)
+        let (segments, report) = try await onThread {
+            let segments = try OfficialFixture.sealedCopy(of: directory)
+            return (
+                segments,
+                try LogMaintenance.compact(directory: segments.path, retainPayloads: .zero, now: clock.timestamp)
+            )
         }
         #expect(report.eventsStripped == 2, "the first two forecasts were replaced")
         let reopened = try InProcessWeatherd(directory: segments, clock: clock, network: network)

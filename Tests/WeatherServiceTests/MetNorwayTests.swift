@@ -12,6 +12,20 @@ struct MetNorwayTests {
     static let london: JSONValue = ["lat": 51.5, "lon": -0.1]
     static let lastModified = "Mon, 20 Jul 2020 11:15:00 GMT"
     static let zones = ZoneTable(tab: "GB\t+513030-0000731\tEurope/London\nDE\t+5230+01322\tEurope/Berlin\n")
+    /// Oslo's zone alone, for the recorded answer at 59° N 10° E.
+    static let oslo = ZoneTable(tab: "NO,SJ\t+5955+01045\tEurope/Oslo\n")
+
+    /// weatherd in process with MET Norway as its provider, answered by `network`, its places' zones from `zones`.
+    static func service(
+        network: InMemoryTransport, directory: TemporaryDataDirectory, clock: ManualClock, zones: ZoneTable = zones
+    ) throws -> InProcessWeatherd {
+        let provider = MetNorwayProvider(
+            userAgent: UserAgent.weatherd(contact: "tests@weatherd.test", version: Engine.version),
+            baseURL: InProcessWeatherd.metNorwayBaseURL, geocodingBaseURL: "http://geo.test", zones: zones)
+        return try InProcessWeatherd(directory: directory, clock: clock, network: network, provider: provider) {
+            $0.provider = "met-norway"
+        }
+    }
 
     @Test("without a contact the provider is refused at start-up, saying why and how; with one it is MET Norway")
     func configuration() throws {
@@ -54,13 +68,8 @@ struct MetNorwayTests {
             InMemoryTransport.status(304, "", headers: Self.validity(expires: "Mon, 20 Jul 2020 12:30:00 GMT")))
         let clock = ManualClock(start: try OfficialFixture.time("2020-07-20T11:20:00Z"))
         let directory = TemporaryDataDirectory()
-        let provider = MetNorwayProvider(
-            userAgent: UserAgent.weatherd(contact: "tests@weatherd.test", version: Engine.version),
-            baseURL: InProcessWeatherd.metNorwayBaseURL, geocodingBaseURL: "http://geo.test", zones: Self.zones)
         func service() throws -> InProcessWeatherd {
-            try InProcessWeatherd(
-                directory: directory, clock: clock, network: network, fetch: OfficialFixture.quick, provider: provider
-            ) { $0.provider = "met-norway" }
+            try Self.service(network: network, directory: directory, clock: clock)
         }
         let first = try service()
         _ = try await first.result("weather/forecast", Self.london)
@@ -94,13 +103,7 @@ struct MetNorwayTests {
         network.route(Self.path, InMemoryTransport.ok(body))
         let clock = ManualClock(start: try OfficialFixture.time("2022-05-18T21:00:00Z"))
         let directory = TemporaryDataDirectory()
-        let provider = MetNorwayProvider(
-            userAgent: UserAgent.weatherd(contact: "tests@weatherd.test", version: Engine.version),
-            baseURL: InProcessWeatherd.metNorwayBaseURL, geocodingBaseURL: "http://geo.test",
-            zones: ZoneTable(tab: "NO,SJ\t+5955+01045\tEurope/Oslo\n"))
-        let service = try InProcessWeatherd(
-            directory: directory, clock: clock, network: network, fetch: OfficialFixture.quick, provider: provider
-        ) { $0.provider = "met-norway" }
+        let service = try Self.service(network: network, directory: directory, clock: clock, zones: Self.oslo)
         for _ in 0..<3 {
             _ = try await service.result("weather/forecast", ["lat": 59, "lon": 10])
             clock.advance(by: .seconds(61 * 60))
@@ -108,10 +111,7 @@ struct MetNorwayTests {
         await service.stop()
         #expect(network.requests.count == 3)
         try await onThread {
-            let segments = TemporaryDataDirectory()
-            try DataDirectory(path: segments.path).create()
-            try FileManager.default.copyItem(
-                atPath: directory.path + "/events.jsonl", toPath: segments.path + "/" + LogFiles.segmentName(1))
+            let segments = try OfficialFixture.sealedCopy(of: directory)
             let state = try Replay.run(directory: segments.path, commandWindow: 100_000).state
             let report = try LogMaintenance.compact(
                 directory: segments.path, retainPayloads: .zero, now: clock.timestamp)
@@ -146,12 +146,7 @@ struct MetNorwayTests {
         network.route("/v1/search", InMemoryTransport.ok(try OfficialFixture.bytes("openmeteo-geocoding-berlin")))
         let clock = ManualClock(start: try OfficialFixture.time("2020-07-20T11:20:00Z"))
         let directory = TemporaryDataDirectory()
-        let provider = MetNorwayProvider(
-            userAgent: UserAgent.weatherd(contact: "tests@weatherd.test", version: Engine.version),
-            baseURL: InProcessWeatherd.metNorwayBaseURL, geocodingBaseURL: "http://geo.test", zones: Self.zones)
-        let service = try InProcessWeatherd(
-            directory: directory, clock: clock, network: network, fetch: OfficialFixture.quick, provider: provider
-        ) { $0.provider = "met-norway" }
+        let service = try Self.service(network: network, directory: directory, clock: clock)
         do {
             try await Self.exercise(service, network: network, clock: clock)
         } catch {

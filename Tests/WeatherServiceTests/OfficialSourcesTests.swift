@@ -48,6 +48,16 @@ enum OfficialFixture {
 
     static var quick: FetchPolicy { .inProcess }
 
+    /// A new data dir holding `directory`'s log as its one sealed segment, which compaction may rewrite
+    /// (call it off the cooperative pool: it copies the whole log).
+    static func sealedCopy(of directory: TemporaryDataDirectory) throws -> TemporaryDataDirectory {
+        let segments = TemporaryDataDirectory()
+        try DataDirectory(path: segments.path).create()
+        try FileManager.default.copyItem(
+            atPath: directory.logPath, toPath: segments.path + "/" + LogFiles.segmentName(1))
+        return segments
+    }
+
     static func events(_ service: InProcessWeatherd, _ types: [String]) async throws -> [JSONValue] {
         let result = try await service.result("events/query", ["types": .array(types.map { .string($0) })])
         return result["events"]?.arrayValue ?? []
@@ -367,10 +377,7 @@ struct OfficialSourcesTests {
         }
         await service.stop()
         try await onThread {
-            let segments = TemporaryDataDirectory()
-            try DataDirectory(path: segments.path).create()
-            try FileManager.default.copyItem(
-                atPath: directory.path + "/events.jsonl", toPath: segments.path + "/" + LogFiles.segmentName(1))
+            let segments = try OfficialFixture.sealedCopy(of: directory)
             let state = try Replay.run(directory: segments.path, commandWindow: 100_000).state
             let report = try LogMaintenance.compact(
                 directory: segments.path, retainPayloads: .zero, now: clock.timestamp)
